@@ -1,0 +1,126 @@
+/*
+ * commentbar_pool.h: the shared-memory frame pool between the OBS shim
+ * (reader, creator of the pool) and the `commentbar serve` renderer (writer).
+ *
+ * One memfd holds a header page followed by CB_POOL_SLOTS frame slots of
+ * ARGB32 premultiplied, native-endian pixels (BGRA bytes on x86-64, the
+ * layout of CAIRO_FORMAT_ARGB32 and of OBS's GS_BGRA).
+ *
+ * Hand-off is a lock-free triple buffer in one atomic word, so no lock can be
+ * left held by a process that dies:
+ *   - the writer owns one slot (its back buffer), the reader owns one (front),
+ *     the third is "in the middle", named by `handoff`;
+ *   - the writer draws into its back slot, stores the slot's sequence, then
+ *     exchanges `handoff` with (back | CB_POOL_FRESH) and owns what it got;
+ *   - the reader, when CB_POOL_FRESH is set, exchanges `handoff` with its
+ *     front index (fresh bit clear) and owns what it got: the newest
+ *     complete frame.
+ * At start the writer owns slot 0, the middle is slot 1 (not fresh), and the
+ * reader owns slot 2. The slot owners are process-local; only the middle is
+ * shared. A pool is used by one renderer process for its whole life: a
+ * restarted renderer gets a new pool.
+ *
+ * The reader must treat the whole mapping as hostile: it keeps its own copy of
+ * the geometry it created, and validates every index and size it reads.
+ * See docs/pool-abi.md.
+ */
+#ifndef COMMENTBAR_POOL_H
+#define COMMENTBAR_POOL_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CB_POOL_MAGIC 0x4C4F4F5052414242ULL /* "BBARPOOL" read as little-endian bytes */
+#define CB_POOL_VERSION 1u
+#define CB_POOL_SLOTS 3u
+#define CB_POOL_HEADER_SIZE 4096u /* slot 0 starts here: page aligned */
+#define CB_POOL_SLOT_ALIGN 4096u
+#define CB_POOL_MAX_DIMENSION 8192u
+#define CB_POOL_STATUS_TEXT_SIZE 160u
+
+#define CB_POOL_INDEX_MASK 0x3u
+#define CB_POOL_FRESH 0x4u
+
+/* status_code values, written by the renderer */
+enum cb_pool_status {
+	CB_STATUS_STARTING = 0,
+	CB_STATUS_CONNECTING = 1,
+	CB_STATUS_LIVE = 2,
+	CB_STATUS_RECONNECTING = 3,
+	CB_STATUS_ERROR = 4,
+	CB_STATUS_PAUSED = 5,
+};
+
+struct cb_pool_header {
+	/* Written once by the creator (the shim) before the renderer starts. */
+	uint64_t magic;          /*  0: CB_POOL_MAGIC */
+	uint32_t version;        /*  8: CB_POOL_VERSION */
+	uint32_t header_size;    /* 12: CB_POOL_HEADER_SIZE: offset of slot 0 */
+	uint32_t width;          /* 16: pixels, 1..CB_POOL_MAX_DIMENSION */
+	uint32_t height;         /* 20: pixels, 1..CB_POOL_MAX_DIMENSION */
+	uint32_t stride;         /* 24: bytes per row, >= width * 4, multiple of 4 */
+	uint32_t slot_count;     /* 28: CB_POOL_SLOTS */
+	uint64_t slot_size;      /* 32: bytes per slot, >= stride * height, multiple of CB_POOL_SLOT_ALIGN */
+	uint64_t pool_size;      /* 40: header_size + slot_count * slot_size: the memfd size */
+
+	/* Shared hand-off and liveness, written with atomics. */
+	uint32_t handoff;        /* 48: middle slot index | CB_POOL_FRESH */
+	uint32_t producer_pid;   /* 52: the renderer's pid, set when it attaches */
+	uint64_t sequence;       /* 56: sequence number of the last published frame (1, 2, ...) */
+	uint64_t heartbeat_ns;   /* 64: CLOCK_MONOTONIC of the renderer's last sign of life */
+	uint64_t slot_sequence[CB_POOL_SLOTS]; /* 72: sequence of the frame each slot holds */
+
+	/* Status, renderer to shim. status_generation is odd while the text is
+	 * being written (a seqlock: the reader copies, then checks it again). */
+	uint32_t status_code;        /* 96: enum cb_pool_status */
+	uint32_t status_generation;  /* 100 */
+	char status_text[CB_POOL_STATUS_TEXT_SIZE]; /* 104: UTF-8, NUL-terminated */
+};
+
+/* The geometry a creator picks for width x height: stride is width * 4. */
+static inline uint64_t cb_pool_slot_size(uint32_t width, uint32_t height)
+{
+	uint64_t bytes = (uint64_t)width * 4u * (uint64_t)height;
+	return (bytes + CB_POOL_SLOT_ALIGN - 1u) / CB_POOL_SLOT_ALIGN * CB_POOL_SLOT_ALIGN;
+}
+
+static inline uint64_t cb_pool_total_size(uint32_t width, uint32_t height)
+{
+	return (uint64_t)CB_POOL_HEADER_SIZE + (uint64_t)CB_POOL_SLOTS * cb_pool_slot_size(width, height);
+}
+
+/* Atomic access for both languages (Swift imports these inline functions). */
+static inline uint32_t cb_pool_exchange_handoff(struct cb_pool_header *h, uint32_t value)
+{
+	return __atomic_exchange_n(&h->handoff, value, __ATOMIC_ACQ_REL);
+}
+static inline uint32_t cb_pool_load_handoff(const struct cb_pool_header *h)
+{
+	return __atomic_load_n(&h->handoff, __ATOMIC_ACQUIRE);
+}
+static inline void cb_pool_store_u64(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+static inline uint64_t cb_pool_load_u64(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+static inline void cb_pool_store_u32(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+static inline uint32_t cb_pool_load_u32(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
