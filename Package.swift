@@ -59,6 +59,7 @@ let package = Package(
                     resources: [.copy("Golden")],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarNetFeedsTests", dependencies: ["CommentBarNetFeeds"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,52 @@
+# CommentBar: everyday verbs. `make help` lists them.
+#   make demo     install what is missing, build, render the demo bar to bar.png
+#   make check    install what is missing, then run every test
+#   make install  build the renderer and the plugin, install into OBS's user plugin folder
+#   make bench    the side-by-side benchmarks (docs/benchmarks.md)
+SHELL := /bin/bash
+SWIFT ?= swift
+RELEASE_DIR := .build/release
+RENDERER := $(RELEASE_DIR)/commentbar
+SWIFT_SOURCES := $(shell find Sources CModules/CommentBarPoolABI CModules/CCairo CModules/CPangoCairo -type f) Package.swift
+
+# Debian 12 packages the build and the tests need.
+APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev obs-studio obs-plugins \
+	xvfb xauth libgl1-mesa-dri fonts-noto-cjk fonts-noto-color-emoji pkg-config gcc make \
+	inspircd websocketd openssl python3 python3-venv
+
+.PHONY: all help deps renderer demo test check test-swift
+all: renderer plugin
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+# Installs only what is missing; uses sudo when not root.
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing: $$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/"; exit 1; }
+
+# The renderer links the Swift runtime statically, so OBS machines need no Swift toolchain.
+renderer: $(RENDERER)
+$(RENDERER): $(SWIFT_SOURCES)
+	$(SWIFT) build -c release --product commentbar --static-swift-stdlib
+	@touch $@
+
+demo: deps renderer
+	$(RENDERER) render --service demo --stream demo --at 20 --out bar.png
+	@echo "wrote bar.png"
+
+test-swift:
+	$(SWIFT) test
+
+test: test-swift test-shim test-obs test-feeds
+check: deps
+	$(MAKE) test
+
+include CModules/plugin/plugin.mk
+include Tests/feeds/feeds.mk
+include Tests/bench/bench.mk

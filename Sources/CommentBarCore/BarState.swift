@@ -1,0 +1,80 @@
+/// Everything the bar shows, as a value. Feeds change it only through `apply`.
+public struct BarState: Sendable, Equatable {
+    /// How many lines are kept; the renderer shows only those that fit.
+    public static let retainedLines = 200
+
+    /// Newest last.
+    public private(set) var lines: [ChatLine] = []
+    /// Changes whenever `lines` changes, so the renderer can skip comparing them.
+    public private(set) var linesRevision: UInt64 = 0
+    public var viewers: Int?
+    public var giftsTotal: Int = 0
+    /// Unix seconds; nil until the feed says when the stream started.
+    public var streamStart: Double?
+    public var micOn: Bool = true
+    public var avatarPath: String?
+    public var backgroundPath: String?
+    public var status: FeedStatus = .connecting
+
+    public init() {}
+
+    public mutating func apply(_ event: FeedEvent) {
+        switch event {
+        case .start(let time):
+            streamStart = time
+        case .comment(let line):
+            append(line)
+        case .gift(let line):
+            if case .gift(_, let count) = line.kind { giftsTotal += max(count, 0) }
+            append(line)
+        case .viewers(let count):
+            viewers = max(count, 0)
+        case .mic(let on):
+            micOn = on
+        case .delete(let id):
+            removeLines { $0.id == id }
+        case .deleteUser(let user):
+            let key = user.lowercased()
+            removeLines { ($0.login ?? $0.user).lowercased() == key }
+        case .clear:
+            if !lines.isEmpty {
+                lines.removeAll()
+                linesRevision &+= 1
+            }
+        case .avatar(let path):
+            avatarPath = path.isEmpty ? nil : path
+        case .background(let path):
+            backgroundPath = path.isEmpty ? nil : path
+        case .status(let status):
+            self.status = status
+        }
+    }
+
+    /// Elapsed stream time as HH:MM:SS (hours grow past 99 if they must).
+    public static func elapsedText(since start: Double?, now: Double) -> String {
+        guard let start else { return "--:--:--" }
+        let total = max(0, Int((now - start).rounded(.down)))
+        let hours = total / 3600, minutes = (total / 60) % 60, seconds = total % 60
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(hours)):\(two(minutes)):\(two(seconds))"
+    }
+
+    private mutating func append(_ line: ChatLine) {
+        // A repeated id replaces the old line in place (an edited or re-sent message).
+        if let index = lines.lastIndex(where: { $0.id == line.id }) {
+            lines[index] = line
+        } else {
+            lines.append(line)
+            if lines.count > Self.retainedLines {
+                lines.removeFirst(lines.count - Self.retainedLines)
+            }
+        }
+        linesRevision &+= 1
+    }
+
+    private mutating func removeLines(where predicate: (ChatLine) -> Bool) {
+        let before = lines.count
+        lines.removeAll(where: predicate)
+        if lines.count != before { linesRevision &+= 1 }
+    }
+}

@@ -1,0 +1,102 @@
+/// A normalized event from any comment feed: what the bar reacts to.
+/// Feeds (demo, file, IRC, Twitch, WebSocket) all produce these; the JSON form
+/// is documented in docs/feed-protocol.md and parsed by `FeedEventJSON`.
+public enum FeedEvent: Sendable, Equatable {
+    /// The stream started at `time` (unix seconds): the clock shows time elapsed since.
+    case start(time: Double)
+    case comment(ChatLine)
+    case gift(ChatLine)
+    case viewers(Int)
+    case mic(on: Bool)
+    /// Removes the line with this id (a moderator deleted it).
+    case delete(id: String)
+    /// Removes every line by this user (a timeout or ban).
+    case deleteUser(user: String)
+    /// Removes every line.
+    case clear
+    case avatar(path: String)
+    case background(path: String)
+    case status(FeedStatus)
+}
+
+/// The state of the connection to the comment feed, shown on the bar.
+public enum FeedStatus: Sendable, Equatable {
+    case connecting
+    case live
+    case reconnecting(reason: String)
+    case error(message: String)
+    case paused
+
+    public var label: String {
+        switch self {
+        case .connecting: return "connecting"
+        case .live: return "live"
+        case .reconnecting(let reason): return "reconnecting: \(reason)"
+        case .error(let message): return "error: \(message)"
+        case .paused: return "paused"
+        }
+    }
+}
+
+/// One row of the bar: a comment, a `/me` action, a system notice (sub, raid) or a gift.
+public struct ChatLine: Sendable, Equatable, Identifiable {
+    public enum Kind: Sendable, Equatable {
+        case comment
+        case action
+        case notice
+        case gift(name: String, count: Int)
+    }
+
+    public var id: String
+    /// The name shown; `login` identifies the user for `deleteUser` when it differs.
+    public var user: String
+    public var login: String?
+    public var text: String
+    public var color: RGBColor?
+    public var badges: [String]
+    public var kind: Kind
+
+    public init(id: String, user: String, login: String? = nil, text: String, color: RGBColor? = nil,
+                badges: [String] = [], kind: Kind = .comment) {
+        self.id = id
+        self.user = TextSanitizer.clean(user, limit: TextSanitizer.maxNameScalars)
+        self.login = login
+        self.text = TextSanitizer.clean(text, limit: TextSanitizer.maxTextScalars)
+        self.color = color
+        self.badges = badges
+        self.kind = kind
+    }
+}
+
+public struct RGBColor: Sendable, Equatable, Hashable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// Parses `#rrggbb` (or `rrggbb`); nil for anything else.
+    public init?(hex: String) {
+        var digits = Substring(hex)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else {
+            return nil
+        }
+        self.init(red: UInt8((value >> 16) & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
+    }
+
+    /// From OBS's colour integers, which are 0xAABBGGRR.
+    public init(obsABGR value: UInt32) {
+        self.init(red: UInt8(value & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8((value >> 16) & 0xFF))
+    }
+
+    public var hex: String {
+        let value = (UInt32(red) << 16) | (UInt32(green) << 8) | UInt32(blue)
+        let digits = String(value, radix: 16)
+        return "#" + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// The JSON form of feed events (docs/feed-protocol.md): one object per line in
+/// a file, per message on a WebSocket, per line of `commentbar tail`.
+public enum FeedEventJSON {
+    /// A decoded line: an event, or the `recording` header that anchors a file's clock.
+    public enum Record: Sendable, Equatable {
+        case event(FeedEvent, at: Double?)
+        case recording(time: Double)
+    }
+
+    public struct ParseError: Error, CustomStringConvertible, Sendable, Equatable {
+        public var message: String
+        public var description: String { message }
+        public init(_ message: String) { self.message = message }
+    }
+
+    /// The flat wire shape: every field optional; `type` says which apply.
+    struct Wire: Codable {
+        var type: String?
+        var at: Double?
+        var time: Double?
+        var id: String?
+        var user: String?
+        var login: String?
+        var text: String?
+        var color: String?
+        var badges: [String]?
+        var kind: String?
+        var gift: String?
+        var count: Int?
+        var on: Bool?
+        var path: String?
+        var state: String?
+        var message: String?
+    }
+
+    public static func parse(_ line: some StringProtocol) throws(ParseError) -> Record {
+        try parse(data: Data(line.utf8))
+    }
+
+    public static func parse(data: Data) throws(ParseError) -> Record {
+        let wire: Wire
+        do {
+            wire = try JSONDecoder().decode(Wire.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw ParseError("wrong type for \(fieldName(context.codingPath))")
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            throw ParseError("bad value for \(fieldName(context.codingPath))")
+        } catch {
+            throw ParseError("not a JSON object")
+        }
+        if let at = wire.at, !(at.isFinite && at >= 0) { throw ParseError("\"at\" must be a number >= 0") }
+        guard let type = wire.type else { throw ParseError("missing \"type\"") }
+
+        func required<T>(_ value: T?, _ name: String) throws(ParseError) -> T {
+            guard let value else { throw ParseError("\(type) event needs \"\(name)\"") }
+            return value
+        }
+        func color() throws(ParseError) -> RGBColor? {
+            guard let text = wire.color, !text.isEmpty else { return nil }
+            guard let value = RGBColor(hex: text) else { throw ParseError("\"color\" must be #rrggbb, got \(text)") }
+            return value
+        }
+        let event: FeedEvent
+        switch type {
+        case "recording":
+            let time = try required(wire.time, "time")
+            guard time.isFinite else { throw ParseError("\"time\" must be a number") }
+            return .recording(time: time)
+        case "start":
+            let time = try required(wire.time, "time")
+            guard time.isFinite else { throw ParseError("\"time\" must be a number") }
+            event = .start(time: time)
+        case "comment":
+            let kind: ChatLine.Kind
+            switch wire.kind ?? "comment" {
+            case "comment": kind = .comment
+            case "action": kind = .action
+            case "notice": kind = .notice
+            case let other: throw ParseError("unknown comment kind \"\(other)\"")
+            }
+            event = .comment(ChatLine(id: try required(wire.id, "id"), user: wire.user ?? "", login: wire.login,
+                                      text: try required(wire.text, "text"), color: try color(),
+                                      badges: wire.badges ?? [], kind: kind))
+        case "gift":
+            let count = wire.count ?? 1
+            guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
+            let name = try required(wire.gift, "gift")
+            event = .gift(ChatLine(id: try required(wire.id, "id"), user: try required(wire.user, "user"),
+                                   login: wire.login, text: wire.text ?? "", color: try color(),
+                                   badges: wire.badges ?? [], kind: .gift(name: name, count: count)))
+        case "viewers":
+            let count = try required(wire.count, "count")
+            guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
+            event = .viewers(count)
+        case "mic":
+            event = .mic(on: try required(wire.on, "on"))
+        case "delete":
+            if let id = wire.id {
+                event = .delete(id: id)
+            } else if let user = wire.user {
+                event = .deleteUser(user: user)
+            } else {
+                throw ParseError("delete event needs \"id\" or \"user\"")
+            }
+        case "clear":
+            event = .clear
+        case "avatar":
+            event = .avatar(path: try required(wire.path, "path"))
+        case "background":
+            event = .background(path: try required(wire.path, "path"))
+        case "status":
+            switch try required(wire.state, "state") {
+            case "connecting": event = .status(.connecting)
+            case "live": event = .status(.live)
+            case "reconnecting": event = .status(.reconnecting(reason: wire.message ?? ""))
+            case "error": event = .status(.error(message: wire.message ?? ""))
+            case let other: throw ParseError("unknown status state \"\(other)\"")
+            }
+        default:
+            throw ParseError("unknown event type \"\(type)\"")
+        }
+        return .event(event, at: wire.at)
+    }
+
+    /// One compact JSON line (no newline) for an event, as `commentbar tail` prints it.
+    public static func encode(_ record: Record) -> String {
+        var wire = Wire()
+        switch record {
+        case .recording(let time):
+            wire.type = "recording"
+            wire.time = time
+        case .event(let event, let at):
+            wire.at = at
+            switch event {
+            case .start(let time): wire.type = "start"; wire.time = time
+            case .comment(let line), .gift(let line):
+                wire.id = line.id
+                wire.user = line.user
+                wire.login = line.login
+                wire.color = line.color?.hex
+                wire.badges = line.badges.isEmpty ? nil : line.badges
+                switch line.kind {
+                case .comment: wire.type = "comment"; wire.text = line.text
+                case .action: wire.type = "comment"; wire.kind = "action"; wire.text = line.text
+                case .notice: wire.type = "comment"; wire.kind = "notice"; wire.text = line.text
+                case .gift(let name, let count):
+                    wire.type = "gift"; wire.gift = name; wire.count = count
+                    wire.text = line.text.isEmpty ? nil : line.text
+                }
+            case .viewers(let count): wire.type = "viewers"; wire.count = count
+            case .mic(let on): wire.type = "mic"; wire.on = on
+            case .delete(let id): wire.type = "delete"; wire.id = id
+            case .deleteUser(let user): wire.type = "delete"; wire.user = user
+            case .clear: wire.type = "clear"
+            case .avatar(let path): wire.type = "avatar"; wire.path = path
+            case .background(let path): wire.type = "background"; wire.path = path
+            case .status(let status):
+                wire.type = "status"
+                switch status {
+                case .connecting: wire.state = "connecting"
+                case .live: wire.state = "live"
+                case .paused: wire.state = "connecting"
+                case .reconnecting(let reason): wire.state = "reconnecting"; wire.message = reason
+                case .error(let message): wire.state = "error"; wire.message = message
+                }
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(wire) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func fieldName(_ path: [any CodingKey]) -> String {
+        path.last.map { "\"\($0.stringValue)\"" } ?? "the value"
+    }
+}

@@ -1,0 +1,141 @@
+import CommentBarCore
+import Foundation
+
+/// Events on a timeline of seconds from the start of a replay: the `file` and
+/// `demo` services.
+///
+/// Time in a file is virtual: `origin` is the unix time of `at` = 0, taken
+/// from a `recording` header if there is one (as `commentbar tail` writes),
+/// else from the first `start` event (its time minus its `at`), so a replay
+/// shows the same elapsed clock as the original stream did.
+public struct FeedTimeline: Sendable {
+    public struct Entry: Sendable, Equatable {
+        public var at: Double
+        public var event: FeedEvent
+        public init(at: Double, event: FeedEvent) {
+            self.at = at
+            self.event = event
+        }
+    }
+
+    /// Sorted by `at` (stable: equal times keep file order).
+    public private(set) var entries: [Entry]
+    public var origin: Double?
+
+    public init(entries: [Entry], origin: Double? = nil) {
+        self.entries = entries.enumerated()
+            .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+            .map(\.element)
+        self.origin = origin ?? entries.lazy.compactMap { entry -> Double? in
+            if case .start(let time) = entry.event { return time - entry.at }
+            return nil
+        }.first
+    }
+
+    /// The bar as it is `seconds` into the replay, and the unix time its clock reads then.
+    public func state(at seconds: Double) -> (state: BarState, now: Double) {
+        var state = BarState()
+        state.status = .live
+        for entry in entries where entry.at <= seconds {
+            state.apply(entry.event)
+        }
+        return (state, (origin ?? 0) + seconds)
+    }
+
+    public var duration: Double { entries.last?.at ?? 0 }
+
+    /// Reads a JSON-lines file. Blank lines and lines starting with `//` are skipped;
+    /// any other bad line is an error naming the file and line.
+    public static func load(path: String) throws(FeedConfigError) -> FeedTimeline {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? "cannot be read"
+            throw FeedConfigError("\(path): \(FileManager.default.fileExists(atPath: path) ? reason : "no such file")")
+        }
+        return try parse(data: data, name: path)
+    }
+
+    public static func parse(data: Data, name: String) throws(FeedConfigError) -> FeedTimeline {
+        var entries: [Entry] = []
+        var origin: Double?
+        var lineNumber = 0
+        var lastAt = 0.0
+        for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = TextSanitizer.decodeLossy(rawLine).trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("//") { continue }
+            do {
+                switch try FeedEventJSON.parse(line) {
+                case .recording(let time):
+                    origin = time
+                case .event(let event, let at):
+                    // A line without `at` happens together with the line before it.
+                    lastAt = at ?? lastAt
+                    entries.append(Entry(at: lastAt, event: event))
+                }
+            } catch {
+                throw FeedConfigError("\(name):\(lineNumber): \(error.message)")
+            }
+        }
+        return FeedTimeline(entries: entries, origin: origin)
+    }
+}
+
+/// Replays a timeline in real time; the demo loops it with fresh comment ids.
+public struct TimelineFeed: CommentFeed {
+    public var timeline: FeedTimeline
+    /// Seconds after which the timeline starts again (nil: play once, then stay live).
+    public var loopEvery: Double?
+
+    public init(timeline: FeedTimeline, loopEvery: Double?) {
+        self.timeline = timeline
+        self.loopEvery = loopEvery
+    }
+
+    public func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let wallAtStart = Date().timeIntervalSince1970
+        // Start times are moved from the file's clock onto the wall clock.
+        let shift = wallAtStart - (timeline.origin ?? wallAtStart)
+        emit(.status(.live))
+        var lap = 0
+        repeat {
+            let lapOffset = Double(lap) * (loopEvery ?? 0)
+            for entry in timeline.entries {
+                if lap > 0, case .start = entry.event { continue }
+                let due = started.advanced(by: .seconds(lapOffset + entry.at))
+                do { try await clock.sleep(until: due) } catch { return }
+                emit(Self.relabel(entry.event, lap: lap, shift: shift))
+            }
+            lap += 1
+            if let loopEvery {
+                let due = started.advanced(by: .seconds(Double(lap) * loopEvery))
+                do { try await clock.sleep(until: due) } catch { return }
+            }
+        } while loopEvery != nil && !Task.isCancelled
+        // A file that has ended keeps the bar as it is until the source is changed.
+        while !Task.isCancelled {
+            do { try await clock.sleep(for: .seconds(3600)) } catch { return }
+        }
+    }
+
+    private static func relabel(_ event: FeedEvent, lap: Int, shift: Double) -> FeedEvent {
+        switch event {
+        case .start(let time):
+            return .start(time: time + shift)
+        case .comment(var line) where lap > 0:
+            line.id += "#\(lap)"
+            return .comment(line)
+        case .gift(var line) where lap > 0:
+            line.id += "#\(lap)"
+            return .gift(line)
+        case .delete(let id) where lap > 0:
+            return .delete(id: id + "#\(lap)")
+        default:
+            return event
+        }
+    }
+}

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Render: AsyncParsableCommand { func run() async throws {} }

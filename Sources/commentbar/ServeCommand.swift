@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Serve: AsyncParsableCommand { func run() async throws {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class CorePlaceholderTests: XCTestCase { func testNothing() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class FeedsPlaceholderTests: XCTestCase { func testNothing() {} }

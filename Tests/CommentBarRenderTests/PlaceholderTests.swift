@@ -1,0 +1,2 @@
+import XCTest
+final class RenderPlaceholderTests: XCTestCase { func testNothing() {} }
