@@ -1,0 +1,187 @@
+#define _GNU_SOURCE
+#include "frame-pool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The slots the ABI assigns at start: the writer owns 0, the middle is 1, the reader owns 2. */
+#define INITIAL_MIDDLE_SLOT 1u
+#define INITIAL_READER_SLOT 2u
+
+static struct cb_pool_header *header_of(const struct frame_pool *pool)
+{
+	return (struct cb_pool_header *)pool->map;
+}
+
+struct frame_pool *frame_pool_create(uint32_t width, uint32_t height, char *err, size_t err_size)
+{
+	if (width < 1 || height < 1 || width > CB_POOL_MAX_DIMENSION || height > CB_POOL_MAX_DIMENSION) {
+		snprintf(err, err_size, "bad pool size %ux%u", width, height);
+		return NULL;
+	}
+	const uint64_t total = cb_pool_total_size(width, height);
+
+	int fd = memfd_create("commentbar-pool", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) {
+		snprintf(err, err_size, "memfd_create: %s", strerror(errno));
+		return NULL;
+	}
+	if (ftruncate(fd, (off_t)total) != 0) {
+		snprintf(err, err_size, "ftruncate to %llu bytes: %s", (unsigned long long)total, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	void *map = mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		snprintf(err, err_size, "mmap of %llu bytes: %s", (unsigned long long)total, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+
+	/* The memfd starts zeroed: sequences, heartbeat, status are already 0.
+	 * Plain stores suffice: posix_spawn orders them before the renderer runs. */
+	struct cb_pool_header *h = map;
+	h->magic = CB_POOL_MAGIC;
+	h->version = CB_POOL_VERSION;
+	h->header_size = CB_POOL_HEADER_SIZE;
+	h->width = width;
+	h->height = height;
+	h->stride = width * 4u;
+	h->slot_count = CB_POOL_SLOTS;
+	h->slot_size = cb_pool_slot_size(width, height);
+	h->pool_size = total;
+	h->handoff = INITIAL_MIDDLE_SLOT;
+
+	/* Sealed so the renderer can neither shrink the file under our mapping
+	 * (SIGBUS on read) nor grow it, nor remove the seals. */
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+		snprintf(err, err_size, "sealing the pool: %s", strerror(errno));
+		munmap(map, (size_t)total);
+		close(fd);
+		return NULL;
+	}
+
+	struct frame_pool *pool = calloc(1, sizeof(*pool));
+	if (!pool) {
+		snprintf(err, err_size, "out of memory");
+		munmap(map, (size_t)total);
+		close(fd);
+		return NULL;
+	}
+	atomic_init(&pool->refs, 1);
+	pool->fd = fd;
+	pool->map = map;
+	pool->map_size = (size_t)total;
+	pool->width = width;
+	pool->height = height;
+	pool->stride = width * 4u;
+	pool->slot_size = cb_pool_slot_size(width, height);
+	pool->front_index = INITIAL_READER_SLOT;
+	return pool;
+}
+
+struct frame_pool *frame_pool_ref(struct frame_pool *pool)
+{
+	if (pool)
+		atomic_fetch_add_explicit(&pool->refs, 1, memory_order_relaxed);
+	return pool;
+}
+
+void frame_pool_unref(struct frame_pool *pool)
+{
+	if (!pool || atomic_fetch_sub_explicit(&pool->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	munmap(pool->map, pool->map_size);
+	close(pool->fd);
+	free(pool);
+}
+
+bool frame_pool_take_fresh(struct frame_pool *pool, const uint8_t **pixels, uint64_t *sequence)
+{
+	struct cb_pool_header *h = header_of(pool);
+	if (!(cb_pool_load_handoff(h) & CB_POOL_FRESH))
+		return false;
+
+	const uint32_t got = cb_pool_exchange_handoff(h, pool->front_index);
+	const uint32_t index = got & CB_POOL_INDEX_MASK;
+	if ((got & ~(CB_POOL_INDEX_MASK | CB_POOL_FRESH)) != 0 || index >= CB_POOL_SLOTS) {
+		/* A broken writer: keep our front index (we never read it again
+		 * after taking it) and keep showing what we have. */
+		pool->handoff_errors++;
+		return false;
+	}
+	pool->front_index = index;
+
+	const uint64_t slot_sequence = cb_pool_load_u64(&h->slot_sequence[index]);
+	if (pool->taken_any && slot_sequence == pool->last_taken_sequence)
+		return false; /* the same frame handed over again: nothing to upload */
+
+	pool->taken_any = true;
+	pool->last_taken_sequence = slot_sequence;
+	/* Offsets from our geometry only; the header's slot_size is never used. */
+	*pixels = pool->map + CB_POOL_HEADER_SIZE + (size_t)index * (size_t)pool->slot_size;
+	*sequence = slot_sequence;
+	return true;
+}
+
+uint64_t frame_pool_heartbeat(const struct frame_pool *pool)
+{
+	return cb_pool_load_u64(&header_of(pool)->heartbeat_ns);
+}
+
+uint32_t frame_pool_producer_pid(const struct frame_pool *pool)
+{
+	return cb_pool_load_u32(&header_of(pool)->producer_pid);
+}
+
+bool frame_pool_read_status(const struct frame_pool *pool, uint32_t *code, char text[CB_POOL_STATUS_TEXT_SIZE])
+{
+	const struct cb_pool_header *h = header_of(pool);
+	const uint32_t before = cb_pool_load_u32(&h->status_generation);
+	if (before & 1u)
+		return false; /* being written right now */
+
+	char copy[CB_POOL_STATUS_TEXT_SIZE];
+	for (size_t i = 0; i < CB_POOL_STATUS_TEXT_SIZE; i++)
+		copy[i] = __atomic_load_n(&h->status_text[i], __ATOMIC_RELAXED);
+	const uint32_t status_code = cb_pool_load_u32(&h->status_code);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (cb_pool_load_u32(&h->status_generation) != before)
+		return false;
+
+	copy[CB_POOL_STATUS_TEXT_SIZE - 1] = '\0';
+	/* Control bytes would garble the log; UTF-8 multibyte sequences pass. */
+	for (size_t i = 0; copy[i]; i++) {
+		const unsigned char c = (unsigned char)copy[i];
+		if (c < 0x20 || c == 0x7f)
+			copy[i] = '?';
+	}
+	memcpy(text, copy, sizeof(copy));
+	*code = status_code;
+	return true;
+}
+
+const char *frame_pool_status_name(uint32_t code)
+{
+	switch (code) {
+	case CB_STATUS_STARTING:
+		return "starting";
+	case CB_STATUS_CONNECTING:
+		return "connecting";
+	case CB_STATUS_LIVE:
+		return "live";
+	case CB_STATUS_RECONNECTING:
+		return "reconnecting";
+	case CB_STATUS_ERROR:
+		return "error";
+	case CB_STATUS_PAUSED:
+		return "paused";
+	default:
+		return "unknown";
+	}
+}
