@@ -37,6 +37,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var backgroundColor: UInt32 = 0xFF1E_1414
     /// 0 to 100.
     public var backgroundOpacity: Int = 78
+    /// Corner radius of the bar's background, in pixels.
+    public var cornerRadius: Int = 20
     public var showClock = true
     public var showViewers = true
     public var showGifts = true
@@ -56,6 +58,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case textColor = "text_color"
         case backgroundColor = "bg_color"
         case backgroundOpacity = "bg_opacity"
+        case cornerRadius = "corner_radius"
         case showClock = "show_clock"
         case showViewers = "show_viewers"
         case showGifts = "show_gifts"
@@ -87,6 +90,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.textColor = UInt32(truncatingIfNeeded: value(.textColor, Int64(s.textColor)))
         s.backgroundColor = UInt32(truncatingIfNeeded: value(.backgroundColor, Int64(s.backgroundColor)))
         s.backgroundOpacity = value(.backgroundOpacity, s.backgroundOpacity)
+        s.cornerRadius = value(.cornerRadius, s.cornerRadius)
         s.showClock = value(.showClock, s.showClock)
         s.showViewers = value(.showViewers, s.showViewers)
         s.showGifts = value(.showGifts, s.showGifts)
@@ -105,6 +109,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.maxLines = min(max(s.maxLines, 1), 50)
         s.font.size = min(max(s.font.size, 8), 200)
         s.backgroundOpacity = min(max(s.backgroundOpacity, 0), 100)
+        s.cornerRadius = min(max(s.cornerRadius, 0), 200)
         s.maxFPS = min(max(s.maxFPS, 1), 60)
         if s.font.face.trimmingCharacters(in: .whitespaces).isEmpty { s.font.face = Font().face }
         return s

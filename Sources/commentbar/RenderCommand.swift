@@ -1,2 +1,74 @@
 import ArgumentParser
-struct Render: AsyncParsableCommand { func run() async throws {} }
+import CommentBarCore
+import CommentBarFeeds
+import CommentBarRender
+import Foundation
+
+/// `commentbar render`: the bar as it looks a number of seconds into a stream, as a PNG.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the bar as it looks SECONDS into a demo or file stream to a PNG.")
+
+    @Option(help: "demo or file") var service: String = "demo"
+    @Option(help: "The stream id: for file, the path of a JSON-lines event file.") var stream: String = "demo"
+    @Option(help: "Width in pixels (default: the settings' width, 1280).") var width: Int?
+    @Option(help: "Height in pixels (default: the settings' height, 360).") var height: Int?
+    @Option(help: "Seconds into the stream.") var at: Double = 20
+    @Option(help: "A JSON file of source settings, as OBS stores them (font, colours, toggles...).")
+    var settings: String?
+    @Option(help: "Where to write the PNG.") var out: String = "bar.png"
+
+    func validate() throws {
+        guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a number of seconds >= 0") }
+        for (name, value) in [("--width", width), ("--height", height)] {
+            if let value, !BarSettings.sizeRange.contains(value) {
+                throw ValidationError("\(name) must be between \(BarSettings.sizeRange.lowerBound) and \(BarSettings.sizeRange.upperBound)")
+            }
+        }
+    }
+
+    func run() throws {
+        var barSettings = try SettingsFile.load(settings)
+        barSettings.width = width ?? barSettings.width
+        barSettings.height = height ?? barSettings.height
+        let timeline: FeedTimeline
+        do {
+            timeline = try LocalFeeds.timeline(service: service, streamID: stream)
+        } catch {
+            throw CLIError(error.message)
+        }
+        let (state, now) = timeline.state(at: at)
+        let pool = MemoryFramePool(width: barSettings.width, height: barSettings.height)
+        let renderer = BarRenderer(settings: barSettings, width: barSettings.width, height: barSettings.height)
+        renderer.render(state, now: now, into: pool)
+        guard let frame = pool.newestFrame else { throw CLIError("nothing was rendered") }
+        do {
+            try PNGFile.write(frame, to: out)
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+/// An error that ArgumentParser prints as one line, with a non-zero exit.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum SettingsFile {
+    static func load(_ path: String?) throws -> BarSettings {
+        guard let path else { return BarSettings() }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError("\(path): cannot be read")
+        }
+        do {
+            return try BarSettings.decode(json: data)
+        } catch {
+            throw CLIError("\(path): not a JSON object of settings")
+        }
+    }
+}

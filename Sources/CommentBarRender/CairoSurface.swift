@@ -1,0 +1,95 @@
+import CCairo
+import CPangoCairo
+
+/// An ARGB32 Cairo image surface that owns its memory (a cache layer, an image).
+final class ImageSurface {
+    let surface: OpaquePointer
+    let width: Int
+    let height: Int
+
+    init(width: Int, height: Int) {
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))
+    }
+
+    /// Takes ownership of a surface made elsewhere.
+    init(taking surface: OpaquePointer) {
+        self.surface = surface
+        width = Int(cairo_image_surface_get_width(surface))
+        height = Int(cairo_image_surface_get_height(surface))
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
+    var isValid: Bool { cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS }
+
+    /// Pixels after drawing into the surface with Cairo (flushes first).
+    func data() -> UnsafeMutableRawPointer? {
+        cairo_surface_flush(surface)
+        return cairo_image_surface_get_data(surface).map(UnsafeMutableRawPointer.init)
+    }
+
+    /// Tells Cairo the pixels were written directly. Without it, Cairo may still
+    /// believe a new surface is clear and turn the next OVER into SOURCE.
+    func markDirty() { cairo_surface_mark_dirty(surface) }
+
+    func withContext<T>(_ body: (OpaquePointer) -> T) -> T {
+        // Cairo never returns NULL here: failures give an object in an error state.
+        let cr: OpaquePointer = cairo_create(surface)
+        defer {
+            cairo_destroy(cr)
+            cairo_surface_flush(surface)
+        }
+        return body(cr)
+    }
+}
+
+/// A Cairo context drawing straight into a frame buffer's memory: no intermediate image.
+func withCairo<T>(on frame: FrameBuffer, _ body: (OpaquePointer) -> T) -> T {
+    // Cairo never returns NULL from its constructors: failures give objects in an error state.
+    let surface: OpaquePointer = cairo_image_surface_create_for_data(
+        frame.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+        Int32(frame.width), Int32(frame.height), Int32(frame.stride))
+    let cr: OpaquePointer = cairo_create(surface)
+    defer {
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        cairo_surface_destroy(surface)
+    }
+    return body(cr)
+}
+
+/// Integer pixel rectangle.
+struct PixelRect: Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+    var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    func inset(by amount: Int) -> PixelRect {
+        PixelRect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+    }
+}
+
+/// Copies rows of pixels between two ARGB32 buffers (the fast path of composition).
+func copyRows(from source: UnsafeRawPointer, sourceStride: Int, to destination: UnsafeMutableRawPointer,
+              destinationStride: Int, rect: PixelRect) {
+    guard !rect.isEmpty else { return }
+    let rowBytes = rect.width * 4
+    if rect.x == 0, sourceStride == destinationStride, rowBytes == sourceStride {
+        // Whole rows: one copy.
+        let offset = rect.y * sourceStride
+        (destination + offset).copyMemory(from: source + offset, byteCount: rowBytes * rect.height)
+        return
+    }
+    for row in rect.y..<rect.maxY {
+        (destination + row * destinationStride + rect.x * 4)
+            .copyMemory(from: source + row * sourceStride + rect.x * 4, byteCount: rowBytes)
+    }
+}

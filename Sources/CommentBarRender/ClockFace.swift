@@ -1,0 +1,50 @@
+import CCairo
+import CPangoCairo
+
+/// The clock's characters, each laid out once into its own small image; a
+/// clock tick is then a few blits, not a text layout. Digits sit in cells of
+/// one width, so the clock does not jitter as it counts.
+final class ClockFace {
+    private var glyphs: [Character: (image: ImageSurface, advance: Int)] = [:]
+    let cellWidth: Int
+    let height: Int
+
+    init(engine: TextEngine, family: String, size: Double, color: RGBA) {
+        let font = TextEngine.font(family: family, size: size, bold: true)
+        defer { pango_font_description_free(font) }
+        var widest = 1
+        var tallest = 1
+        for character in "0123456789:-" {
+            let layout = engine.layout(String(character), font: font)
+            let image = ImageSurface(width: layout.width + 2, height: layout.height)
+            image.withContext { cr in layout.draw(cr, x: 1, y: 0, color: color) }
+            glyphs[character] = (image, layout.width)
+            if character.isNumber { widest = max(widest, layout.width) }
+            tallest = max(tallest, layout.height)
+        }
+        cellWidth = widest
+        height = tallest
+    }
+
+    func width(of text: String) -> Int {
+        text.reduce(0) { $0 + advance(of: $1) }
+    }
+
+    /// Draws `text` with its top-left at (x, y); characters it has no image for are skipped.
+    func draw(_ text: String, on cr: OpaquePointer, x: Int, y: Int) {
+        var pen = x
+        for character in text {
+            let advance = advance(of: character)
+            if let glyph = glyphs[character] {
+                let offset = (advance - glyph.advance) / 2 - 1
+                cairo_set_source_surface(cr, glyph.image.surface, Double(pen + offset), Double(y))
+                cairo_paint(cr)
+            }
+            pen += advance
+        }
+    }
+
+    private func advance(of character: Character) -> Int {
+        character.isNumber ? cellWidth : (glyphs[character]?.advance ?? cellWidth)
+    }
+}

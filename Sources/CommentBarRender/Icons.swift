@@ -1,0 +1,124 @@
+import CCairo
+import Foundation
+
+/// The bar's icons, drawn as vectors so they are sharp at any size.
+/// Each draws into the square (x, y, size, size).
+enum Icons {
+    static func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: Double) {
+        let r = min(r, w / 2, h / 2)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + w - r, y + r, r, -Double.pi / 2, 0)
+        cairo_arc(cr, x + w - r, y + h - r, r, 0, Double.pi / 2)
+        cairo_arc(cr, x + r, y + h - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(cr, x + r, y + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    /// A person: head and shoulders.
+    static func viewers(_ cr: OpaquePointer, x: Double, y: Double, size s: Double, color: RGBA) {
+        color.setSource(cr)
+        cairo_arc(cr, x + s * 0.5, y + s * 0.3, s * 0.2, 0, 2 * Double.pi)
+        cairo_fill(cr)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + s * 0.5, y + s * 0.98, s * 0.38, Double.pi, 2 * Double.pi)
+        cairo_close_path(cr)
+        cairo_fill(cr)
+    }
+
+    /// A wrapped present with a bow.
+    static func gift(_ cr: OpaquePointer, x: Double, y: Double, size s: Double, color: RGBA) {
+        color.setSource(cr)
+        roundedRect(cr, x + s * 0.12, y + s * 0.42, s * 0.76, s * 0.5, s * 0.06)
+        cairo_fill(cr)
+        roundedRect(cr, x + s * 0.06, y + s * 0.28, s * 0.88, s * 0.16, s * 0.05)
+        cairo_fill(cr)
+        // Bow loops.
+        cairo_set_line_width(cr, s * 0.08)
+        cairo_arc(cr, x + s * 0.36, y + s * 0.2, s * 0.11, 0, 2 * Double.pi)
+        cairo_stroke(cr)
+        cairo_arc(cr, x + s * 0.64, y + s * 0.2, s * 0.11, 0, 2 * Double.pi)
+        cairo_stroke(cr)
+        // The ribbon is cut out of the box.
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_rectangle(cr, x + s * 0.46, y + s * 0.28, s * 0.08, s * 0.64)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
+    /// A microphone; when off, struck through.
+    static func microphone(_ cr: OpaquePointer, x: Double, y: Double, size s: Double, on: Bool, color: RGBA,
+                           offColor: RGBA) {
+        (on ? color : offColor).setSource(cr)
+        roundedRect(cr, x + s * 0.36, y + s * 0.06, s * 0.28, s * 0.5, s * 0.14)
+        cairo_fill(cr)
+        cairo_set_line_width(cr, s * 0.08)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_arc(cr, x + s * 0.5, y + s * 0.4, s * 0.26, 0, Double.pi)
+        cairo_stroke(cr)
+        cairo_move_to(cr, x + s * 0.5, y + s * 0.66)
+        cairo_line_to(cr, x + s * 0.5, y + s * 0.84)
+        cairo_move_to(cr, x + s * 0.34, y + s * 0.88)
+        cairo_line_to(cr, x + s * 0.66, y + s * 0.88)
+        cairo_stroke(cr)
+        if !on {
+            cairo_set_line_width(cr, s * 0.1)
+            cairo_move_to(cr, x + s * 0.16, y + s * 0.1)
+            cairo_line_to(cr, x + s * 0.84, y + s * 0.9)
+            cairo_stroke(cr)
+        }
+    }
+
+    /// The default avatar when none is set: a friendly round character.
+    static func defaultAvatar(_ cr: OpaquePointer, centerX cx: Double, centerY cy: Double, radius r: Double) {
+        let face = cairo_pattern_create_radial(cx - r * 0.3, cy - r * 0.4, r * 0.1, cx, cy, r)
+        cairo_pattern_add_color_stop_rgb(face, 0, 1.0, 0.93, 0.86)
+        cairo_pattern_add_color_stop_rgb(face, 1, 0.98, 0.78, 0.70)
+        cairo_set_source(cr, face)
+        cairo_arc(cr, cx, cy, r, 0, 2 * Double.pi)
+        cairo_fill(cr)
+        cairo_pattern_destroy(face)
+        // Hair: a soft cap over the top.
+        cairo_set_source_rgb(cr, 0.42, 0.30, 0.52)
+        cairo_arc(cr, cx, cy, r, Double.pi * 1.02, Double.pi * 1.98)
+        cairo_curve_to(cr, cx + r * 0.6, cy - r * 0.35, cx - r * 0.1, cy - r * 0.55, cx - r * 0.98, cy - r * 0.05)
+        cairo_fill(cr)
+        // Eyes and a smile.
+        cairo_set_source_rgb(cr, 0.2, 0.15, 0.25)
+        for side in [-1.0, 1.0] {
+            cairo_save(cr)
+            cairo_translate(cr, cx + side * r * 0.34, cy + r * 0.12)
+            cairo_scale(cr, 1, 1.35)
+            cairo_arc(cr, 0, 0, r * 0.09, 0, 2 * Double.pi)
+            cairo_restore(cr)
+            cairo_fill(cr)
+        }
+        cairo_set_source_rgba(cr, 1.0, 0.45, 0.5, 0.45)
+        for side in [-1.0, 1.0] {
+            cairo_arc(cr, cx + side * r * 0.56, cy + r * 0.38, r * 0.12, 0, 2 * Double.pi)
+            cairo_fill(cr)
+        }
+        cairo_set_source_rgb(cr, 0.2, 0.15, 0.25)
+        cairo_set_line_width(cr, r * 0.07)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_arc(cr, cx, cy + r * 0.3, r * 0.2, Double.pi * 0.2, Double.pi * 0.8)
+        cairo_stroke(cr)
+    }
+
+    /// The default avatar background: a soft diagonal gradient.
+    static func defaultBackground(_ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
+        let gradient = cairo_pattern_create_linear(x, y, x + width, y + height)
+        cairo_pattern_add_color_stop_rgb(gradient, 0, 0.36, 0.55, 0.98)
+        cairo_pattern_add_color_stop_rgb(gradient, 1, 0.85, 0.45, 0.85)
+        cairo_set_source(cr, gradient)
+        cairo_rectangle(cr, x, y, width, height)
+        cairo_fill(cr)
+        cairo_pattern_destroy(gradient)
+        // A few soft sparkles.
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.25)
+        for (fx, fy, fr) in [(0.18, 0.2, 0.05), (0.82, 0.16, 0.035), (0.75, 0.82, 0.06), (0.15, 0.86, 0.03)] {
+            cairo_arc(cr, x + width * fx, y + height * fy, min(width, height) * fr, 0, 2 * Double.pi)
+            cairo_fill(cr)
+        }
+    }
+}

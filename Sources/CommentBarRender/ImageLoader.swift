@@ -1,0 +1,57 @@
+import CCairo
+import CPangoCairo
+
+/// Decodes image files (PNG, JPEG, WebP, ... whatever gdk-pixbuf's loaders read)
+/// into premultiplied Cairo surfaces, scaled on decode so that a huge file
+/// costs no more memory than the size it is shown at.
+enum ImageLoader {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Loads `path` so that its shorter side is at least `side` pixels (cover fit).
+    static func load(path: String, coverSide side: Int) throws(Failure) -> ImageSurface {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 else {
+            throw Failure(description: "\(path): not an image file gdk-pixbuf can read")
+        }
+        let scale = min(1.0, Double(max(side, 1)) / Double(min(width, height)))
+        let targetWidth = max(1, Int32((Double(width) * scale).rounded()))
+        let targetHeight = max(1, Int32((Double(height) * scale).rounded()))
+        var error: UnsafeMutablePointer<GError>?
+        guard let pixbuf = gdk_pixbuf_new_from_file_at_scale(path, targetWidth, targetHeight, 1, &error) else {
+            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "cannot decode"
+            if let error { g_error_free(error) }
+            throw Failure(description: "\(path): \(message)")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        return surface(from: pixbuf)
+    }
+
+    /// Converts gdk-pixbuf's straight RGB(A) bytes into Cairo's premultiplied ARGB32.
+    private static func surface(from pixbuf: OpaquePointer) -> ImageSurface {
+        let width = Int(gdk_pixbuf_get_width(pixbuf))
+        let height = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let sourceStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let image = ImageSurface(width: width, height: height)
+        guard let source = gdk_pixbuf_read_pixels(pixbuf), let destination = image.data(), channels >= 3 else {
+            return image
+        }
+        let destinationStride = image.stride
+        for row in 0..<height {
+            let input = source + row * sourceStride
+            let output = (destination + row * destinationStride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width {
+                let pixel = input + column * channels
+                let alpha = channels == 4 ? UInt32(pixel[3]) : 255
+                func premultiply(_ value: UInt8) -> UInt32 { (UInt32(value) * alpha + 127) / 255 }
+                output[column] = alpha << 24 | premultiply(pixel[0]) << 16 | premultiply(pixel[1]) << 8
+                    | premultiply(pixel[2])
+            }
+        }
+        cairo_surface_mark_dirty(image.surface)
+        return image
+    }
+}
