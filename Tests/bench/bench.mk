@@ -1,3 +1,40 @@
 # Side-by-side benchmarks in real OBS (owned by the benchmark work).
-.PHONY: bench
-bench:
+#   make bench        builds, runs every measure in one headless OBS, writes docs/benchmarks.md
+#   make bench-page   rewrites docs/benchmarks.md from the last run's results
+# Raw results and logs: .build-bench-run/ (results.json, obs-last.log, run-*/).
+.PHONY: bench bench-deps bench-page bench-stage
+
+# Beyond the Makefile's APT_PACKAGES: the Chromium peer and the plot.
+BENCH_APT_PACKAGES := chromium python3-matplotlib python3-numpy
+# Debian's python3, whatever python3 is first on PATH: matplotlib and numpy come from APT.
+BENCH_PYTHON := /usr/bin/python3
+BENCH_RUN := .build-bench-run
+BENCH_ARGS ?=
+
+bench-deps:
+	@missing=$$(for p in $(BENCH_APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing: $$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# The freshly built plugin, loaded through OBS_PLUGINS_PATH / OBS_PLUGINS_DATA_PATH (both are needed),
+# with the renderer named by COMMENTBAR_RENDERER; OBS's config is isolated in $(BENCH_RUN)/home.
+bench-stage: renderer plugin
+	@rm -rf $(BENCH_RUN)/plugins $(BENCH_RUN)/plugin-data $(BENCH_RUN)/home
+	@mkdir -p $(BENCH_RUN)/plugins $(BENCH_RUN)/plugin-data $(BENCH_RUN)/home
+	cp $(PLUGIN_SO) $(BENCH_RUN)/plugins/comment-bar.so
+	cp -r plugin/data $(BENCH_RUN)/plugin-data/comment-bar
+
+bench: deps bench-deps bench-stage
+	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
+	COMMENTBAR_RENDERER=$(abspath $(RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
+		--home $(BENCH_RUN)/home --renderer $(RENDERER) \
+		--plugin-path $(BENCH_RUN)/plugins --plugin-data-path $(BENCH_RUN)/plugin-data $(BENCH_ARGS); \
+	rc=$$?; \
+	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images || rc=1; \
+	exit $$rc
+
+bench-page:
+	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images
