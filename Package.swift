@@ -6,7 +6,7 @@ let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
 let package = Package(
     name: "CommentBar",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "commentbar", targets: ["commentbar"]),
     ],

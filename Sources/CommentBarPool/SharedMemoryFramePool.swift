@@ -1,0 +1,121 @@
+import CommentBarPoolABI
+import CommentBarRender
+import Glibc
+
+/// The writer's side of the shared-memory frame pool of commentbar_pool.h:
+/// the renderer draws straight into pool slots and hands them to the OBS shim
+/// through the lock-free triple buffer. docs/pool-abi.md describes the protocol.
+public final class SharedMemoryFramePool: FramePool {
+    public struct AttachError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let width: Int
+    public let height: Int
+    public let stride: Int
+    private let base: UnsafeMutableRawPointer
+    private let mappedSize: Int
+    private let slotSize: Int
+    private var back = 0
+    private var sequence: UInt64 = 0
+
+    /// Maps the pool the shim created and passed as `fd`, checking its header.
+    public init(fd: Int32) throws(AttachError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw AttachError(description: "pool fd \(fd): \(String(cString: strerror(errno)))")
+        }
+        let size = Int(info.st_size)
+        guard size >= Int(CB_POOL_HEADER_SIZE) else {
+            throw AttachError(description: "pool fd \(fd): \(size) bytes is smaller than a pool header")
+        }
+        guard let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED else {
+            throw AttachError(description: "pool fd \(fd): mmap failed: \(String(cString: strerror(errno)))")
+        }
+        let header = mapping.assumingMemoryBound(to: cb_pool_header.self).pointee
+        let width = Int(header.width), height = Int(header.height), stride = Int(header.stride)
+        let slotSize = Int(header.slot_size)
+        let maxDimension = Int(CB_POOL_MAX_DIMENSION)
+        let problem: String? =
+            if header.magic != CB_POOL_MAGIC { "bad magic" }
+            else if header.version != CB_POOL_VERSION { "version \(header.version), expected \(CB_POOL_VERSION)" }
+            else if header.header_size != CB_POOL_HEADER_SIZE { "header size \(header.header_size)" }
+            else if header.slot_count != CB_POOL_SLOTS { "slot count \(header.slot_count)" }
+            else if !(1...maxDimension).contains(width) || !(1...maxDimension).contains(height) { "size \(width)x\(height)" }
+            else if stride < width * 4 || stride % 4 != 0 { "stride \(stride)" }
+            else if slotSize < stride * height || slotSize % Int(CB_POOL_SLOT_ALIGN) != 0 { "slot size \(slotSize)" }
+            else if Int(header.pool_size) != Int(CB_POOL_HEADER_SIZE) + 3 * slotSize || Int(header.pool_size) > size {
+                "pool size \(header.pool_size) for a mapping of \(size)"
+            } else { nil }
+        if let problem {
+            munmap(mapping, size)
+            throw AttachError(description: "pool fd \(fd) is not a comment-bar pool: \(problem)")
+        }
+        base = mapping
+        mappedSize = size
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.slotSize = slotSize
+        store32(\.producer_pid, UInt32(truncatingIfNeeded: getpid()))
+        heartbeat()
+    }
+
+    deinit { munmap(base, mappedSize) }
+
+    public func backBuffer() -> FrameBuffer {
+        FrameBuffer(pixels: base + Int(CB_POOL_HEADER_SIZE) + back * slotSize, width: width, height: height,
+                    stride: stride)
+    }
+
+    public func publish() {
+        sequence += 1
+        let slotSequences = field(\.slot_sequence, as: UInt64.self)
+        cb_pool_store_u64(slotSequences + back, sequence)
+        cb_pool_store_u64(field(\.sequence, as: UInt64.self), sequence)
+        let previous = cb_pool_exchange_handoff(header, UInt32(back) | CB_POOL_FRESH)
+        let next = Int(previous & CB_POOL_INDEX_MASK)
+        // The shim never puts a bad index in the middle; if memory says otherwise,
+        // take any slot other than the one just published rather than trust it.
+        back = next < Int(CB_POOL_SLOTS) && next != back ? next : (back + 1) % Int(CB_POOL_SLOTS)
+        heartbeat()
+    }
+
+    /// Tells the shim this renderer is alive (CLOCK_MONOTONIC nanoseconds).
+    public func heartbeat() {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        cb_pool_store_u64(field(\.heartbeat_ns, as: UInt64.self), UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+    }
+
+    /// Publishes the feed status for the shim's log; text is cut to fit, at a character boundary.
+    public func setStatus(_ code: cb_pool_status, _ text: String) {
+        let generation = field(\.status_generation, as: UInt32.self)
+        let next = cb_pool_load_u32(generation) | 1
+        cb_pool_store_u32(generation, next)  // odd: being written
+        let capacity = Int(CB_POOL_STATUS_TEXT_SIZE) - 1
+        var bytes: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            let encoded = Array(String(scalar).utf8)
+            if bytes.count + encoded.count > capacity { break }  // never a cut UTF-8 sequence
+            bytes += encoded
+        }
+        let destination = field(\.status_text, as: UInt8.self)
+        destination.update(from: bytes, count: bytes.count)
+        destination[bytes.count] = 0
+        cb_pool_store_u32(field(\.status_code, as: UInt32.self), code.rawValue)
+        cb_pool_store_u32(generation, next &+ 1)  // even: complete
+    }
+
+    private var header: UnsafeMutablePointer<cb_pool_header> { base.assumingMemoryBound(to: cb_pool_header.self) }
+
+    private func field<T, F>(_ path: KeyPath<cb_pool_header, T>, as _: F.Type) -> UnsafeMutablePointer<F> {
+        // Offsets are fixed by the ABI; the key path names the field.
+        let offset = MemoryLayout<cb_pool_header>.offset(of: path) ?? 0
+        return (base + offset).assumingMemoryBound(to: F.self)
+    }
+
+    private func store32(_ path: KeyPath<cb_pool_header, UInt32>, _ value: UInt32) {
+        cb_pool_store_u32(field(path, as: UInt32.self), value)
+    }
+}
