@@ -36,6 +36,7 @@
 #define DEFAULT_TEXT_COLOR 0xFFFFFFFFll /* OBS colours are 0xAABBGGRR */
 #define DEFAULT_BG_COLOR 0xFF1E1414ll
 #define DEFAULT_BG_OPACITY 78
+#define DEFAULT_CORNER_RADIUS 20
 #define DEFAULT_FPS 30
 #define MIN_SIZE 64
 #define MAX_SIZE 3840
@@ -99,6 +100,7 @@ static char *settings_line(obs_data_t *settings, uint32_t *width, uint32_t *heig
 	obs_data_set_int(out, "text_color", obs_data_get_int(settings, "text_color"));
 	obs_data_set_int(out, "bg_color", obs_data_get_int(settings, "bg_color"));
 	obs_data_set_int(out, "bg_opacity", clamp_ll(obs_data_get_int(settings, "bg_opacity"), 0, 100));
+	obs_data_set_int(out, "corner_radius", clamp_ll(obs_data_get_int(settings, "corner_radius"), 0, 200));
 	static const char *const toggles[] = {"show_clock", "show_viewers", "show_gifts", "show_mic", "show_avatar"};
 	for (size_t i = 0; i < sizeof(toggles) / sizeof(toggles[0]); i++)
 		obs_data_set_bool(out, toggles[i], obs_data_get_bool(settings, toggles[i]));
@@ -266,6 +268,7 @@ static void cb_get_defaults(obs_data_t *settings)
 	obs_data_set_default_int(settings, "text_color", DEFAULT_TEXT_COLOR);
 	obs_data_set_default_int(settings, "bg_color", DEFAULT_BG_COLOR);
 	obs_data_set_default_int(settings, "bg_opacity", DEFAULT_BG_OPACITY);
+	obs_data_set_default_int(settings, "corner_radius", DEFAULT_CORNER_RADIUS);
 	obs_data_set_default_bool(settings, "show_clock", true);
 	obs_data_set_default_bool(settings, "show_viewers", true);
 	obs_data_set_default_bool(settings, "show_gifts", true);
@@ -302,6 +305,9 @@ static obs_properties_t *cb_get_properties(void *data)
 	obs_property_t *opacity =
 		obs_properties_add_int_slider(props, "bg_opacity", obs_module_text("BackgroundOpacity"), 0, 100, 1);
 	obs_property_int_set_suffix(opacity, "%");
+	obs_property_t *radius =
+		obs_properties_add_int_slider(props, "corner_radius", obs_module_text("CornerRadius"), 0, 200, 1);
+	obs_property_int_set_suffix(radius, " px");
 
 	obs_properties_add_bool(props, "show_clock", obs_module_text("ShowClock"));
 	obs_properties_add_bool(props, "show_viewers", obs_module_text("ShowViewers"));

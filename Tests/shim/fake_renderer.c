@@ -1,0 +1,255 @@
+/*
+ * fake_renderer: a stand-in for `commentbar serve --pool-fd N` that the stub
+ * host uses where the real renderer cannot be told to misbehave.
+ *
+ * COMMENTBAR_FAKE_MODE selects what it does:
+ *   solid  (default) publishes frames filled with a colour derived from the
+ *          stream_id of the last settings line; echoes every stdin line to stderr
+ *   fuzz   scribbles random bytes over the whole header and random hand-off
+ *          values for COMMENTBAR_FAKE_FUZZ_MS, checks the seals, then acts as solid
+ *   bench  publishes COMMENTBAR_FAKE_FRAMES frames at COMMENTBAR_FAKE_FPS, each
+ *          carrying its CLOCK_MONOTONIC publish time in its first 8 bytes
+ *   hang   heartbeats for 0.5 s, then stays alive without a heartbeat
+ *   exit   exits with status 3 after 0.1 s
+ * It exits when stdin closes, as the real renderer does.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commentbar_pool.h"
+
+static struct cb_pool_header *header;
+static uint8_t *map;
+static size_t map_size;
+static uint32_t width, height, stride;
+static uint64_t slot_size;
+static uint32_t back_slot;
+static uint64_t sequence;
+static atomic_bool heartbeat_on = true;
+static atomic_bool done;
+static pthread_mutex_t frame_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+static long env_long(const char *name, long fallback)
+{
+	const char *v = getenv(name);
+	return v && *v ? strtol(v, NULL, 10) : fallback;
+}
+
+static void *heartbeat_thread(void *unused)
+{
+	(void)unused;
+	while (!atomic_load(&done)) {
+		if (atomic_load(&heartbeat_on))
+			cb_pool_store_u64(&header->heartbeat_ns, now_ns());
+		sleep_ms(100);
+	}
+	return NULL;
+}
+
+static void set_status(uint32_t code, const char *text)
+{
+	uint32_t generation = cb_pool_load_u32(&header->status_generation);
+	cb_pool_store_u32(&header->status_generation, generation + 1); /* odd: writing */
+	cb_pool_store_u32(&header->status_code, code);
+	snprintf(header->status_text, CB_POOL_STATUS_TEXT_SIZE, "%s", text);
+	cb_pool_store_u32(&header->status_generation, generation + 2);
+}
+
+/* Fills the back slot with one premultiplied colour, optionally stamps it, publishes. */
+static void publish(uint32_t bgra, uint64_t stamp)
+{
+	pthread_mutex_lock(&frame_lock);
+	uint8_t *slot = map + CB_POOL_HEADER_SIZE + (size_t)back_slot * slot_size;
+	for (uint32_t y = 0; y < height; y++) {
+		uint32_t *row = (uint32_t *)(slot + (size_t)y * stride);
+		for (uint32_t x = 0; x < width; x++)
+			row[x] = bgra;
+	}
+	if (stamp)
+		memcpy(slot, &stamp, sizeof(stamp));
+	sequence++;
+	cb_pool_store_u64(&header->slot_sequence[back_slot], sequence);
+	cb_pool_store_u64(&header->sequence, sequence);
+	const uint32_t previous = cb_pool_exchange_handoff(header, back_slot | CB_POOL_FRESH);
+	/* After fuzzing the middle may be garbage: take any valid slot back. */
+	back_slot = (previous & CB_POOL_INDEX_MASK) < CB_POOL_SLOTS ? (previous & CB_POOL_INDEX_MASK) : 0;
+	pthread_mutex_unlock(&frame_lock);
+}
+
+static uint32_t colour_of(const char *line)
+{
+	/* FNV-1a of the stream_id value, opaque. */
+	const char *key = strstr(line, "\"stream_id\":\"");
+	uint32_t hash = 2166136261u;
+	if (key)
+		for (const char *p = key + 13; *p && *p != '"'; p++)
+			hash = (hash ^ (uint8_t)*p) * 16777619u;
+	return 0xFF000000u | (hash & 0x00FFFFFFu);
+}
+
+static void fuzz_header(long duration_ms)
+{
+	/* The seals must refuse any change of size. */
+	const int shrink = ftruncate(3, 4096);
+	const int grow = ftruncate(3, (off_t)map_size * 2);
+	fprintf(stderr, "fake: seal-check shrink=%s grow=%s\n", shrink == 0 ? "ALLOWED" : "refused",
+		grow == 0 ? "ALLOWED" : "refused");
+	unsigned seed = (unsigned)now_ns();
+	const uint64_t end = now_ns() + (uint64_t)duration_ms * 1000000ull;
+	uint64_t rounds = 0;
+	while (now_ns() < end) {
+		uint8_t *bytes = (uint8_t *)header;
+		for (size_t i = 0; i < CB_POOL_HEADER_SIZE; i++)
+			__atomic_store_n(&bytes[i], (uint8_t)rand_r(&seed), __ATOMIC_RELAXED);
+		for (int i = 0; i < 64; i++) {
+			uint32_t value = (uint32_t)rand_r(&seed);
+			if (i & 1)
+				value &= 0xFu; /* small values: valid-looking and invalid indices with the fresh bit */
+			cb_pool_exchange_handoff(header, value);
+			__atomic_store_n(&header->status_generation, (uint32_t)rand_r(&seed) & 0x3u, __ATOMIC_RELAXED);
+		}
+		rounds++;
+		if ((rounds & 15) == 0)
+			sleep_ms(1);
+	}
+	/* Back to a sane state so frames flow again; the shim must recover. */
+	cb_pool_store_u32(&header->handoff, 1);
+	back_slot = 0;
+	fprintf(stderr, "fake: fuzzed the header %llu times\n", (unsigned long long)rounds);
+}
+
+int main(int argc, char **argv)
+{
+	int pool_fd = -1;
+	for (int i = 1; i + 1 < argc; i++)
+		if (strcmp(argv[i], "--pool-fd") == 0)
+			pool_fd = atoi(argv[i + 1]);
+	if (argc < 2 || strcmp(argv[1], "serve") != 0 || pool_fd < 0) {
+		fprintf(stderr, "usage: fake_renderer serve --pool-fd N\n");
+		return 2;
+	}
+	struct stat st;
+	if (fstat(pool_fd, &st) != 0) {
+		fprintf(stderr, "fake: fstat pool fd %d: %s\n", pool_fd, strerror(errno));
+		return 2;
+	}
+	map_size = (size_t)st.st_size;
+	map = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_SHARED, pool_fd, 0);
+	if (map == MAP_FAILED) {
+		fprintf(stderr, "fake: mmap: %s\n", strerror(errno));
+		return 2;
+	}
+	header = (struct cb_pool_header *)map;
+	if (header->magic != CB_POOL_MAGIC || header->version != CB_POOL_VERSION ||
+	    header->pool_size != map_size || header->stride != header->width * 4u ||
+	    header->slot_size != cb_pool_slot_size(header->width, header->height) ||
+	    header->pool_size != cb_pool_total_size(header->width, header->height) ||
+	    (header->handoff & ~CB_POOL_INDEX_MASK) != 0) {
+		fprintf(stderr, "fake: the pool header is not what the ABI says\n");
+		return 2;
+	}
+	width = header->width;
+	height = header->height;
+	stride = header->stride;
+	slot_size = header->slot_size;
+	back_slot = 0;
+	cb_pool_store_u32(&header->producer_pid, (uint32_t)getpid());
+
+	const char *mode = getenv("COMMENTBAR_FAKE_MODE");
+	mode = mode && *mode ? mode : "solid";
+	fprintf(stderr, "fake: pid %d attached to a %ux%u pool, mode %s\n", (int)getpid(), width, height, mode);
+	if (strcmp(mode, "exit") == 0) {
+		sleep_ms(100);
+		return 3;
+	}
+	pthread_t heartbeat;
+	pthread_create(&heartbeat, NULL, heartbeat_thread, NULL);
+	set_status(CB_STATUS_LIVE, "fake renderer");
+
+	if (strcmp(mode, "fuzz") == 0)
+		fuzz_header(env_long("COMMENTBAR_FAKE_FUZZ_MS", 2000));
+	if (strcmp(mode, "bench") == 0) {
+		const long frames = env_long("COMMENTBAR_FAKE_FRAMES", 300);
+		const long fps = env_long("COMMENTBAR_FAKE_FPS", 30);
+		sleep_ms(300); /* let the host settle */
+		const uint64_t period = 1000000000ull / (uint64_t)(fps > 0 ? fps : 30);
+		uint64_t next = now_ns();
+		for (long i = 0; i < frames; i++) {
+			next += period;
+			while (now_ns() < next)
+				sleep_ms(1);
+			publish(0xFF204060u + (uint32_t)(i & 0xF), now_ns());
+		}
+		fprintf(stderr, "fake: bench published %ld frames\n", frames);
+	}
+
+	uint32_t colour = 0xFF000000u;
+	char line[65536];
+	size_t len = 0;
+	uint64_t hang_at = strcmp(mode, "hang") == 0 ? now_ns() + 500000000ull : 0;
+	uint64_t last_publish = 0;
+	for (;;) {
+		struct pollfd p = {.fd = 0, .events = POLLIN};
+		const int ready = poll(&p, 1, 50);
+		if (ready > 0) {
+			const ssize_t n = read(0, line + len, sizeof(line) - 1 - len);
+			if (n <= 0)
+				break; /* stdin closed: OBS is done with us */
+			len += (size_t)n;
+			char *newline;
+			while ((newline = memchr(line, '\n', len)) != NULL) {
+				*newline = '\0';
+				fprintf(stderr, "fake: got %s\n", line);
+				if (strstr(line, "\"settings\"")) {
+					colour = colour_of(line);
+					if (strcmp(mode, "bench") != 0)
+						publish(colour, 0);
+					last_publish = now_ns();
+				}
+				const size_t used = (size_t)(newline - line) + 1;
+				memmove(line, newline + 1, len - used);
+				len -= used;
+			}
+		}
+		if (hang_at && now_ns() > hang_at) {
+			/* Frozen: no heartbeat, no frames, stdin unread, as a deadlocked renderer. */
+			atomic_store(&heartbeat_on, false);
+			for (;;)
+				sleep_ms(1000);
+		}
+		/* A frame a second, as a live clock would. */
+		if (strcmp(mode, "bench") != 0 && now_ns() - last_publish > 1000000000ull) {
+			publish(colour, 0);
+			last_publish = now_ns();
+		}
+	}
+	atomic_store(&done, true);
+	pthread_join(heartbeat, NULL);
+	fprintf(stderr, "fake: stdin closed, exiting\n");
+	return 0;
+}
