@@ -1,0 +1,290 @@
+/*
+ * obs_host: the plugin in real libobs (OpenGL on Xvfb), without the OBS UI.
+ * Loads only the comment-bar module from the build, puts the source in a scene
+ * at a known position, reads the composited output with a raw video callback
+ * and checks that the bar's pixels are where they belong: equal to
+ * `commentbar render` of the same state inside the bar, black outside.
+ *
+ *   obs_host --plugin SO --data DIR --fixture FILE --reference PNG
+ * (COMMENTBAR_RENDERER names the renderer; DISPLAY the X server.)
+ * Prints "N passed, M failed"; exits non-zero on any failure.
+ */
+#define _GNU_SOURCE
+#include <X11/Xlib.h>
+#include <cairo.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <obs.h>
+#include <obs-module.h>
+#include <obs-nix-platform.h>
+
+#define CANVAS_WIDTH 1280
+#define CANVAS_HEIGHT 720
+#define BAR_X 100
+#define BAR_Y 300
+#define BAR_WIDTH 640
+#define BAR_HEIGHT 200
+
+static int passed, failed;
+
+static void check(bool ok, const char *what, const char *detail_format, ...) __attribute__((format(printf, 3, 4)));
+static void check(bool ok, const char *what, const char *detail_format, ...)
+{
+	char detail[1024] = "";
+	va_list args;
+	va_start(args, detail_format);
+	vsnprintf(detail, sizeof(detail), detail_format, args);
+	va_end(args);
+	ok ? passed++ : failed++;
+	printf("%s %s%s%s\n", ok ? "ok  " : "FAIL", what, detail[0] ? ": " : "", detail);
+	fflush(stdout);
+}
+
+/* libobs's log goes to stderr (run.sh keeps it in build/obs/obs.log); stdout is the verdicts. */
+static void log_to_stderr(int level, const char *format, va_list args, void *param)
+{
+	(void)param;
+	fprintf(stderr, "%d: ", level);
+	vfprintf(stderr, format, args);
+	fputc('\n', stderr);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The newest composited frame, BGRA. */
+static pthread_mutex_t frame_mutex = PTHREAD_MUTEX_INITIALIZER;
+static uint8_t *frame_pixels;
+static uint32_t frame_linesize;
+static uint64_t frame_count;
+
+static void on_raw_video(void *param, struct video_data *frame)
+{
+	(void)param;
+	pthread_mutex_lock(&frame_mutex);
+	if (!frame_pixels)
+		frame_pixels = malloc((size_t)frame->linesize[0] * CANVAS_HEIGHT);
+	frame_linesize = frame->linesize[0];
+	memcpy(frame_pixels, frame->data[0], (size_t)frame_linesize * CANVAS_HEIGHT);
+	frame_count++;
+	pthread_mutex_unlock(&frame_mutex);
+}
+
+struct comparison {
+	double mean;      /* mean absolute B, G, R difference inside the bar */
+	double off_share; /* share of bar pixels off by more than 24 in a channel */
+	int outside_lit;  /* lit pixels outside the bar (sampled on a grid) */
+	double bar_lit;   /* share of bar pixels that are not black */
+};
+
+/* The reference is premultiplied, so over OBS's black canvas it is its own B, G, R. */
+static struct comparison compare(cairo_surface_t *reference)
+{
+	struct comparison c = {0};
+	const uint8_t *ref = cairo_image_surface_get_data(reference);
+	const int ref_stride = cairo_image_surface_get_stride(reference);
+	uint64_t sum = 0, off = 0, lit = 0;
+	pthread_mutex_lock(&frame_mutex);
+	for (int y = 0; y < BAR_HEIGHT; y++)
+		for (int x = 0; x < BAR_WIDTH; x++) {
+			const uint8_t *out = frame_pixels + (size_t)(BAR_Y + y) * frame_linesize + (size_t)(BAR_X + x) * 4;
+			const uint8_t *want = ref + (size_t)y * ref_stride + (size_t)x * 4;
+			int worst = 0;
+			for (int ch = 0; ch < 3; ch++) {
+				const int d = abs((int)out[ch] - (int)want[ch]);
+				sum += (uint64_t)d;
+				worst = d > worst ? d : worst;
+			}
+			off += worst > 24;
+			lit += out[0] + out[1] + out[2] > 24;
+		}
+	for (int y = 0; y < CANVAS_HEIGHT; y += 8)
+		for (int x = 0; x < CANVAS_WIDTH; x += 8) {
+			if (x >= BAR_X && x < BAR_X + BAR_WIDTH && y >= BAR_Y && y < BAR_Y + BAR_HEIGHT)
+				continue;
+			const uint8_t *out = frame_pixels + (size_t)y * frame_linesize + (size_t)x * 4;
+			c.outside_lit += out[0] + out[1] + out[2] > 24;
+		}
+	pthread_mutex_unlock(&frame_mutex);
+	c.mean = (double)sum / (BAR_WIDTH * BAR_HEIGHT * 3.0);
+	c.off_share = (double)off / (BAR_WIDTH * BAR_HEIGHT);
+	c.bar_lit = (double)lit / (BAR_WIDTH * BAR_HEIGHT);
+	return c;
+}
+
+static void save_output(const char *path)
+{
+	pthread_mutex_lock(&frame_mutex);
+	cairo_surface_t *s = cairo_image_surface_create_for_data(frame_pixels, CAIRO_FORMAT_RGB24, CANVAS_WIDTH,
+								 CANVAS_HEIGHT, (int)frame_linesize);
+	cairo_surface_write_to_png(s, path);
+	cairo_surface_destroy(s);
+	pthread_mutex_unlock(&frame_mutex);
+}
+
+static int count_children(void)
+{
+	DIR *proc = opendir("/proc");
+	int count = 0;
+	struct dirent *entry;
+	while ((entry = readdir(proc))) {
+		char path[300], text[1024];
+		snprintf(path, sizeof(path), "/proc/%s/stat", entry->d_name);
+		FILE *f = entry->d_name[0] >= '0' && entry->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+		if (!f)
+			continue;
+		const size_t n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		const char *paren = strrchr(text, ')');
+		char state;
+		int ppid;
+		if (paren && sscanf(paren + 1, " %c %d", &state, &ppid) == 2 && ppid == getpid())
+			count++;
+	}
+	closedir(proc);
+	return count;
+}
+
+int main(int argc, char **argv)
+{
+	const char *plugin = NULL, *data = NULL, *fixture = NULL, *reference_path = NULL, *save = NULL;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--plugin"))
+			plugin = argv[i + 1];
+		else if (!strcmp(argv[i], "--data"))
+			data = argv[i + 1];
+		else if (!strcmp(argv[i], "--fixture"))
+			fixture = argv[i + 1];
+		else if (!strcmp(argv[i], "--reference"))
+			reference_path = argv[i + 1];
+		else if (!strcmp(argv[i], "--save"))
+			save = argv[i + 1];
+	}
+	if (!plugin || !data || !fixture || !reference_path) {
+		fprintf(stderr, "usage: obs_host --plugin SO --data DIR --fixture FILE --reference PNG [--save PNG]\n");
+		return 2;
+	}
+	cairo_surface_t *reference = cairo_image_surface_create_from_png(reference_path);
+	if (cairo_surface_status(reference) != CAIRO_STATUS_SUCCESS || cairo_image_surface_get_width(reference) != BAR_WIDTH ||
+	    cairo_image_surface_get_height(reference) != BAR_HEIGHT) {
+		printf("FAIL reference %s is not a %dx%d PNG\n0 passed, 1 failed\n", reference_path, BAR_WIDTH, BAR_HEIGHT);
+		return 1;
+	}
+
+	base_set_log_handler(log_to_stderr, NULL);
+	Display *display = XOpenDisplay(NULL);
+	if (!display) {
+		printf("FAIL XOpenDisplay(%s)\n0 passed, 1 failed\n", getenv("DISPLAY"));
+		return 1;
+	}
+	obs_set_nix_platform(OBS_NIX_PLATFORM_X11_EGL);
+	obs_set_nix_platform_display(display);
+	check(obs_startup("en-US", NULL, NULL), "obs_startup", "%s", "");
+
+	struct obs_video_info ovi = {
+		.graphics_module = "libobs-opengl",
+		.fps_num = 30,
+		.fps_den = 1,
+		.base_width = CANVAS_WIDTH,
+		.base_height = CANVAS_HEIGHT,
+		.output_width = CANVAS_WIDTH,
+		.output_height = CANVAS_HEIGHT,
+		.output_format = VIDEO_FORMAT_BGRA,
+		.adapter = 0,
+		.gpu_conversion = true,
+		.colorspace = VIDEO_CS_SRGB,
+		.range = VIDEO_RANGE_FULL,
+		.scale_type = OBS_SCALE_BILINEAR,
+	};
+	const int video = obs_reset_video(&ovi);
+	check(video == OBS_VIDEO_SUCCESS, "obs_reset_video with libobs-opengl", "code %d", video);
+	if (video != OBS_VIDEO_SUCCESS)
+		goto done;
+
+	obs_module_t *module = NULL;
+	const int opened = obs_open_module(&module, plugin, data);
+	check(opened == MODULE_SUCCESS && obs_init_module(module), "the comment-bar module loads in libobs", "code %d",
+	      opened);
+	if (opened != MODULE_SUCCESS)
+		goto done;
+	const char *name = obs_source_get_display_name("comment_bar_source");
+	check(name && !strcmp(name, "Comment Bar"), "libobs knows comment_bar_source by its locale name", "\"%s\"",
+	      name ? name : "(null)");
+
+	obs_data_t *settings = obs_data_create();
+	obs_data_set_string(settings, "service", "file");
+	obs_data_set_string(settings, "stream_id", fixture);
+	obs_data_set_int(settings, "width", BAR_WIDTH);
+	obs_data_set_int(settings, "height", BAR_HEIGHT);
+	obs_data_set_bool(settings, "show_clock", false);
+	obs_source_t *bar = obs_source_create("comment_bar_source", "bar", settings, NULL);
+	obs_data_release(settings);
+	check(bar != NULL, "obs_source_create(comment_bar_source)", "%s", "");
+	if (!bar)
+		goto done;
+
+	obs_scene_t *scene = obs_scene_create("scene");
+	obs_sceneitem_t *item = obs_scene_add(scene, bar);
+	struct vec2 pos;
+	vec2_set(&pos, BAR_X, BAR_Y);
+	obs_sceneitem_set_pos(item, &pos);
+	obs_set_output_source(0, obs_scene_get_source(scene));
+	obs_add_raw_video_callback(NULL, on_raw_video, NULL);
+
+	check(obs_source_get_width(bar) == BAR_WIDTH && obs_source_get_height(bar) == BAR_HEIGHT,
+	      "the source has the size of its settings", "%ux%u", obs_source_get_width(bar), obs_source_get_height(bar));
+
+	/* The file replays in real time: wait until the composited bar settles on the reference. */
+	struct comparison c = {0};
+	const uint64_t start = now_ns();
+	bool matched = false;
+	while (now_ns() - start < 20ull * 1000000000ull) {
+		usleep(200000);
+		pthread_mutex_lock(&frame_mutex);
+		const bool have = frame_count > 0;
+		pthread_mutex_unlock(&frame_mutex);
+		if (!have)
+			continue;
+		c = compare(reference);
+		if (c.mean < 2.0 && c.off_share < 0.01 && c.outside_lit == 0) {
+			matched = true;
+			break;
+		}
+	}
+	const double took = (double)(now_ns() - start) / 1e9;
+	if (save)
+		save_output(save);
+	check(frame_count > 0, "the raw video callback gets composited frames", "%llu frames",
+	      (unsigned long long)frame_count);
+	check(c.bar_lit > 0.5, "the bar is drawn where it was placed", "%.1f%% of its area lit", c.bar_lit * 100);
+	check(c.outside_lit == 0, "the canvas is black outside the bar", "%d lit samples outside", c.outside_lit);
+	check(matched, "the composited bar equals `commentbar render` of the same state",
+	      "after %.1f s: mean difference %.3f, %.3f%% pixels off", took, c.mean, c.off_share * 100);
+
+	obs_remove_raw_video_callback(on_raw_video, NULL);
+	obs_set_output_source(0, NULL);
+	obs_scene_release(scene);
+	obs_source_remove(bar);
+	obs_source_release(bar);
+
+done:
+	obs_shutdown();
+	check(count_children() == 0, "no renderer process is left after obs_shutdown", "%d children", count_children());
+	cairo_surface_destroy(reference);
+	free(frame_pixels);
+	XCloseDisplay(display);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

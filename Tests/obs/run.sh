@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# test-obs: starts its own Xvfb on a free display, renders the reference with
+# `commentbar render`, runs obs_host, and cleans up.
+#   Tests/obs/run.sh OBS_HOST PLUGIN_SO RENDERER FIXTURES_DIR
+set -uo pipefail
+host=$1 plugin=$2 renderer=$3 fixtures=$4
+work=$(mktemp -d /tmp/commentbar-test-obs.XXXXXX)
+xvfb_pid=
+cleanup() {
+	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+fixture=$(realpath "$fixtures/chat-a.jsonl")
+renderer=$(realpath "$renderer")
+cat >"$work/settings.json" <<JSON
+{"service":"file","stream_id":"$fixture","width":640,"height":200,"show_clock":false}
+JSON
+if ! "$renderer" render --service file --stream "$fixture" --at 60 --settings "$work/settings.json" \
+	--width 640 --height 200 --out "$work/reference.png" 2>"$work/render.log"; then
+	echo "FAIL commentbar render: $(head -c 500 "$work/render.log")"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# Xvfb picks a free display itself and tells us which (-displayfd).
+Xvfb -displayfd 9 -screen 0 1280x720x24 -nolisten tcp 9>"$work/display" 2>"$work/xvfb.log" &
+xvfb_pid=$!
+for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.05; done
+if [ ! -s "$work/display" ]; then
+	echo "FAIL Xvfb did not start: $(head -c 500 "$work/xvfb.log")"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+export DISPLAY=":$(head -1 "$work/display")"
+export COMMENTBAR_RENDERER="$renderer"
+export LIBGL_ALWAYS_SOFTWARE=1
+mkdir -p build/obs
+"$host" --plugin "$plugin" --data plugin/data --fixture "$fixture" --reference "$work/reference.png" \
+	--save build/obs/output.png 2>build/obs/obs.log
+status=$?
+if [ $status -ne 0 ]; then
+	echo "(libobs log: build/obs/obs.log; composited output: build/obs/output.png)"
+	grep -E "comment-bar|error" build/obs/obs.log | tail -20
+fi
+exit $status
