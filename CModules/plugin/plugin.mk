@@ -58,8 +58,15 @@ test-shim: $(SHIM_PLUGIN) $(SHIM_HOST) $(FAKE_RENDERER) $(SHIM_RENDERER)
 	$(SHIM_ENV) $(SHIM_HOST) --plugin $(SHIM_PLUGIN) --renderer $(SHIM_RENDERER) \
 		--fake $(FAKE_RENDERER) --fixtures Tests/shim/fixtures --work build/shim/work
 
-bench-shim: $(SHIM_PLUGIN) $(SHIM_HOST) $(FAKE_RENDERER)
-	$(SHIM_ENV) $(SHIM_HOST) --bench --plugin $(SHIM_PLUGIN) --fake $(FAKE_RENDERER) --work build/shim/work
+# The benchmark runs the release plugin in a stub host without sanitizers.
+BENCH_HOST := $(SHIM_BUILD)/stub_host_bench
+$(BENCH_HOST): Tests/shim/stub_host.c $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
+	@mkdir -p $(SHIM_BUILD)
+	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g -rdynamic -I$(PLUGIN_DIR) -ICModules/CommentBarPoolABI/include \
+		$(OBS_CFLAGS) $(CAIRO_CFLAGS) -o $@ Tests/shim/stub_host.c $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
+
+bench-shim: $(PLUGIN_SO) $(BENCH_HOST) $(FAKE_RENDERER)
+	$(BENCH_HOST) --bench --plugin $(PLUGIN_SO) --fake $(FAKE_RENDERER) --work build/shim/work
 
 # ---- the real-libobs host (Tests/obs) ----
 OBS_HOST := build/obs/obs_host
