@@ -1,0 +1,145 @@
+"""Shared helpers for the live-feed tests: the `commentbar tail` process, free ports,
+and a throwaway test CA. Every server runs on 127.0.0.1 only."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+EVENTUALLY = 45  # seconds: generous limits for "eventually", never a timed assertion
+
+
+def binary():
+    path = os.environ.get("COMMENTBAR_BIN", ".build/release/commentbar")
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"COMMENTBAR_BIN={path} is not an executable (run through `make test-feeds`)")
+    return os.path.abspath(path)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port, timeout=EVENTUALLY):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+class Tail:
+    """`commentbar tail` running in the background; stdout JSON lines and stderr lines are collected."""
+
+    def __init__(self, *args, env=None):
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        self.proc = subprocess.Popen([binary(), "tail", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=full_env)
+        self.lines = []  # raw stdout lines
+        self.events = []  # decoded stdout objects
+        self.errors = []  # stderr lines
+        self.cond = threading.Condition()
+        self.readers = [threading.Thread(target=self._read, args=(self.proc.stdout, True), daemon=True),
+                        threading.Thread(target=self._read, args=(self.proc.stderr, False), daemon=True)]
+        for reader in self.readers:
+            reader.start()
+
+    def _read(self, stream, is_stdout):
+        for raw in stream:
+            line = raw.decode("utf-8", errors="replace").rstrip("\n")
+            with self.cond:
+                if is_stdout:
+                    self.lines.append(line)
+                    self.events.append(json.loads(line))
+                else:
+                    self.errors.append(line)
+                self.cond.notify_all()
+        with self.cond:
+            self.cond.notify_all()
+
+    def wait_event(self, predicate, start=0, timeout=EVENTUALLY):
+        """The first event at or after index `start` matching `predicate`, and its index."""
+        return self._wait(lambda: self.events, predicate, start, timeout, "event")
+
+    def wait_stderr(self, predicate, start=0, timeout=EVENTUALLY):
+        if isinstance(predicate, str):
+            text = predicate
+            predicate = lambda line: text in line
+        return self._wait(lambda: self.errors, predicate, start, timeout, "stderr line")
+
+    def _wait(self, items, predicate, start, timeout, what):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                found = items()
+                for index in range(start, len(found)):
+                    if predicate(found[index]):
+                        return found[index], index
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or (self.proc.poll() is not None and not any(r.is_alive() for r in self.readers)):
+                    raise AssertionError(f"no matching {what} within {timeout} s; exit={self.proc.poll()}\n"
+                                         f"stdout: {self.lines[-20:]}\nstderr: {self.errors[-20:]}")
+                self.cond.wait(min(remaining, 0.5))
+
+    def comments(self):
+        with self.cond:
+            return [e for e in self.events if e.get("type") == "comment"]
+
+    def stop(self, timeout=15):
+        """SIGINT, as Ctrl-C would; the exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            code = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise AssertionError("tail did not end within 15 s of SIGINT")
+        for reader in self.readers:
+            reader.join(timeout=5)
+        return code
+
+
+@pytest.fixture
+def tail_factory():
+    started = []
+
+    def make(*args, env=None):
+        tail = Tail(*args, env=env)
+        started.append(tail)
+        return tail
+
+    yield make
+    for tail in started:
+        if tail.proc.poll() is None:
+            tail.proc.kill()
+            tail.proc.wait()
+
+
+def run(*command, cwd=None):
+    subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+@pytest.fixture(scope="session")
+def test_ca(tmp_path_factory):
+    """A CA made for this run, and a server certificate for localhost / 127.0.0.1 signed by it."""
+    directory = tmp_path_factory.mktemp("ca")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run("openssl", "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+        "-subj", "/CN=CommentBar Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=directory)
+    run("openssl", "req", *ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost", cwd=directory)
+    (directory / "server.ext").write_text("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+                                          "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "server.pem", "-days", "2", "-extfile", "server.ext", cwd=directory)
+    return {"ca": str(directory / "ca.pem"), "cert": str(directory / "server.pem"), "key": str(directory / "server.key")}
