@@ -71,6 +71,17 @@ final class WebSocketTextHandler: ChannelDuplexHandler {
         context.write(wrapOutboundOut(frame), promise: promise)
     }
 
+    /// Closing from our side (the feed stopped) says goodbye with a close frame first.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode == .all, !closeSent, context.channel.isActive {
+            closeSent = true
+            var code = ByteBuffer()
+            code.write(webSocketErrorCode: .goingAway)
+            send(.connectionClose, data: code, context: context)
+        }
+        context.close(mode: mode, promise: promise)
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read else {
             context.fireUserInboundEventTriggered(event)
