@@ -17,6 +17,7 @@ public final class SharedMemoryFramePool: FramePool {
     private let mappedSize: Int
     private let slotSize: Int
     private var back = 0
+    private var published: Int?
     private var sequence: UInt64 = 0
 
     /// Maps the pool the shim created and passed as `fd`, checking its header.
@@ -74,11 +75,21 @@ public final class SharedMemoryFramePool: FramePool {
         cb_pool_store_u64(slotSequences + back, sequence)
         cb_pool_store_u64(field(\.sequence, as: UInt64.self), sequence)
         let previous = cb_pool_exchange_handoff(header, UInt32(back) | CB_POOL_FRESH)
+        published = back
         let next = Int(previous & CB_POOL_INDEX_MASK)
         // The shim never puts a bad index in the middle; if memory says otherwise,
         // take any slot other than the one just published rather than trust it.
         back = next < Int(CB_POOL_SLOTS) && next != back ? next : (back + 1) % Int(CB_POOL_SLOTS)
         heartbeat()
+    }
+
+    /// The slot published last is the middle or the shim's front: the writer
+    /// does not get it back before its next publish, so reading it is safe.
+    public func lastPublished() -> FrameBuffer? {
+        published.map {
+            FrameBuffer(pixels: base + Int(CB_POOL_HEADER_SIZE) + $0 * slotSize, width: width, height: height,
+                        stride: stride)
+        }
     }
 
     /// Tells the shim this renderer is alive (CLOCK_MONOTONIC nanoseconds).

@@ -6,10 +6,12 @@ import CommentBarCore
 /// - a stable layer (background, avatar, icons, counters, status) cached and
 ///   drawn again only when one of its inputs changes;
 /// - each comment laid out and drawn once into its own image;
-/// - the two composed into a content image when the comments change;
-/// - a frame is the content image copied into the pool's buffer plus the clock,
-///   drawn from glyphs made once.
-/// When nothing visible changed, no frame is made at all.
+/// - a frame is built on the frame published before it: a clock tick copies it
+///   and redraws the clock from glyphs made once; new comments scroll the
+///   comment area in the same copy and blend only the new rows. Anything else
+///   composes the frame from the stable layer and the comment images.
+/// When nothing visible changed, no frame is made at all. Every path gives the
+/// same pixels as composing from nothing (tested).
 ///
 /// Not thread-safe: one renderer belongs to one frame loop.
 public final class BarRenderer {
@@ -22,21 +24,31 @@ public final class BarRenderer {
     private var layout: BarLayout
     private var clock: ClockFace?
     private var stable: StableLayer
-    private let content: ImageSurface
     private var lineImages: [String: LineImage] = [:]
 
-    // What the last frame showed, to know what changed.
+    /// A comment row as placed in the last published frame.
+    private struct Placed {
+        let image: LineImage
+        let y: Int
+    }
+
+    // What the last published frame shows, to know what changed.
     private var lastStable: StableInputs?
     private var lastLines: [ChatLine]?
     private var lastClock: String?
-    private var contentIsCurrent = false
+    /// Rows of the last frame, newest first; nil when the next frame must be composed from nothing.
+    private var lastPlaced: [Placed]?
+    /// Whether the stable layer is the same on every row of the comment area,
+    /// so that scrolling rows gives the same pixels as drawing them again.
+    private var commentAreaScrolls = false
 
-    /// Counters for benchmarks and tests: what the last `render` did.
+    /// What the last `render` did, for benchmarks and tests.
     public struct Work: Equatable, Sendable {
+        public enum Kind: Sendable { case none, composed, scrolled, copied }
+        public var kind = Kind.none
         public var stableRedrawn = false
         public var linesLaidOut = 0
-        public var contentComposed = false
-        public var frameMade = false
+        public var linesBlended = 0
     }
     public private(set) var lastWork = Work()
 
@@ -46,11 +58,10 @@ public final class BarRenderer {
         self.height = height
         layout = BarLayout(settings: self.settings, width: width, height: height)
         stable = StableLayer(width: width, height: height)
-        content = ImageSurface(width: width, height: height)
         clock = Self.makeClock(settings: self.settings, layout: layout, engine: engine)
     }
 
-    /// New settings take effect in the next frame; only what they touch is redrawn.
+    /// New settings take effect in the next frame; only what they touch is drawn again.
     public func update(settings newSettings: BarSettings) {
         let newSettings = newSettings.clamped()
         guard newSettings != settings else { return }
@@ -61,10 +72,9 @@ public final class BarRenderer {
         if textChanged {
             lineImages.removeAll()
             clock = Self.makeClock(settings: settings, layout: layout, engine: engine)
-            lastStable = nil
         }
         images.forgetFailures()
-        contentIsCurrent = false
+        lastPlaced = nil
     }
 
     /// Drops every cache: the next frame is drawn from nothing (a full redraw).
@@ -74,7 +84,7 @@ public final class BarRenderer {
         lastStable = nil
         lastLines = nil
         lastClock = nil
-        contentIsCurrent = false
+        lastPlaced = nil
     }
 
     /// Draws the frame for `state` at unix time `now` into the pool's back buffer
@@ -96,44 +106,52 @@ public final class BarRenderer {
         }
         let stableChanged = inputs != lastStable
         let linesChanged = lastLines.map { $0 != state.lines } ?? true
-        guard stableChanged || linesChanged || clockText != lastClock || !contentIsCurrent else { return false }
+        guard stableChanged || linesChanged || clockText != lastClock || lastPlaced == nil else { return false }
 
+        let frame = pool.backBuffer()
+        guard frame.width == width, frame.height == height else { return false }
         if stableChanged {
             stable.draw(inputs, engine: engine, images: images, clock: clock)
+            commentAreaScrolls = stable.isUniform(in: layout.comments)
             lastStable = inputs
             lastWork.stableRedrawn = true
+            lastPlaced = nil
         }
-        if stableChanged || linesChanged || !contentIsCurrent {
-            compose(lines: state.lines)
-            lastLines = state.lines
-            contentIsCurrent = true
-            lastWork.contentComposed = true
-        }
-        let frame = pool.backBuffer()
-        guard frame.width == width, frame.height == height, let source = content.data() else { return false }
-        copyRows(from: source, sourceStride: content.stride, to: frame.pixels, destinationStride: frame.stride,
-                 rect: PixelRect(x: 0, y: 0, width: width, height: height))
-        if let clock, !clockText.isEmpty {
-            let rect = stable.clockRect
-            withCairo(on: frame) { cr in clock.draw(clockText, on: cr, x: rect.x, y: rect.y) }
+        let placed = linesChanged || lastPlaced == nil ? place(state.lines) : (lastPlaced ?? [])
+        guard let stablePixels = stable.image.data() else { return false }
+
+        if let previous = lastPlaced, let base = pool.lastPublished(), let scroll = scrollPlan(from: previous, to: placed) {
+            // Built on the last frame: one pass copies it, scrolling the comment area.
+            buildScrolled(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop)
+            blend(placed.prefix(scroll.newRows), into: frame)
+            if clockText != lastClock { redrawClock(clockText, in: frame, stablePixels: stablePixels) }
+            lastWork.kind = scroll.distance == 0 && scroll.newRows == 0 ? .copied : .scrolled
+        } else {
+            copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
+                     destinationStride: frame.stride, rect: PixelRect(x: 0, y: 0, width: width, height: height))
+            blend(placed[...], into: frame)
+            drawClock(clockText, in: frame)
+            lastWork.kind = .composed
         }
         pool.publish()
+        lastPlaced = placed
+        lastLines = state.lines
         lastClock = clockText
-        lastWork.frameMade = true
         return true
     }
 
-    /// Lays out the comments that fit, newest at the bottom, and composes them over the stable layer.
-    private func compose(lines: [ChatLine]) {
+    /// The comments that fit, newest first and at the bottom, with their images.
+    private func place(_ lines: [ChatLine]) -> [Placed] {
         let area = layout.comments
+        guard area.width > 0, area.height > 0 else { return [] }
         let style = LineImage.Style(
             family: settings.font.face, size: layout.textSize, textColor: RGBA(obsABGR: settings.textColor),
             width: area.width, maxLinesPerComment: min(3, settings.maxLines))
-        var visible: [(image: LineImage, y: Int)] = []
+        var placed: [Placed] = []
         var bottom = area.maxY
         var linesUsed = 0
         var kept: [String: LineImage] = [:]
-        for line in lines.reversed() where area.width > 0 && area.height > 0 {
+        for line in lines.reversed() {
             let image: LineImage
             if let cached = lineImages[line.id], cached.line == line {
                 image = cached
@@ -143,27 +161,89 @@ public final class BarRenderer {
             }
             let top = bottom - image.height
             // The newest comment always shows (clipped if the bar is tiny); older ones only whole.
-            if !visible.isEmpty && (top < area.y || linesUsed + image.lineCount > settings.maxLines) { break }
-            visible.append((image, top))
+            if !placed.isEmpty && (top < area.y || linesUsed + image.lineCount > settings.maxLines) { break }
+            placed.append(Placed(image: image, y: top))
             kept[line.id] = image
             linesUsed += image.lineCount
             bottom = top - layout.rowGap
         }
         lineImages = kept
+        return placed
+    }
 
-        content.withContext { cr in
-            // Cairo copies the stable layer (a plain blit), so it knows what the surface holds.
-            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-            cairo_set_source_surface(cr, stable.image.surface, 0, 0)
-            cairo_paint(cr)
-            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+    /// How to get from the last frame's rows to these by scrolling: the rows kept
+    /// must be the same images, all moved up by one distance, with only new rows
+    /// below them. Nil when the frame must be composed instead.
+    private func scrollPlan(from previous: [Placed], to placed: [Placed])
+        -> (distance: Int, newRows: Int, keptTop: Int)?
+    {
+        guard commentAreaScrolls, placed.allSatisfy({ $0.y >= layout.comments.y }) else { return nil }
+        guard let firstKept = previous.first,
+              let newRows = placed.firstIndex(where: { $0.image === firstKept.image })
+        else {
+            // Nothing kept: only possible without a scroll if both are empty.
+            return previous.isEmpty && placed.isEmpty ? (0, 0, layout.comments.maxY) : nil
+        }
+        let distance = firstKept.y - placed[newRows].y
+        guard distance >= 0 else { return nil }
+        for (offset, row) in placed[newRows...].enumerated() {
+            guard offset < previous.count, previous[offset].image === row.image,
+                  previous[offset].y - distance == row.y else { return nil }
+        }
+        return (distance, newRows, placed.last?.y ?? layout.comments.maxY)
+    }
+
+    /// Copies `base` into `frame`, moving the comment area's rows up by `distance`;
+    /// rows above the top kept comment and rows left empty at the bottom come from the stable layer.
+    private func buildScrolled(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
+                               by distance: Int, keptTop: Int) {
+        let area = layout.comments
+        let stableStride = stable.image.stride
+        copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels, destinationStride: frame.stride,
+                 rect: PixelRect(x: 0, y: 0, width: width, height: area.y))
+        copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels, destinationStride: frame.stride,
+                 rect: PixelRect(x: 0, y: area.maxY, width: width, height: height - area.maxY))
+        let rowBytes = area.width * 4
+        for row in area.y..<area.maxY {
+            let destination = frame.pixels + row * frame.stride
+            // Outside the comment area: the same row.
+            destination.copyMemory(from: base.pixels + row * base.stride, byteCount: area.x * 4)
+            (destination + area.maxX * 4).copyMemory(from: base.pixels + row * base.stride + area.maxX * 4,
+                                                     byteCount: (width - area.maxX) * 4)
+            let source: UnsafeRawPointer =
+                row < keptTop || row + distance >= area.maxY
+                ? UnsafeRawPointer(stablePixels + row * stableStride + area.x * 4)
+                : UnsafeRawPointer(base.pixels + (row + distance) * base.stride + area.x * 4)
+            (destination + area.x * 4).copyMemory(from: source, byteCount: rowBytes)
+        }
+    }
+
+    private func blend(_ rows: ArraySlice<Placed>, into frame: FrameBuffer) {
+        guard !rows.isEmpty else { return }
+        let area = layout.comments
+        withCairo(on: frame) { cr in
             cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
             cairo_clip(cr)
-            for (image, y) in visible {
-                cairo_set_source_surface(cr, image.image.surface, Double(area.x), Double(y))
+            for row in rows {
+                cairo_set_source_surface(cr, row.image.image.surface, Double(area.x), Double(row.y))
                 cairo_paint(cr)
             }
         }
+        lastWork.linesBlended += rows.count
+    }
+
+    private func drawClock(_ text: String, in frame: FrameBuffer) {
+        guard let clock, !text.isEmpty else { return }
+        let rect = stable.clockRect
+        withCairo(on: frame) { cr in clock.draw(text, on: cr, x: rect.x, y: rect.y) }
+    }
+
+    /// Puts the stable layer back under the old clock, then draws the new one.
+    private func redrawClock(_ text: String, in frame: FrameBuffer, stablePixels: UnsafeMutableRawPointer) {
+        let rect = stable.clockRect.clamped(width: width, height: height)
+        copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
+                 destinationStride: frame.stride, rect: rect)
+        drawClock(text, in: frame)
     }
 
     private static func makeClock(settings: BarSettings, layout: BarLayout, engine: TextEngine) -> ClockFace? {

@@ -72,6 +72,11 @@ struct PixelRect: Equatable {
     var maxY: Int { y + height }
     var isEmpty: Bool { width <= 0 || height <= 0 }
 
+    func clamped(width: Int, height: Int) -> PixelRect {
+        let left = max(0, x), top = max(0, y)
+        return PixelRect(x: left, y: top, width: max(0, min(maxX, width) - left), height: max(0, min(maxY, height) - top))
+    }
+
     func inset(by amount: Int) -> PixelRect {
         PixelRect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
     }

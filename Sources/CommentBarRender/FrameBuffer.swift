@@ -28,6 +28,9 @@ public protocol FramePool: AnyObject {
     func backBuffer() -> FrameBuffer
     /// Hands the back buffer over as the newest complete frame.
     func publish()
+    /// The frame published last, which the renderer may read (never write)
+    /// until its next `publish`: the base the next frame is built on.
+    func lastPublished() -> FrameBuffer?
 }
 
 /// Three buffers in this process's memory, allocated once.
@@ -68,4 +71,6 @@ public final class MemoryFramePool: FramePool {
 
     /// The newest published frame, if any.
     public var newestFrame: FrameBuffer? { newest.map { buffer(slot: $0) } }
+
+    public func lastPublished() -> FrameBuffer? { newestFrame }
 }

@@ -46,6 +46,20 @@ final class StableLayer {
         }
     }
 
+    /// Whether every pixel of `rect` is the same, so rows there can be moved
+    /// without changing what is under them. Checked once per stable redraw.
+    func isUniform(in rect: PixelRect) -> Bool {
+        let rect = rect.clamped(width: image.width, height: image.height)
+        guard !rect.isEmpty, let pixels = image.data() else { return false }
+        let stride = image.stride
+        let first = pixels.load(fromByteOffset: rect.y * stride + rect.x * 4, as: UInt32.self)
+        for row in rect.y..<rect.maxY {
+            let line = (pixels + row * stride + rect.x * 4).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<rect.width where line[column] != first { return false }
+        }
+        return true
+    }
+
     private func drawAvatarPanel(_ cr: OpaquePointer, panel: PixelRect, inputs: StableInputs, images: ImageCache) {
         let x = Double(panel.x), y = Double(panel.y), w = Double(panel.width), h = Double(panel.height)
         let radius = Double(inputs.layout.padding)

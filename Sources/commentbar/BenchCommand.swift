@@ -1,2 +1,127 @@
 import ArgumentParser
-struct Bench: AsyncParsableCommand { func run() async throws {} }
+import CommentBarCore
+import CommentBarFeeds
+import CommentBarRender
+import Foundation
+
+/// `commentbar bench`: what a frame costs, layered against a full redraw and
+/// against the floor of copying one frame.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure milliseconds per frame: full redraw, new comment, clock tick, unchanged, memcpy.")
+
+    @Flag(help: "Print a JSON list, one object per size.") var json = false
+    @Option(help: "Measured frames per case.") var iterations: Int = 300
+
+    struct Result: Encodable {
+        var width: Int
+        var height: Int
+        var full_redraw_ms: Double
+        var full_redraw_p90_ms: Double
+        var new_comment_ms: Double
+        var new_comment_p90_ms: Double
+        var clock_tick_ms: Double
+        var clock_tick_p90_ms: Double
+        var unchanged_ms: Double
+        var unchanged_p90_ms: Double
+        var memcpy_ms: Double
+        var memcpy_p90_ms: Double
+        var comments_per_second: Double
+        var new_comment_vs_memcpy: Double
+        var clock_tick_vs_memcpy: Double
+        var unchanged_frames_drawn: Int
+    }
+
+    func validate() throws {
+        guard (10...100_000).contains(iterations) else { throw ValidationError("--iterations must be 10...100000") }
+    }
+
+    func run() throws {
+        let results = [(1280, 360), (1920, 1080)].map { measure(width: $0.0, height: $0.1) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(results)
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        func ms(_ median: Double, _ p90: Double) -> String {
+            String(format: "%8.3f ms (p90 %.3f)", median, p90)
+        }
+        for r in results {
+            print("\(r.width)x\(r.height), \(iterations) frames per case, median and p90:")
+            print("  full redraw        \(ms(r.full_redraw_ms, r.full_redraw_p90_ms))")
+            print("  new comment        \(ms(r.new_comment_ms, r.new_comment_p90_ms))   \(String(format: "%.2f", r.new_comment_vs_memcpy))x memcpy")
+            print("  clock tick         \(ms(r.clock_tick_ms, r.clock_tick_p90_ms))   \(String(format: "%.2f", r.clock_tick_vs_memcpy))x memcpy")
+            print("  unchanged          \(ms(r.unchanged_ms, r.unchanged_p90_ms))   frames drawn: \(r.unchanged_frames_drawn)")
+            print("  memcpy (floor)     \(ms(r.memcpy_ms, r.memcpy_p90_ms))")
+            print("  sustained          \(Int(r.comments_per_second)) comments/s, one frame each")
+        }
+    }
+
+    private func measure(width: Int, height: Int) -> Result {
+        var settings = BarSettings()
+        settings.width = width
+        settings.height = height
+        let pool = MemoryFramePool(width: width, height: height)
+        let renderer = BarRenderer(settings: settings, width: width, height: height)
+        var (state, now) = DemoScript.timeline.state(at: 30)
+        let corpus = DemoScript.timeline.entries.compactMap { entry -> ChatLine? in
+            if case .comment(let line) = entry.event { return line }
+            return nil
+        }
+        var serial = 0
+        func addComment() {
+            serial += 1
+            var line = corpus[serial % corpus.count]
+            line.id = "bench\(serial)"
+            state.apply(.comment(line))
+        }
+        renderer.render(state, now: now, into: pool)
+
+        let fullRedraw = time { renderer.invalidateCaches(); renderer.render(state, now: now, into: pool) }
+        let newComment = time { addComment(); renderer.render(state, now: now, into: pool) }
+        let clockTick = time { now += 1; renderer.render(state, now: now, into: pool) }
+        var drawn = 0
+        let unchanged = time { if renderer.render(state, now: now, into: pool) { drawn += 1 } }
+        let source = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
+        source.initializeMemory(as: UInt8.self, repeating: 0x5A, count: width * height * 4)
+        defer { source.deallocate() }
+        let memcpyFloor = time { pool.backBuffer().pixels.copyMemory(from: source, byteCount: width * height * 4) }
+
+        let start = ContinuousClock.now
+        let sustained = 500
+        for _ in 0..<sustained {
+            addComment()
+            renderer.render(state, now: now, into: pool)
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+
+        return Result(
+            width: width, height: height,
+            full_redraw_ms: fullRedraw.median, full_redraw_p90_ms: fullRedraw.p90,
+            new_comment_ms: newComment.median, new_comment_p90_ms: newComment.p90,
+            clock_tick_ms: clockTick.median, clock_tick_p90_ms: clockTick.p90,
+            unchanged_ms: unchanged.median, unchanged_p90_ms: unchanged.p90,
+            memcpy_ms: memcpyFloor.median, memcpy_p90_ms: memcpyFloor.p90,
+            comments_per_second: Double(sustained) / seconds,
+            new_comment_vs_memcpy: newComment.median / memcpyFloor.median,
+            clock_tick_vs_memcpy: clockTick.median / memcpyFloor.median,
+            unchanged_frames_drawn: drawn)
+    }
+
+    /// Milliseconds per call: median and 90th percentile after a warm-up.
+    private func time(_ body: () -> Void) -> (median: Double, p90: Double) {
+        for _ in 0..<max(10, iterations / 10) { body() }
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        samples.reserveCapacity(iterations)
+        for _ in 0..<iterations {
+            let elapsed = clock.measure(body)
+            samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+        }
+        samples.sort()
+        return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 9 / 10)])
+    }
+}
