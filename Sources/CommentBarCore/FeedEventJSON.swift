@@ -43,7 +43,7 @@ public enum FeedEventJSON {
         let wire: Wire
         do {
             wire = try JSONDecoder().decode(Wire.self, from: data)
-        } catch let DecodingError.typeMismatch(_, context) {
+        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
             throw ParseError("wrong type for \(fieldName(context.codingPath))")
         } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
             throw ParseError("bad value for \(fieldName(context.codingPath))")

@@ -51,6 +51,8 @@ public final class BarRenderer {
         public var linesBlended = 0
     }
     public private(set) var lastWork = Work()
+    /// The problem the header shows (a notice passed in, or an image that cannot be used).
+    public var notice: String? { lastStable?.notice }
 
     public init(settings: BarSettings, width: Int, height: Int) {
         self.settings = settings.clamped()
@@ -159,11 +161,12 @@ public final class BarRenderer {
                 image = LineImage(line: line, style: style, engine: engine)
                 lastWork.linesLaidOut += 1
             }
+            // Kept even when it does not fit, so the next frame need not lay it out to learn that again.
+            kept[line.id] = image
             let top = bottom - image.height
             // The newest comment always shows (clipped if the bar is tiny); older ones only whole.
             if !placed.isEmpty && (top < area.y || linesUsed + image.lineCount > settings.maxLines) { break }
             placed.append(Placed(image: image, y: top))
-            kept[line.id] = image
             linesUsed += image.lineCount
             bottom = top - layout.rowGap
         }

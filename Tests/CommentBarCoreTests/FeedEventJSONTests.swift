@@ -1,0 +1,49 @@
+@testable import CommentBarCore
+import XCTest
+
+final class FeedEventJSONTests: XCTestCase {
+    func testEveryEventParses() throws {
+        let cases: [(String, FeedEvent)] = [
+            (#"{"type":"start","time":1700000000}"#, .start(time: 1_700_000_000)),
+            (##"{"type":"comment","id":"c1","user":"さくら","text":"こんにちは 🌸","color":"#ff7eb6"}"##,
+             .comment(ChatLine(id: "c1", user: "さくら", text: "こんにちは 🌸", color: RGBColor(hex: "#ff7eb6")))),
+            (#"{"type":"comment","id":"c2","user":"a","text":"waves","kind":"action"}"#,
+             .comment(ChatLine(id: "c2", user: "a", text: "waves", kind: .action))),
+            (#"{"type":"gift","id":"g1","user":"u","gift":"Star","count":3}"#,
+             .gift(ChatLine(id: "g1", user: "u", text: "", kind: .gift(name: "Star", count: 3)))),
+            (#"{"type":"viewers","count":42}"#, .viewers(42)),
+            (#"{"type":"mic","on":false}"#, .mic(on: false)),
+            (#"{"type":"delete","id":"c1"}"#, .delete(id: "c1")),
+            (#"{"type":"delete","user":"spammer"}"#, .deleteUser(user: "spammer")),
+            (#"{"type":"clear"}"#, .clear),
+            (#"{"type":"avatar","path":"/a.png"}"#, .avatar(path: "/a.png")),
+            (#"{"type":"background","path":"/b.jpg"}"#, .background(path: "/b.jpg")),
+            (#"{"type":"status","state":"reconnecting","message":"timeout"}"#, .status(.reconnecting(reason: "timeout"))),
+        ]
+        for (json, expected) in cases {
+            XCTAssertEqual(try FeedEventJSON.parse(json), .event(expected, at: nil), json)
+            // What tail prints, the file service reads back.
+            XCTAssertEqual(try FeedEventJSON.parse(FeedEventJSON.encode(.event(expected, at: 1.5))), .event(expected, at: 1.5))
+        }
+        XCTAssertEqual(try FeedEventJSON.parse(#"{"type":"recording","time":5}"#), .recording(time: 5))
+    }
+
+    func testErrorsSayWhatIsWrong() {
+        let cases: [(String, String)] = [
+            ("not json", "not a JSON object"),
+            ("[1,2]", "not a JSON object"),
+            (#"{"id":"x"}"#, "missing \"type\""),
+            (#"{"type":"wat"}"#, "unknown event type \"wat\""),
+            (#"{"type":"comment","id":"x"}"#, "comment event needs \"text\""),
+            (#"{"type":"viewers","count":"many"}"#, "wrong type for \"count\""),
+            (#"{"type":"viewers","count":-1}"#, "\"count\" must be >= 0"),
+            (#"{"type":"comment","id":"x","text":"t","color":"red"}"#, "\"color\" must be #rrggbb, got red"),
+            (#"{"type":"mic","on":true,"at":-2}"#, "\"at\" must be a number >= 0"),
+        ]
+        for (json, message) in cases {
+            XCTAssertThrowsError(try FeedEventJSON.parse(json), json) { error in
+                XCTAssertEqual((error as? FeedEventJSON.ParseError)?.message, message, json)
+            }
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class CorePlaceholderTests: XCTestCase { func testNothing() {} }

@@ -1,2 +1,0 @@
-import XCTest
-final class FeedsPlaceholderTests: XCTestCase { func testNothing() {} }

@@ -1,0 +1,91 @@
+import CommentBarCore
+import CommentBarFeeds
+@testable import CommentBarRender
+import XCTest
+
+final class LayeredRenderingTests: XCTestCase {
+    /// Every frame of the demo, built layer on layer and on the frame before it,
+    /// is byte for byte the frame a renderer with no caches makes of the same state.
+    func testLayeredFramesEqualFullRedraws() {
+        let timeline = DemoScript.timeline
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        var kinds: [BarRenderer.Work.Kind: Int] = [:]
+        var time = 0.0
+        while time <= timeline.duration + 1 {
+            let (state, now) = timeline.state(at: time)
+            if renderer.render(state, now: now, into: pool) {
+                kinds[renderer.lastWork.kind, default: 0] += 1
+                guard let frame = pool.newestFrame else { return XCTFail("no frame") }
+                XCTAssert(bytes(frame) == renderFromNothing(state, now: now), "frame at \(time) s differs from a full redraw")
+            }
+            time += 0.25
+        }
+        // The test means something only if it went through every path.
+        XCTAssertGreaterThan(kinds[.composed] ?? 0, 0)
+        XCTAssertGreaterThan(kinds[.scrolled] ?? 0, 5)
+        XCTAssertGreaterThan(kinds[.copied] ?? 0, 5)
+    }
+
+    func testNothingChangedMakesNoFrame() {
+        let (state, now) = DemoScript.timeline.state(at: 20)
+        let pool = MemoryFramePool(width: 640, height: 200)
+        let renderer = BarRenderer(settings: BarSettings(), width: 640, height: 200)
+        XCTAssertTrue(renderer.render(state, now: now, into: pool))
+        XCTAssertFalse(renderer.render(state, now: now + 0.5, into: pool), "same second, same state")
+        XCTAssertEqual(pool.publishedCount, 1)
+        XCTAssertEqual(renderer.lastWork, BarRenderer.Work())
+        XCTAssertTrue(renderer.render(state, now: now + 1, into: pool), "the clock moved on")
+        XCTAssertEqual(renderer.lastWork.kind, .copied)
+        XCTAssertEqual(renderer.lastWork.linesLaidOut, 0)
+    }
+
+    func testNewCommentLaysOutOnlyThatComment() {
+        var (state, now) = DemoScript.timeline.state(at: 30)
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        renderer.render(state, now: now, into: pool)
+        state.apply(.comment(ChatLine(id: "new", user: "テスト", text: "新しいコメント ✨")))
+        XCTAssertTrue(renderer.render(state, now: now, into: pool))
+        XCTAssertEqual(renderer.lastWork.linesLaidOut, 1)
+        XCTAssertEqual(renderer.lastWork.linesBlended, 1)
+        XCTAssertEqual(renderer.lastWork.kind, .scrolled)
+        XCTAssertFalse(renderer.lastWork.stableRedrawn)
+        now += 0
+    }
+
+    func testSettingsChangesRedrawWhatTheyTouch() {
+        let (state, now) = DemoScript.timeline.state(at: 20)
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        var settings = BarSettings()
+        let renderer = BarRenderer(settings: settings, width: 1280, height: 360)
+        renderer.render(state, now: now, into: pool)
+        settings.backgroundColor = 0xFF40_2010
+        settings.showViewers = false
+        renderer.update(settings: settings)
+        XCTAssertTrue(renderer.render(state, now: now, into: pool))
+        XCTAssertTrue(renderer.lastWork.stableRedrawn)
+        XCTAssertEqual(renderer.lastWork.linesLaidOut, 0, "colours of the bar do not touch comment text")
+        XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now, settings: settings))
+        settings.font.size = 32
+        renderer.update(settings: settings)
+        XCTAssertTrue(renderer.render(state, now: now, into: pool))
+        XCTAssertGreaterThan(renderer.lastWork.linesLaidOut, 0)
+        XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now, settings: settings))
+    }
+
+    func testRoundedCornersOverCommentsFallBackToComposing() {
+        var settings = BarSettings()
+        settings.cornerRadius = 200
+        let timeline = DemoScript.timeline
+        let pool = MemoryFramePool(width: 640, height: 240)
+        let renderer = BarRenderer(settings: settings, width: 640, height: 240)
+        for time in stride(from: 0.0, through: 30, by: 0.5) {
+            let (state, now) = timeline.state(at: time)
+            if renderer.render(state, now: now, into: pool) {
+                XCTAssertNotEqual(renderer.lastWork.kind, .scrolled, "the area under comments is not uniform")
+                XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now, settings: settings, width: 640, height: 240))
+            }
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class RenderPlaceholderTests: XCTestCase { func testNothing() {} }
