@@ -63,6 +63,18 @@ enum ReconnectLoop {
         value < 10 ? "\(Double(Int(value * 10)) / 10) s" : "\(Int(value)) s"
     }
 
+    /// BoringSSL's reasons are long and name source files: keep the reason code only.
+    static func tlsReason(_ text: String) -> String {
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "TLS: the server's certificate is not trusted (a private CA can be added with \(TLSSettings.extraCAFileVariable))"
+        }
+        if let range = text.range(of: "OPENSSL_internal:") {
+            let code = text[range.upperBound...].prefix(while: { $0 != " " && $0 != "]" })
+            return "TLS failed: \(code)"
+        }
+        return "TLS failed: \(text.prefix(120))"
+    }
+
     /// A short, human reason for a connection error, and whether a retry may fix it.
     static func end(for error: any Error) -> ConnectionOutcome.End {
         switch error {
@@ -75,12 +87,10 @@ enum ReconnectLoop {
             return .closed("connection timed out")
         case let error as ChannelError:
             return .closed("connection lost (\(error))")
-        case let error as NIOSSLError:
-            return .failed("TLS failed: \(error)")
-        case let error as NIOSSLExtraError:
-            return .failed("TLS failed: \(error)")
-        case let error as BoringSSLError:
-            return .failed("TLS failed: \(error)")
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            return .failed("TLS: the server's certificate is not for this host name")
+        case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
+            return .failed(tlsReason("\(error)"))
         case let error as TLSSettings.SetupError:
             return .failed(error.description)
         case let error as FeedConnector.UpgradeRefused:

@@ -100,7 +100,7 @@ def test_ping_is_answered_and_malformed_lines_are_skipped(twitch, test_ca, tail_
     twitch.send_raw(b"\xff\xfe@id=p0 :z!z@z PRIVMSG #cbtest :skipped\r\n"
                     b"@id=p3 :z!z@z PRIVMSG #cbtest :bytes \xe3\x81\x82 \xff ok\r\n")
     tail.wait_event(by_id("p3"))
-    assert any(l == "PONG :tmi.twitch.tv" for l in twitch.received)
+    twitch.wait_received("PONG :tmi.twitch.tv")
     long, _ = tail.wait_event(by_id("p1"))
     assert long["type"] == "comment" and len(long["text"]) <= 501, "over-long text is cut"
     assert tail.events[-1]["text"] == "bytes あ \ufffd ok"

@@ -37,6 +37,7 @@ class FakeTwitch:
                         continue
                     with self.joined:
                         self.received.append(line)
+                        self.joined.notify_all()
                     command, _, rest = line.partition(" ")
                     if command == "CAP":
                         await websocket.send(f":tmi.twitch.tv CAP * ACK :{rest.partition(':')[2]}")
@@ -68,6 +69,12 @@ class FakeTwitch:
             ok = self.joined.wait_for(lambda: sum(1 for l in self.received if l.startswith("JOIN ")) >= count,
                                       timeout=timeout)
         assert ok, f"no JOIN #{count} within {timeout} s; received {self.received[-10:]}"
+
+    def wait_received(self, line, timeout=45):
+        """Waits until a client has sent exactly this line."""
+        with self.joined:
+            ok = self.joined.wait_for(lambda: line in self.received, timeout=timeout)
+        assert ok, f"no {line!r} from the client within {timeout} s; received {self.received[-10:]}"
 
     def send(self, *lines, batch=True):
         """Sends lines to every joined client: in one WebSocket message, or one message each."""
