@@ -361,7 +361,10 @@ static char *find_renderer(void)
 	Dl_info info;
 	if (!dladdr((void *)find_renderer, &info) || !info.dli_fname)
 		return bstrdup(RENDERER_NAME);
-	char *so_path = bstrdup(info.dli_fname);
+	/* dli_fname is the path the .so was opened by, which may be relative. */
+	char *resolved = realpath(info.dli_fname, NULL);
+	char *so_path = bstrdup(resolved ? resolved : info.dli_fname);
+	free(resolved);
 	const char *dir = dirname(so_path);
 	const size_t size = strlen(dir) + sizeof("/" RENDERER_NAME);
 	char *path = bmalloc(size);

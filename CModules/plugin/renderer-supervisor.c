@@ -467,10 +467,11 @@ static void watch_status(struct renderer_supervisor *sup)
 	child->status_known = true;
 	child->status_code = code;
 	memcpy(child->status_text, text, sizeof(text));
-	blog(LOG_INFO, LOG_PREFIX "'%s': renderer status: %s%s%s", sup->name, frame_pool_status_name(code),
-	     text[0] ? ": " : "", text);
-	set_summary(sup, "Renderer running (pid %d): %s%s%s", (int)child->pid, frame_pool_status_name(code),
-		    text[0] ? ": " : "", text);
+	const char *name = frame_pool_status_name(code);
+	/* The text often just repeats the name ("live"); show it only when it says more. */
+	const char *detail = strcmp(text, name) == 0 ? "" : text;
+	blog(LOG_INFO, LOG_PREFIX "'%s': renderer status: %s%s%s", sup->name, name, detail[0] ? ": " : "", detail);
+	set_summary(sup, "Renderer running (pid %d): %s%s%s", (int)child->pid, name, detail[0] ? ": " : "", detail);
 }
 
 /* Liveness is the heartbeat changing, not its value compared with our clock:
