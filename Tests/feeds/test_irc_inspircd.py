@@ -63,3 +63,32 @@ def test_feed_comes_back_after_server_restart(ircd, tail_factory):
     tail.wait_event(is_comment("再接続のあと after the restart"))
     viewer.close()
     assert tail.stop() == 0
+
+
+def test_recorded_irc_chat_shows_in_rendered_frames(ircd, tail_factory, tmp_path):
+    """IRC → tail recording → `commentbar render --service file`: the frame with the chat differs
+    from the frame of the same recording without its comments."""
+    import subprocess
+    from conftest import binary
+
+    tail = tail_factory("--service", "irc", "--stream", "cbtest", "--server", f"irc://127.0.0.1:{ircd.port}")
+    tail.wait_stderr("status: live")
+    viewer = IRCClient(ircd.port, "renderfan")
+    viewer.join("#cbtest")
+    viewer.send("PRIVMSG #cbtest :絵に出るかな？ does it render?")
+    last, _ = tail.wait_event(is_comment("絵に出るかな？ does it render?"))
+    viewer.close()
+    assert tail.stop() == 0
+
+    with_chat = tmp_path / "with.jsonl"
+    with_chat.write_text("\n".join(tail.lines) + "\n")
+    without_chat = tmp_path / "without.jsonl"
+    without_chat.write_text("\n".join(l for l in tail.lines if '"type":"comment"' not in l) + "\n")
+    frames = []
+    for recording in (with_chat, without_chat):
+        out = tmp_path / (recording.stem + ".png")
+        subprocess.run([binary(), "render", "--service", "file", "--stream", str(recording),
+                        "--at", str(last["at"] + 1), "--out", str(out)], check=True, timeout=120)
+        frames.append(out.read_bytes())
+    assert frames[0][:8] == b"\x89PNG\r\n\x1a\n"
+    assert frames[0] != frames[1], "the IRC comment changed nothing in the rendered frame"
