@@ -3,8 +3,9 @@
 #   make test-shim    the shim in a stub host under ASan+UBSan, against the real renderer
 #   make test-obs     the shim in real libobs under Xvfb
 #   make bench-shim   frame hand-off latency and upload cost
+#   make smoke-install  the installed bundle in the real OBS binary (throwaway config)
 #   make install      renderer + plugin into OBS's user plugin folder
-.PHONY: plugin test-shim test-obs bench-shim install uninstall
+.PHONY: plugin test-shim test-obs bench-shim smoke-install install uninstall
 
 PLUGIN_DIR := CModules/plugin
 PLUGIN_SOURCES := $(PLUGIN_DIR)/plugin-main.c $(PLUGIN_DIR)/comment-bar-source.c \
@@ -84,3 +85,6 @@ install: renderer plugin
 
 uninstall:
 	plugin/install.sh uninstall
+
+smoke-install: $(PLUGIN_SO) $(SHIM_RENDERER)
+	plugin/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)

@@ -67,8 +67,7 @@ struct child_process {
 	size_t line_len;
 
 	bool status_known;
-	uint32_t status_code;
-	char status_text[CB_POOL_STATUS_TEXT_SIZE];
+	char status_text[CB_POOL_STATUS_TEXT_SIZE + 32]; /* as last logged: "name: text" */
 };
 
 struct renderer_supervisor {
@@ -462,16 +461,17 @@ static void watch_status(struct renderer_supervisor *sup)
 	char text[CB_POOL_STATUS_TEXT_SIZE];
 	if (!frame_pool_read_status(child->pool, &code, text))
 		return;
-	if (child->status_known && code == child->status_code && strcmp(text, child->status_text) == 0)
-		return;
-	child->status_known = true;
-	child->status_code = code;
-	memcpy(child->status_text, text, sizeof(text));
 	const char *name = frame_pool_status_name(code);
 	/* The text often just repeats the name ("live"); show it only when it says more. */
 	const char *detail = strcmp(text, name) == 0 ? "" : text;
-	blog(LOG_INFO, LOG_PREFIX "'%s': renderer status: %s%s%s", sup->name, name, detail[0] ? ": " : "", detail);
-	set_summary(sup, "Renderer running (pid %d): %s%s%s", (int)child->pid, name, detail[0] ? ": " : "", detail);
+	char shown[sizeof(child->status_text)];
+	snprintf(shown, sizeof(shown), "%s%s%s", name, detail[0] ? ": " : "", detail);
+	if (child->status_known && strcmp(shown, child->status_text) == 0)
+		return;
+	child->status_known = true;
+	memcpy(child->status_text, shown, sizeof(shown));
+	blog(LOG_INFO, LOG_PREFIX "'%s': renderer status: %s", sup->name, shown);
+	set_summary(sup, "Renderer running (pid %d): %s", (int)child->pid, shown);
 }
 
 /* Liveness is the heartbeat changing, not its value compared with our clock:

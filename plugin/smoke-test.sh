@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Installs the bundle into a throwaway XDG_CONFIG_HOME and starts the real OBS
+# (headless, on its own Xvfb) with a scene collection holding a Comment Bar.
+# Checks that OBS loads the plugin, the installed renderer runs as OBS's child
+# and logs through it, and that nothing is left after OBS quits (SIGINT).
+#   plugin/smoke-test.sh PLUGIN_SO RENDERER
+set -uo pipefail
+so=$(realpath "$1") renderer=$(realpath "$2")
+root=$(mktemp -d /tmp/commentbar-smoke.XXXXXX)
+xvfb_pid= obs_pid=
+cleanup() {
+	[ -n "$obs_pid" ] && kill -INT "$obs_pid" 2>/dev/null
+	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$root"
+}
+trap cleanup EXIT
+passed=0 failed=0
+check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+
+export XDG_CONFIG_HOME=$root/config
+here=$(dirname "$0")
+"$here/install.sh" install "$so" "$renderer" "$here/data" >/dev/null
+obs_dir=$XDG_CONFIG_HOME/obs-studio
+mkdir -p "$obs_dir/basic/scenes" "$obs_dir/basic/profiles/Smoke"
+cat >"$obs_dir/global.ini" <<INI
+[General]
+FirstRun=true
+LastVersion=486539266
+[Basic]
+SceneCollection=Smoke
+SceneCollectionFile=Smoke
+Profile=Smoke
+ProfileDir=Smoke
+INI
+cat >"$obs_dir/basic/profiles/Smoke/basic.ini" <<INI
+[General]
+Name=Smoke
+[Video]
+BaseCX=1280
+BaseCY=720
+OutputCX=1280
+OutputCY=720
+INI
+cat >"$obs_dir/basic/scenes/Smoke.json" <<JSON
+{"name":"Smoke","current_scene":"Scene","current_program_scene":"Scene","scene_order":[{"name":"Scene"}],
+ "sources":[
+  {"id":"comment_bar_source","versioned_id":"comment_bar_source","name":"Bar","uuid":"6f1b7f0e-0000-4000-8000-000000000001",
+   "settings":{"service":"demo","width":640,"height":200}},
+  {"id":"scene","versioned_id":"scene","name":"Scene","uuid":"6f1b7f0e-0000-4000-8000-000000000002",
+   "settings":{"items":[{"name":"Bar","source_uuid":"6f1b7f0e-0000-4000-8000-000000000001","visible":true,
+     "pos":{"x":0,"y":0},"scale":{"x":1,"y":1},"id":1}],"id_counter":1}}]}
+JSON
+
+Xvfb -displayfd 9 -screen 0 1280x720x24 -nolisten tcp 9>"$root/display" 2>/dev/null &
+xvfb_pid=$!
+for _ in $(seq 100); do [ -s "$root/display" ] && break; sleep 0.05; done
+export DISPLAY=":$(head -1 "$root/display")"
+obs --multi --collection Smoke --profile Smoke >"$root/obs.out" 2>&1 &
+obs_pid=$!
+
+child=
+for _ in $(seq 150); do
+	child=$(pgrep -P "$obs_pid" -f "bin/64bit/commentbar serve --pool-fd 3" | head -1)
+	[ -n "$child" ] && break
+	sleep 0.1
+done
+check "OBS starts the installed renderer as its child (bin/64bit/commentbar serve --pool-fd 3)" '[ -n "$child" ]'
+sleep 2
+log=$(ls -t "$obs_dir/logs/"*.txt 2>/dev/null | head -1)
+check "OBS loaded comment-bar from the user plugin folder" 'grep -q "comment-bar" "$log" 2>/dev/null'
+check "the renderer's stderr is in the OBS log" 'grep -q "\[comment-bar\] renderer: " "$log" 2>/dev/null'
+check "the renderer reports its status" 'grep -q "renderer status: live" "$log" 2>/dev/null'
+
+kill -INT "$obs_pid"
+for _ in $(seq 100); do kill -0 "$obs_pid" 2>/dev/null || break; sleep 0.1; done
+wait "$obs_pid"; status=$?
+obs_pid=
+check "OBS quits cleanly on SIGINT" '[ $status -eq 0 ]'
+check "the renderer is gone after OBS quits" '[ -z "$child" ] || ! kill -0 "$child" 2>/dev/null'
+[ -n "${SMOKE_KEEP_LOG:-}" ] && cp "$log" "$SMOKE_KEEP_LOG"
+if [ $failed -ne 0 ]; then
+	echo "--- OBS log ($log):"; grep -iE "comment-bar|error|warning" "$log" 2>/dev/null | tail -20
+fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
