@@ -59,7 +59,9 @@ let package = Package(
                     resources: [.copy("Golden")],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarNetFeedsTests", dependencies: ["CommentBarNetFeeds"], swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarNetFeedsTests",
+                    dependencies: ["CommentBarNetFeeds", .product(name: "NIOEmbedded", package: "swift-nio")],
+                    swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )
