@@ -4,6 +4,7 @@ Facts this relies on are in shared/notes/obs-on-linux.md: a `LastVersion` in
 global.ini skips the first-run wizard, `[OBSWebSocket]` turns the server on,
 SIGINT stops OBS cleanly (it ignores SIGTERM).
 """
+import ctypes
 import glob
 import json
 import os
@@ -18,6 +19,16 @@ import wsmini
 OBS_VERSION_29 = (29 << 24) | (0 << 16) | 2
 
 
+_libc = ctypes.CDLL("libc.so.6", use_errno=True)  # loaded before any fork
+
+
+def die_with_parent(sig=signal.SIGKILL):
+    """A preexec_fn: the child gets `sig` when the benchmark dies, even by SIGKILL (PR_SET_PDEATHSIG)."""
+    def fn():
+        _libc.prctl(1, int(sig), 0, 0, 0)  # PR_SET_PDEATHSIG
+    return fn
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -30,7 +41,8 @@ class Xvfb:
         self.log = open(os.path.join(logdir, "xvfb.log"), "w")
         self.proc = subprocess.Popen(
             ["Xvfb", "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp", "-noreset"],
-            pass_fds=(w,), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+            pass_fds=(w,), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=die_with_parent(signal.SIGTERM))
         os.close(w)
         # Xvfb writes the number, then "\n" in a second write: read up to the newline
         # before closing, or its second write fails and it exits.
@@ -145,7 +157,7 @@ class OBS:
             ["obs", "--multi", "--collection", "Bench", "--profile", "Bench", "--scene", "Empty",
              "--disable-missing-files-check"],
             env=env, stdout=self.stdout, stderr=subprocess.STDOUT, start_new_session=True,
-            cwd=home)
+            cwd=home, preexec_fn=die_with_parent())
         self.pid = self.proc.pid
         self.ws = None
         self._next_id = 0

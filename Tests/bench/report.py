@@ -68,7 +68,7 @@ def analyse(res):
     empties = [x for x in (cpu_of(e0, "obs"), cpu_of(e1, "obs")) if x is not None]
     base = sum(empties) / len(empties) if empties else None
     a = {"base": base, "empty_start": cpu_of(e0, "obs"), "empty_end": cpu_of(e1, "obs")}
-    for key in ("text_10", "bar_10", "bar_idle", "bar_1000", "chromium_10"):
+    for key in ("text_10", "bar_10", "bar_idle", "bar_1000", "image_still", "chromium_10"):
         r = cpu.get(key)
         if not r or "groups" not in r:
             a[key] = None
@@ -95,6 +95,7 @@ def plot(res, a, path):
     names, obs_v, helper_v, obs_e, helper_e = [], [], [], [], []
     rows = [("empty_start", "Empty scene\n(start)"), ("text_10", "Text (FT2)\nchat log 10/s"),
             ("bar_10", "Comment Bar\n10/s"), ("bar_idle", "Comment Bar\nidle"),
+            ("image_still", "still image\nof the bar"),
             ("chromium_10", "Chromium page\n10/s (+OBS)"), ("empty_end", "Empty scene\n(end)")]
     cpu = res.get("cpu", {})
     for key, label in rows:
@@ -245,6 +246,7 @@ def write_page(res, out_md, images_dir):
                                fmt(r.get("others_cpu"), 0)])
     for key, label in (("text_10", "Text source, 10 lines/s"), ("bar_10", "Comment Bar, 10/s"),
                        ("bar_idle", "Comment Bar, idle"), ("bar_1000", "Comment Bar, 1,000/s"),
+                       ("image_still", "still image of the bar"),
                        ("chromium_10", "Chromium page, 10/s")):
         r = cpu.get(key)
         if r and "groups" in r:
@@ -270,6 +272,7 @@ def write_page(res, out_md, images_dir):
     for key, label, helper_name in (("text_10", "OBS Text (FreeType 2), chat-log mode, file gets 10 lines/s", ""),
                                     ("bar_10", "Comment Bar, 10 comments/s (websocket feed)", "renderer"),
                                     ("bar_idle", "Comment Bar, no new comments (idle)", "renderer"),
+                                    ("image_still", "control: a still 1280x360 image of the bar (OBS image source)", ""),
                                     ("chromium_10", "headless Chromium chat page, 10 lines/s", "Chromium, all processes")):
         x = a.get(key)
         if not x:
@@ -290,6 +293,15 @@ def write_page(res, out_md, images_dir):
                      f"{events} events sent" if events else ""])
     p.table(["scenario", "OBS", "other processes", "added to OBS", "added in all",
              "all, ratio to Text source", "all, ratio to Comment Bar 10/s", "note"], crow)
+    im = a.get("image_still")
+    if im and bb:
+        p.add(f"The control row separates what the bar's size costs from what its updates cost: a still image of the "
+              f"bar, the same 1280x360 with its translucent background, shown by OBS's own image source, adds "
+              f"{fmt(im['obs_added'])} % to OBS. OBS here composites with software OpenGL (llvmpipe, the CPU doing the "
+              f"GPU's work), so every large translucent layer costs CPU each frame, whatever draws it. Beyond that, the "
+              f"bar at 10 comments/s adds {fmt(bb['total_added'] - im['obs_added'])} % (OBS and renderer), idle "
+              f"{fmt(a['bar_idle']['total_added'] - im['obs_added']) if a.get('bar_idle') else 'n/a'} %. "
+              f"The Text source's texture covers only its text.", "")
     ch = cpu.get("chromium_10") or {}
     if ch.get("check"):
         c = ch["check"]
@@ -321,7 +333,7 @@ def write_page(res, out_md, images_dir):
           "a line appended to the file for the Text source), after a random pause so the writes fall at every "
           "phase of the sources' own timers. The time is taken just before the write. obs-websocket's "
           "`GetSourceScreenshot` of the program scene (rendered by OBS as the request is handled, scaled to "
-          "640x360) is then polled until enough pixels differ from the screenshot taken before the write. "
+          f"{(lt or lat.get('bar') or {}).get('shot_size', '320x180')}) is then polled until enough pixels differ from the screenshot taken before the write. "
           "Pixels that change with no comment (the bar's clock) are learnt for 2.5 s first and ignored. "
           "The comment appeared after the start of the last screenshot that did not show it and before the reply "
           "of the first one that did: the figures are the midpoint of that bracket, whose median width is given "
@@ -347,6 +359,12 @@ def write_page(res, out_md, images_dir):
                      f"{fmt(mib(ch_g['mem_kib_peak']))} (PSS, all processes)", "-", ""])
     p.table(["feed rate", "renderer CPU, % of a core", "OBS CPU, %", "renderer RSS peak, MiB",
              "renderer VmHWM, MiB", "note"], mrow)
+    parts = (cpu.get("bar_10") or {}).get("renderer_rss_parts_kib")
+    if parts and parts.get("VmRSS"):
+        p.add(f"Where the renderer's resident memory was at the end of the 10/s window: {fmt(mib(parts['VmRSS']))} MiB in all, "
+              f"{fmt(mib(parts.get('RssAnon')))} MiB its own heap and stacks (RssAnon), "
+              f"{fmt(mib(parts.get('RssFile')))} MiB mapped files: its executable and libraries (RssFile), "
+              f"{fmt(mib(parts.get('RssShmem')))} MiB shared memory: the frame pool it shares with OBS (RssShmem).", "")
     b10 = group(cpu.get("bar_10"), "renderer")
     if b10 and ch_g and b10.get("mem_kib_peak"):
         p.add(f"Memory ratio, Chromium page to renderer at 10/s: {ratio(ch_g['mem_kib_peak'], b10['mem_kib_peak'])}.", "")
@@ -356,10 +374,17 @@ def write_page(res, out_md, images_dir):
     fc = res.get("frame_costs") or {}
     if fc.get("rows"):
         keys = ["full_redraw_ms", "new_comment_ms", "clock_tick_ms", "unchanged_ms", "memcpy_ms"]
+
+        def cell(row, k):
+            p90 = row.get(k.replace("_ms", "_p90_ms"))
+            return fmt(row.get(k), 3) + (f" ({fmt(p90, 3)})" if p90 is not None else "")
         frows = []
         for row in fc["rows"]:
-            frows.append([f"{row.get('width')}x{row.get('height')}"] + [fmt(row.get(k), 3) for k in keys])
-        p.table(["size", "full redraw, ms", "new comment, ms", "clock tick, ms", "unchanged, ms", "memcpy, ms"], frows)
+            frows.append([f"{row.get('width')}x{row.get('height')}"] + [cell(row, k) for k in keys]
+                         + [fmt(row.get("comments_per_second"), 0)])
+        p.table(["size", "full redraw, ms", "new comment, ms", "clock tick, ms", "unchanged, ms", "memcpy, ms",
+                 "comments/s sustained"], frows)
+        p.add("Median (p90) over the renderer's own timed frames; memcpy of one frame is the floor.", "")
         p.add("At 30 fps a frame has 33.3 ms; each figure is the renderer's own time for that kind of frame.", "")
     else:
         p.add(f"Not measured in this run: {fc.get('skipped', 'the renderer was not built')}.", "")

@@ -5,7 +5,7 @@ Starts real OBS Studio headless (Xvfb, llvmpipe, 1280x720 at 30 fps, preview
 off) with an isolated config, then measures in order:
   empty scene (baseline) -> Text (FreeType 2) chat-log at 10 lines/s ->
   Comment Bar at 10 comments/s -> the same bar idle -> the bar at 1,000/s ->
-  headless Chromium chat page at 10 lines/s -> empty scene again ->
+  a still image of the bar (control) -> headless Chromium chat page at 10 lines/s -> empty scene again ->
   comment-to-screen latency of the Text source and of the bar ->
   `commentbar bench --json` frame costs.
 Writes results.json into the run folder; report.py turns it into docs/benchmarks.md.
@@ -156,6 +156,7 @@ def phase_text_cpu(obs, work, args, results, groups):
     feeder = chat.Feeder(chat.file_appender(path), args.rate, limit=args.warmup + args.window + 10)
     try:
         r = cpu_window(groups, args.warmup, args.window, "Text (FreeType 2) chat log, 10 lines/s")
+        save_shot(obs, os.path.join(work, "scene-text_10.png"))
     finally:
         r_sent = feeder.stop()
         obs.remove_input("Chat log")
@@ -180,6 +181,17 @@ def renderer_pids(obs):
     return [p for p in descendants(obs.pid) if (procstat.comm(p) or "").startswith("commentbar")]
 
 
+def save_shot(obs, path):
+    """A full-size PNG of the program scene, for a person to look at after the run."""
+    try:
+        _, _, img = obs.screenshot("Empty", None, None, "png")
+        if img:
+            with open(path, "wb") as f:
+                f.write(img)
+    except Exception as e:
+        log(f"screenshot {path} failed: {e}")
+
+
 def wait_for(cond, timeout, step=0.1):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -196,6 +208,9 @@ def start_bar(obs, server):
         raise RuntimeError("no `commentbar` renderer process appeared under OBS in 20 s")
     if not wait_for(lambda: server.client_count() > 0, 20):
         raise RuntimeError("the renderer did not connect to the bench's websocket feed in 20 s")
+    # a live stream: started an hour ago (the clock ticks every second), with viewers
+    server.broadcast(json.dumps({"type": "start", "time": time.time() - 3600}))
+    server.broadcast(json.dumps({"type": "viewers", "count": 1234}))
 
 
 def phase_bar_cpu(obs, work, args, results, groups_for):
@@ -213,6 +228,7 @@ def phase_bar_cpu(obs, work, args, results, groups_for):
                                      limit=args.warmup + args.window + 10, seed=7 + rate)
             try:
                 r = cpu_window(groups, args.warmup, args.window, label)
+                save_shot(obs, os.path.join(work, f"scene-{key}.png"))
             finally:
                 if feeder:
                     r_sent = feeder.stop()
@@ -220,12 +236,33 @@ def phase_bar_cpu(obs, work, args, results, groups_for):
             r["rate"] = rate
             rp = renderer_pids(obs)
             r["renderer_hwm_kib"] = max([procstat.status_kib(p, "VmHWM") or 0 for p in rp] or [0]) or None
+            if rp:
+                r["renderer_rss_parts_kib"] = {k: procstat.status_kib(rp[0], k)
+                                               for k in ("VmRSS", "RssAnon", "RssFile", "RssShmem")}
             results["cpu"][key] = r
             if rate == args.rate:
                 time.sleep(1.0)  # let the last comments land before the idle window's warmup
     finally:
         obs.remove_input("Comment Bar")
         server.close()
+
+
+def phase_image_cpu(obs, work, args, results, groups):
+    """Control: a still image of the bar, same size, as OBS's own image source: what showing (compositing)
+    a 1280x360 layer costs in this OBS, with no updates at all."""
+    exe = args.renderer
+    png = os.path.join(work, "bar-still.png")
+    p = subprocess.run([exe, "render", "--service", "demo", "--stream", "demo", "--at", "20", "--out", png],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0 or not os.path.exists(png):
+        raise RuntimeError(f"commentbar render failed: {p.stderr.strip()[:300]}")
+    obs.create_input("Bar still", "image_source", {"file": png})
+    try:
+        r = cpu_window(groups, args.warmup, args.window, "control: still image of the bar (image source)")
+        save_shot(obs, os.path.join(work, "scene-image_still.png"))
+    finally:
+        obs.remove_input("Bar still")
+    results["cpu"]["image_still"] = r
 
 
 def chromium_binary():
@@ -305,7 +342,8 @@ def phase_chromium_cpu(obs, work, args, results, cleanup, obs_group):
          "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
          "--disable-backgrounding-occluded-windows", "--remote-debugging-port=0",
          f"http://127.0.0.1:{server.port}/"],
-        stdout=logf, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        stdout=logf, stderr=subprocess.STDOUT, start_new_session=True, env=env,
+        preexec_fn=obsctl.die_with_parent())
 
     def stop():
         if proc.poll() is None:
@@ -428,7 +466,7 @@ def main():
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rate", type=int, default=10, help="comments a second")
     ap.add_argument("--probes", type=int, default=30, help="latency probes per source")
-    ap.add_argument("--only", default="", help="comma list of phases to run (empty,text,bar,chromium,latency-text,"
+    ap.add_argument("--only", default="", help="comma list of phases to run (empty,text,bar,image,chromium,latency-text,"
                                               "latency-bar,frames); default all")
     ap.add_argument("--no-bar", action="store_true", help="skip every Comment Bar phase")
     ap.add_argument("--deadline", type=float, default=540.0, help="abort after this many seconds")
@@ -519,6 +557,8 @@ def main():
             phase("text", phase_text_cpu, obs, work, args, results, groups_for())
         if want("bar") and bar_ok:
             phase("bar", phase_bar_cpu, obs, work, args, results, groups_for)
+        if want("image") and os.path.exists(args.renderer or ""):
+            phase("image", phase_image_cpu, obs, work, args, results, groups_for())
         if want("chromium"):
             phase("chromium", phase_chromium_cpu, obs, work, args, results, cleanup, obs_group)
         if want("empty"):
