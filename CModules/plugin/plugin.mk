@@ -52,7 +52,6 @@ $(FAKE_RENDERER): Tests/shim/fake_renderer.c CModules/CommentBarPoolABI/include/
 	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g -ICModules/CommentBarPoolABI/include -o $@ Tests/shim/fake_renderer.c
 
 SHIM_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0 \
-	LSAN_OPTIONS=suppressions=Tests/shim/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 test-shim: $(SHIM_PLUGIN) $(SHIM_HOST) $(FAKE_RENDERER) $(SHIM_RENDERER)

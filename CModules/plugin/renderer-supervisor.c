@@ -567,6 +567,7 @@ static void wait_for_events(struct renderer_supervisor *sup)
 static void *supervisor_thread(void *data)
 {
 	struct renderer_supervisor *sup = data;
+	pthread_setname_np(pthread_self(), "comment-bar-sup");
 	/* Writing to a dead renderer's stdin must give EPIPE here, not kill OBS. */
 	sigset_t pipe_set;
 	sigemptyset(&pipe_set);

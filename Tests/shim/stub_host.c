@@ -1218,5 +1218,6 @@ int main(int argc, char **argv)
 	if (log_file)
 		fclose(log_file);
 	printf("%d passed, %d failed\n", passed, failed);
+	fflush(stdout); /* LeakSanitizer may end the process before stdio's own flush */
 	return failed ? 1 : 0;
 }
