@@ -65,8 +65,9 @@ $(BENCH_HOST): Tests/shim/stub_host.c $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g -rdynamic -I$(PLUGIN_DIR) -ICModules/CommentBarPoolABI/include \
 		$(OBS_CFLAGS) $(CAIRO_CFLAGS) -o $@ Tests/shim/stub_host.c $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
 
-bench-shim: $(PLUGIN_SO) $(BENCH_HOST) $(FAKE_RENDERER)
+bench-shim: $(PLUGIN_SO) $(BENCH_HOST) $(FAKE_RENDERER) $(OBS_HOST)
 	$(BENCH_HOST) --bench --plugin $(PLUGIN_SO) --fake $(FAKE_RENDERER) --work build/shim/work
+	Tests/obs/run.sh --bench-upload $(OBS_HOST)
 
 # ---- the real-libobs host (Tests/obs) ----
 OBS_HOST := build/obs/obs_host

@@ -6,6 +6,7 @@
  * `commentbar render` of the same state inside the bar, black outside.
  *
  *   obs_host --plugin SO --data DIR --fixture FILE --reference PNG
+ *   obs_host --bench-upload   (the cost of the shim's per-frame upload on this GPU)
  * (COMMENTBAR_RENDERER names the renderer; DISPLAY the X server.)
  * Prints "N passed, M failed"; exits non-zero on any failure.
  */
@@ -150,6 +151,42 @@ static void open_image_source(void *param, const struct obs_module_info2 *info)
 		image_source_module = NULL;
 }
 
+static int compare_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* What the shim's video_tick does for a changed frame: gs_texture_set_image into a
+ * GS_DYNAMIC BGRA texture inside obs_enter_graphics, timed on the calling thread. */
+static void bench_upload(uint32_t width, uint32_t height)
+{
+	enum { ROUNDS = 300 };
+	uint8_t *pixels = malloc((size_t)width * height * 4);
+	for (size_t i = 0; i < (size_t)width * height * 4; i++)
+		pixels[i] = (uint8_t)(i * 31);
+	uint64_t cost[ROUNDS];
+	obs_enter_graphics();
+	gs_texture_t *tex = gs_texture_create(width, height, GS_BGRA, 1, NULL, GS_DYNAMIC);
+	obs_leave_graphics();
+	for (int i = 0; i < ROUNDS; i++) {
+		pixels[i] ^= 0xFF;
+		const uint64_t t0 = now_ns();
+		obs_enter_graphics();
+		gs_texture_set_image(tex, pixels, width * 4, false);
+		obs_leave_graphics();
+		cost[i] = now_ns() - t0;
+		usleep(16000); /* one upload per 60 Hz tick, as in OBS */
+	}
+	obs_enter_graphics();
+	gs_texture_destroy(tex);
+	obs_leave_graphics();
+	free(pixels);
+	qsort(cost, ROUNDS, sizeof(cost[0]), compare_u64);
+	printf("bench: real libobs-opengl (%s) upload of a %ux%u frame: p50 %.3f ms, p99 %.3f ms\n",
+	       "Mesa llvmpipe under Xvfb", width, height, cost[ROUNDS / 2] / 1e6, cost[ROUNDS * 99 / 100] / 1e6);
+}
+
 static int count_children(void)
 {
 	DIR *proc = opendir("/proc");
@@ -177,6 +214,7 @@ static int count_children(void)
 int main(int argc, char **argv)
 {
 	const char *plugin = NULL, *data = NULL, *fixture = NULL, *reference_path = NULL, *save = NULL;
+	const bool bench = argc == 2 && !strcmp(argv[1], "--bench-upload");
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--plugin"))
 			plugin = argv[i + 1];
@@ -189,13 +227,14 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--save"))
 			save = argv[i + 1];
 	}
-	if (!plugin || !data || !fixture || !reference_path) {
+	if (!bench && (!plugin || !data || !fixture || !reference_path)) {
 		fprintf(stderr, "usage: obs_host --plugin SO --data DIR --fixture FILE --reference PNG [--save PNG]\n");
 		return 2;
 	}
-	cairo_surface_t *reference = cairo_image_surface_create_from_png(reference_path);
-	if (cairo_surface_status(reference) != CAIRO_STATUS_SUCCESS || cairo_image_surface_get_width(reference) != BAR_WIDTH ||
-	    cairo_image_surface_get_height(reference) != BAR_HEIGHT) {
+	cairo_surface_t *reference = cairo_image_surface_create_from_png(bench ? "/nonexistent" : reference_path);
+	if (!bench && (cairo_surface_status(reference) != CAIRO_STATUS_SUCCESS ||
+		       cairo_image_surface_get_width(reference) != BAR_WIDTH ||
+		       cairo_image_surface_get_height(reference) != BAR_HEIGHT)) {
 		printf("FAIL reference %s is not a %dx%d PNG\n0 passed, 1 failed\n", reference_path, BAR_WIDTH, BAR_HEIGHT);
 		return 1;
 	}
@@ -229,6 +268,11 @@ int main(int argc, char **argv)
 	check(video == OBS_VIDEO_SUCCESS, "obs_reset_video with libobs-opengl", "code %d", video);
 	if (video != OBS_VIDEO_SUCCESS)
 		goto done;
+	if (bench) {
+		bench_upload(1280, 360);
+		bench_upload(1920, 1080);
+		goto done;
+	}
 
 	obs_module_t *module = NULL;
 	const int opened = obs_open_module(&module, plugin, data);

@@ -2,8 +2,11 @@
 # test-obs: starts its own Xvfb on a free display, renders the reference with
 # `commentbar render`, runs obs_host, and cleans up.
 #   Tests/obs/run.sh OBS_HOST PLUGIN_SO RENDERER FIXTURES_DIR
+#   Tests/obs/run.sh --bench-upload OBS_HOST   (upload cost on this GPU; no test)
 set -uo pipefail
-host=$1 plugin=$2 renderer=$3 fixtures=$4
+bench=
+if [ "${1:-}" = --bench-upload ]; then bench=1; shift; fi
+host=$1 plugin=${2:-} renderer=${3:-} fixtures=${4:-}
 work=$(mktemp -d /tmp/commentbar-test-obs.XXXXXX)
 xvfb_pid=
 cleanup() {
@@ -11,6 +14,25 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+
+start_xvfb() {
+	# Xvfb picks a free display itself and tells us which (-displayfd).
+	Xvfb -displayfd 9 -screen 0 1280x720x24 -nolisten tcp 9>"$work/display" 2>"$work/xvfb.log" &
+	xvfb_pid=$!
+	for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.05; done
+	if [ ! -s "$work/display" ]; then
+		echo "FAIL Xvfb did not start: $(head -c 500 "$work/xvfb.log")"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+	export DISPLAY=":$(head -1 "$work/display")"
+}
+
+if [ -n "$bench" ]; then
+	start_xvfb
+	"$host" --bench-upload 2>"$work/obs.log"
+	exit
+fi
 
 fixture=$(realpath "$fixtures/chat-a.jsonl")
 renderer=$(realpath "$renderer")
@@ -24,16 +46,7 @@ if ! "$renderer" render --service file --stream "$fixture" --at 60 --settings "$
 	exit 1
 fi
 
-# Xvfb picks a free display itself and tells us which (-displayfd).
-Xvfb -displayfd 9 -screen 0 1280x720x24 -nolisten tcp 9>"$work/display" 2>"$work/xvfb.log" &
-xvfb_pid=$!
-for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.05; done
-if [ ! -s "$work/display" ]; then
-	echo "FAIL Xvfb did not start: $(head -c 500 "$work/xvfb.log")"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-export DISPLAY=":$(head -1 "$work/display")"
+start_xvfb
 export COMMENTBAR_RENDERER="$renderer"
 export LIBGL_ALWAYS_SOFTWARE=1
 mkdir -p build/obs
