@@ -59,9 +59,21 @@ export DISPLAY=":$(head -1 "$root/display")"
 obs --multi --collection Smoke --profile Smoke >"$root/obs.out" 2>&1 &
 obs_pid=$!
 
+# The pid of OBS's child whose command line is the installed renderer's (no procps needed).
+find_renderer_child() {
+	local dir stat cmd
+	for dir in /proc/[0-9]*; do
+		stat=$(cat "$dir/stat" 2>/dev/null) || continue
+		stat=${stat##*) }
+		set -- $stat
+		[ "$2" = "$obs_pid" ] || continue
+		cmd=$(tr '\0' ' ' <"$dir/cmdline" 2>/dev/null)
+		case $cmd in *"/comment-bar/bin/64bit/commentbar serve --pool-fd 3 "*) echo "${dir#/proc/}"; return ;; esac
+	done
+}
 child=
 for _ in $(seq 150); do
-	child=$(pgrep -P "$obs_pid" -f "bin/64bit/commentbar serve --pool-fd 3" | head -1)
+	child=$(find_renderer_child)
 	[ -n "$child" ] && break
 	sleep 0.1
 done
