@@ -323,13 +323,15 @@ static obs_properties_t *cb_get_properties(void *data)
 				NULL);
 	obs_properties_add_int(props, "fps", obs_module_text("FPS"), 1, 60, 1);
 
-	/* What the renderer is doing right now (also in the OBS log). */
+	/* What the renderer is doing right now (also in the OBS log). OBS shows an
+	 * info property's description when it has no value, so the status goes there. */
 	char status[256] = "";
 	if (s)
 		renderer_supervisor_describe(s->supervisor, status, sizeof(status));
-	obs_property_t *info = obs_properties_add_text(props, "renderer_status", obs_module_text("RendererStatus"),
-						       OBS_TEXT_INFO);
-	obs_property_set_long_description(info, status[0] ? status : obs_module_text("RendererStatus.None"));
+	char line[320];
+	snprintf(line, sizeof(line), "%s: %s", obs_module_text("RendererStatus"),
+		 status[0] ? status : obs_module_text("RendererStatus.None"));
+	obs_properties_add_text(props, "renderer_status", line, OBS_TEXT_INFO);
 	return props;
 }
 

@@ -273,7 +273,7 @@ static void schedule_restart(struct renderer_supervisor *sup, uint64_t now, cons
 	sup->next_start_ns = now + delay;
 	sup->restart_delay_ns = delay * 2 > RESTART_DELAY_MAX_NS ? RESTART_DELAY_MAX_NS : delay * 2;
 	blog(LOG_WARNING, LOG_PREFIX "'%s': renderer %s; restarting in %.2f s", sup->name, why, (double)delay / 1e9);
-	set_summary(sup, "Renderer %s; restarting in %.1f s", why, (double)delay / 1e9);
+	set_summary(sup, "%s; restarting in %.1f s", why, (double)delay / 1e9);
 }
 
 static void publish_pool(struct renderer_supervisor *sup, struct frame_pool *pool)
@@ -371,7 +371,7 @@ static bool start_child(struct renderer_supervisor *sup, uint32_t width, uint32_
 	sup->stats.child_pid = pid;
 	pthread_mutex_unlock(&sup->mutex);
 	blog(LOG_INFO, LOG_PREFIX "'%s': started renderer pid %d with a %ux%u pool", sup->name, (int)pid, width, height);
-	set_summary(sup, "Renderer starting (pid %d)", (int)pid);
+	set_summary(sup, "starting (pid %d)", (int)pid);
 	return true;
 
 fail:
@@ -471,7 +471,7 @@ static void watch_status(struct renderer_supervisor *sup)
 	child->status_known = true;
 	memcpy(child->status_text, shown, sizeof(shown));
 	blog(LOG_INFO, LOG_PREFIX "'%s': renderer status: %s", sup->name, shown);
-	set_summary(sup, "Renderer running (pid %d): %s", (int)child->pid, shown);
+	set_summary(sup, "running (pid %d): %s", (int)child->pid, shown);
 }
 
 /* Liveness is the heartbeat changing, not its value compared with our clock:
@@ -615,7 +615,7 @@ struct renderer_supervisor *renderer_supervisor_start(const char *name, const ch
 	sup->child.stdin_fd = sup->child.stderr_fd = -1;
 	atomic_init(&sup->active, active);
 	atomic_init(&sup->active_version, 1);
-	snprintf(sup->summary, sizeof(sup->summary), "Renderer not started yet");
+	snprintf(sup->summary, sizeof(sup->summary), "not started yet");
 	pthread_mutex_init(&sup->mutex, NULL);
 	if (pthread_create(&sup->thread, NULL, supervisor_thread, sup) != 0) {
 		pthread_mutex_destroy(&sup->mutex);

@@ -767,6 +767,12 @@ static void test_with_fake_renderer(void)
 	check(graphics_violations == 0, "every gs call is inside obs_enter_graphics", "%u outside", graphics_violations);
 	check(draws > 0 && bad_draws == 0, "render draws the texture premultiplied (ONE, INVSRCALPHA, sRGB off)",
 	      "%u of %u draws wrong", bad_draws, draws);
+	obs_properties_t *props = registered.get_properties(b.data);
+	obs_property_t *status = obs_properties_get(props, "renderer_status");
+	const char *status_text = status ? obs_property_description(status) : "";
+	check(status && strstr(status_text, "Renderer: running (pid ") && strstr(status_text, "live: fake renderer"),
+	      "the properties show the renderer's status", "\"%s\"", status_text);
+	obs_properties_destroy(props);
 
 	char line[4096] = "";
 	const size_t settings_lines = log_find(mark, "renderer: fake: got {\"settings\":", line, sizeof(line));
