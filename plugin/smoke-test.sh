@@ -89,7 +89,25 @@ for _ in $(seq 100); do kill -0 "$obs_pid" 2>/dev/null || break; sleep 0.1; done
 wait "$obs_pid"; status=$?
 obs_pid=
 check "OBS quits cleanly on SIGINT" '[ $status -eq 0 ]'
-check "the renderer is gone after OBS quits" '[ -z "$child" ] || ! kill -0 "$child" 2>/dev/null'
+gone() { # no such process, or a zombie waiting for a reaper that is not OBS
+	[ -n "$1" ] && { ! kill -0 "$1" 2>/dev/null || [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" = Z ]; }
+}
+check "the renderer is gone after OBS quits" 'gone "$child"'
+
+# OBS killed outright: the renderer's stdin reaches EOF and it must exit by itself.
+obs --multi --collection Smoke --profile Smoke >>"$root/obs.out" 2>&1 &
+obs_pid=$!
+child=
+for _ in $(seq 150); do
+	child=$(find_renderer_child)
+	[ -n "$child" ] && break
+	sleep 0.1
+done
+kill -KILL "$obs_pid"
+wait "$obs_pid" 2>/dev/null
+obs_pid=
+for _ in $(seq 30); do gone "$child" && break; sleep 0.1; done
+check "after kill -9 of OBS the renderer exits within 3 s (stdin EOF)" 'gone "$child"'
 [ -n "${SMOKE_KEEP_LOG:-}" ] && cp "$log" "$SMOKE_KEEP_LOG"
 if [ $failed -ne 0 ]; then
 	echo "--- OBS log ($log):"; grep -iE "comment-bar|error|warning" "$log" 2>/dev/null | tail -20

@@ -660,14 +660,19 @@ void renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 	if (!copy)
 		return;
 	pthread_mutex_lock(&sup->mutex);
-	char *old = sup->settings_line;
-	sup->settings_line = copy;
-	sup->settings_version++;
+	/* OBS calls update for unchanged settings too; the renderer needs no repeat. */
+	const bool changed = !sup->settings_line || strcmp(sup->settings_line, copy) != 0;
+	char *old = changed ? sup->settings_line : copy;
+	if (changed) {
+		sup->settings_line = copy;
+		sup->settings_version++;
+	}
 	sup->want_width = width;
 	sup->want_height = height;
 	pthread_mutex_unlock(&sup->mutex);
 	free(old);
-	wake(sup);
+	if (changed)
+		wake(sup);
 }
 
 void renderer_supervisor_set_active(struct renderer_supervisor *sup, bool active)

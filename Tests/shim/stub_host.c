@@ -430,6 +430,13 @@ static double tick_until(struct bar *b, bar_predicate pred, const void *arg, dou
 	return -1;
 }
 
+static bool always_false(struct bar *b, const void *arg)
+{
+	(void)b;
+	(void)arg;
+	return false;
+}
+
 static bool has_texture(struct bar *b, const void *arg)
 {
 	(void)b;
@@ -805,6 +812,13 @@ static void test_with_fake_renderer(void)
 	      "a new stream id reaches the running renderer and the pixels change", "after %.2f s, pid %d -> %d", took,
 	      pid_before, renderer_pid());
 
+	/* The same settings again: nothing to tell the renderer. */
+	mark = log_mark();
+	bar_update(&b);
+	bar_update(&b);
+	tick_until(&b, always_false, NULL, 0.3);
+	check(log_find(mark, "got {\"settings\"", NULL, 0) == 0, "an update with unchanged settings sends nothing", NULL);
+
 	/* Hide, show. */
 	mark = log_mark();
 	registered.hide(b.data);
@@ -917,13 +931,6 @@ static void test_restart_backoff(void)
 	      "%zu exits; first: %s", exits, first);
 	bar_destroy(&b);
 	check(resources_now().children == 0, "no child left after destroy during backoff", NULL);
-}
-
-static bool always_false(struct bar *b, const void *arg)
-{
-	(void)b;
-	(void)arg;
-	return false;
 }
 
 static void test_fuzzed_header(void)
