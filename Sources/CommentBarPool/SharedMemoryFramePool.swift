@@ -93,10 +93,21 @@ public final class SharedMemoryFramePool: FramePool {
     }
 
     /// Tells the shim this renderer is alive (CLOCK_MONOTONIC nanoseconds).
-    public func heartbeat() {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        cb_pool_store_u64(field(\.heartbeat_ns, as: UInt64.self), UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+    public func heartbeat() { heartbeatWriter.beat() }
+
+    /// The heartbeat alone, for a task other than the frame loop: a frame that
+    /// takes long (a huge image to decode) must not look like a hung renderer.
+    public var heartbeatWriter: Heartbeat { Heartbeat(address: field(\.heartbeat_ns, as: UInt64.self)) }
+
+    public struct Heartbeat: @unchecked Sendable {
+        // @unchecked: only ever written with an atomic store, and the mapping outlives the process's tasks.
+        fileprivate let address: UnsafeMutablePointer<UInt64>
+
+        public func beat() {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            cb_pool_store_u64(address, UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+        }
     }
 
     /// Publishes the feed status for the shim's log; text is cut to fit, at a character boundary.

@@ -19,11 +19,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The inherited file descriptor of the pool (see docs/pool-abi.md).") var poolFd: Int32
 
     func run() async throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
-            return handler
-        }
+        LoggingSystem.bootstrap { _ in CompactStderrLogHandler() }
         let log = Logger(label: "commentbar")
         let pool: SharedMemoryFramePool
         do {
@@ -64,7 +60,8 @@ final class ServeSession: @unchecked Sendable {
         let lines = Self.stdinLines()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.frameLoop() }
-            group.addTask { await self.ticker() }
+            let heartbeat = pool.heartbeatWriter
+            group.addTask { await self.ticker(heartbeat) }
             group.addTask {
                 var feedTask: Task<Void, Never>?
                 var feedKey: [String]?
@@ -131,10 +128,11 @@ final class ServeSession: @unchecked Sendable {
         }
     }
 
-    /// Wakes the frame loop often enough for the clock and the heartbeat.
-    private func ticker() async {
+    /// Beats the heart and wakes the frame loop often enough for the clock.
+    private func ticker(_ heartbeat: SharedMemoryFramePool.Heartbeat) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(100))
+            heartbeat.beat()
             wakeUp.yield()
         }
     }
@@ -186,7 +184,9 @@ final class ServeSession: @unchecked Sendable {
 
     /// Lines of stdin, read on their own thread (reading blocks); ends at EOF.
     private static func stdinLines() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+        // Unbounded: every line counts (a dropped {"active":false} would keep a hidden bar drawing),
+        // and the shim sends a line only when something changed.
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
         let thread = Thread {
             while let line = readLine(strippingNewline: true) {
                 if line.utf8.count <= 1 << 20 { continuation.yield(line) }
@@ -195,5 +195,22 @@ final class ServeSession: @unchecked Sendable {
         }
         thread.start()
         return stream
+    }
+}
+
+/// One line per message, "level: message", for the OBS log, which adds its own
+/// timestamp and the shim's prefix.
+struct CompactStderrLogHandler: LogHandler {
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let line = "\(event.level): \(event.message)\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }
