@@ -10,6 +10,8 @@ BENCH_APT_PACKAGES := chromium python3-matplotlib python3-numpy
 BENCH_PYTHON := /usr/bin/python3
 BENCH_RUN := .build-bench-run
 BENCH_ARGS ?=
+# The renderer to measure; by default the Makefile's release build (built here if needed).
+BENCH_RENDERER ?= $(RENDERER)
 
 bench-deps:
 	@missing=$$(for p in $(BENCH_APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
@@ -21,7 +23,7 @@ bench-deps:
 
 # The freshly built plugin, loaded through OBS_PLUGINS_PATH / OBS_PLUGINS_DATA_PATH (both are needed),
 # with the renderer named by COMMENTBAR_RENDERER; OBS's config is isolated in $(BENCH_RUN)/home.
-bench-stage: renderer plugin
+bench-stage: plugin $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
 	@rm -rf $(BENCH_RUN)/plugins $(BENCH_RUN)/plugin-data $(BENCH_RUN)/home
 	@mkdir -p $(BENCH_RUN)/plugins $(BENCH_RUN)/plugin-data $(BENCH_RUN)/home
 	cp $(PLUGIN_SO) $(BENCH_RUN)/plugins/comment-bar.so
@@ -29,8 +31,8 @@ bench-stage: renderer plugin
 
 bench: deps bench-deps bench-stage
 	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
-	COMMENTBAR_RENDERER=$(abspath $(RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
-		--home $(BENCH_RUN)/home --renderer $(RENDERER) \
+	COMMENTBAR_RENDERER=$(abspath $(BENCH_RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
+		--home $(BENCH_RUN)/home --renderer $(BENCH_RENDERER) \
 		--plugin-path $(BENCH_RUN)/plugins --plugin-data-path $(BENCH_RUN)/plugin-data $(BENCH_ARGS); \
 	rc=$$?; \
 	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images || rc=1; \

@@ -95,7 +95,7 @@ def plot(res, a, path):
     names, obs_v, helper_v, obs_e, helper_e = [], [], [], [], []
     rows = [("empty_start", "Empty scene\n(start)"), ("text_10", "Text (FT2)\nchat log 10/s"),
             ("bar_10", "Comment Bar\n10/s"), ("bar_idle", "Comment Bar\nidle"),
-            ("image_still", "still image\nof the bar"),
+            ("image_still", "control: still\nimage of the bar"),
             ("chromium_10", "Chromium page\n10/s (+OBS)"), ("empty_end", "Empty scene\n(end)")]
     cpu = res.get("cpu", {})
     for key, label in rows:
@@ -161,6 +161,21 @@ def plot(res, a, path):
     return None
 
 
+def conclusion(a, im, bb, share):
+    """One sentence on what the control shows, only as far as this run's figures bear it out."""
+    idle = a.get("bar_idle")
+    drift = abs((a.get("empty_start") or 0) - (a.get("empty_end") or 0))
+    noise = max(1.0, 2 * drift, bb.get("obs_sd", 0))
+    same = idle is not None and abs(idle["obs_added"] - bb["obs_added"]) <= noise
+    if share is None:
+        return ""
+    if share >= 0.8 and same:
+        return (f"the bar costs OBS about the same idle as at 10 comments/s, and a still image of its size costs "
+                f"{'more' if share > 1 else 'nearly as much'}: in this run, what the bar adds to OBS is the price of "
+                "showing a 1280x360 layer here, not of its updates. ")
+    return f"in this run a still image of that size costs {fmt(100 * share, 0)} % of what the live bar adds to OBS. "
+
+
 def verdict(ok):
     return "**met**" if ok else "**missed**"
 
@@ -175,7 +190,7 @@ def write_page(res, out_md, images_dir):
     p.add("# Benchmarks: the Comment Bar against what streamers use today", "",
           "<!-- Written by `make bench` (Tests/bench/report.py) from one run. Do not edit by hand: run it again. -->", "",
           f"Measured side by side in one run of `make bench` on {res.get('started', '?')}"
-          f" (commit `{m.get('git', '?')}`, {res.get('duration_s', 0):.0f} s for the measurements)."
+          f" (commit `{m.get('git', '?')}`{' (a work tree with uncommitted changes)' if str(m.get('git', '')).endswith('-dirty') else ''}, {res.get('duration_s', 0):.0f} s for the measurements)."
           " Every figure below comes from that run; nothing is copied from elsewhere.", "")
     if res.get("errors"):
         p.add("**This run had errors; the figures it could not measure are marked n/a:**", "")
@@ -257,6 +272,12 @@ def write_page(res, out_md, images_dir):
           "(the whole machine from /proc/stat minus the processes measured), in % of one core; "
           f"the machine has {m.get('cores', '?')} cores, so {100 * (m.get('cores') or 1)} % is all of it.", "")
     p.table(["window", "OBS, % of a core", "s.d. of 1-s samples", "others on the machine, %"], noise_rows)
+    windows = [r for r in cpu.values() if isinstance(r, dict) and "others_cpu" in r]
+    busy = [r for r in windows if r["others_cpu"] > 50]
+    if windows:
+        p.add(f"{len(busy)} of {len(windows)} windows ran while other processes used more than half a core"
+              + (" (the machine was shared): on a busy machine OBS's threads wait for a core more often, so treat "
+                 "those figures as less certain than the quiet ones." if busy else ": a quiet machine.") + "", "")
     if a.get("empty_start") is not None and a.get("empty_end") is not None:
         p.add(f"Baseline drift: the empty scene cost {fmt(a['empty_start'])} % at the start and "
               f"{fmt(a['empty_end'])} % at the end ({fmt(abs(a['empty_start'] - a['empty_end']))} points apart). "
@@ -295,13 +316,17 @@ def write_page(res, out_md, images_dir):
              "all, ratio to Text source", "all, ratio to Comment Bar 10/s", "note"], crow)
     im = a.get("image_still")
     if im and bb:
-        p.add(f"The control row separates what the bar's size costs from what its updates cost: a still image of the "
-              f"bar, the same 1280x360 with its translucent background, shown by OBS's own image source, adds "
-              f"{fmt(im['obs_added'])} % to OBS. OBS here composites with software OpenGL (llvmpipe, the CPU doing the "
-              f"GPU's work), so every large translucent layer costs CPU each frame, whatever draws it. Beyond that, the "
-              f"bar at 10 comments/s adds {fmt(bb['total_added'] - im['obs_added'])} % (OBS and renderer), idle "
-              f"{fmt(a['bar_idle']['total_added'] - im['obs_added']) if a.get('bar_idle') else 'n/a'} %. "
-              f"The Text source's texture covers only its text.", "")
+        share = im["obs_added"] / bb["obs_added"] if bb["obs_added"] > 0 else None
+        p.add(f"The control row separates what the bar's size costs from what its updates cost. A still image of the "
+              f"bar (the same 1280x360, translucent background included, drawn once by `commentbar render`) shown by "
+              f"OBS's own image source adds {fmt(im['obs_added'])} % to OBS, against {fmt(bb['obs_added'])} % for the "
+              f"live bar at 10 comments/s and {fmt(a['bar_idle']['obs_added']) if a.get('bar_idle') else 'n/a'} % idle. "
+              "OBS here composites with software OpenGL (Mesa llvmpipe: the CPU does the GPU's work), so any layer "
+              "that large costs CPU in every frame, whatever draws it; "
+              + (conclusion(a, im, bb, share))
+              + "A browser source of the same size would be such a layer too, on top of Chromium's own CPU. "
+              "The Text source's texture covers only its glyphs. On a machine with a GPU, compositing costs GPU time "
+              "instead; this benchmark cannot show that.", "")
     ch = cpu.get("chromium_10") or {}
     if ch.get("check"):
         c = ch["check"]
@@ -310,8 +335,9 @@ def write_page(res, out_md, images_dir):
                   f"the last \"{c.get('last_line')}\". Chromium ran {ch.get('processes', '?')} processes; "
                   f"its proportional memory (PSS, summed) peaked at {fmt(mib(group(ch, 'chromium')['mem_kib_peak']), 0)} MiB.", "")
     p.add("What each draws: the Text source shows plain lines in one colour and one font; the Comment Bar draws "
-          "coloured names, CJK and emoji text with fallback, a clock, the viewer count, the mic state and an avatar, "
-          "premultiplied and ready to upload. The Chromium page is a plain HTML list of the last six lines "
+          "a translucent rounded panel with coloured names and CJK text, a live badge and a ticking clock, the viewer "
+          "and gift counts, the mic state and an avatar (the scene snapshots of a run are in `.build-bench-run/run-*/`). "
+          "The Chromium page is a plain HTML list of the last six lines "
           "(no animations). It stands in for a browser-source chat widget: Debian's OBS has no browser source, "
           "so the cost of handing Chromium's frames to OBS is not in these figures: a real browser source costs more.", "")
 
@@ -403,7 +429,9 @@ def write_page(res, out_md, images_dir):
     p.add("## How it is measured", "",
           "- OBS Studio from Debian runs headless under Xvfb with Mesa's llvmpipe (software OpenGL), with an isolated "
           "`XDG_CONFIG_HOME`: a 1280x720 canvas at 30 fps, preview off, obs-websocket on 127.0.0.1 only used by the "
-          "benchmark. The freshly built plugin is installed into that isolated config.",
+          "benchmark. The freshly built plugin (`build/comment-bar.so` and `plugin/data`) is loaded through "
+          "`OBS_PLUGINS_PATH` and `OBS_PLUGINS_DATA_PATH`, and it starts the freshly built renderer "
+          "(`COMMENTBAR_RENDERER`).",
           "- Each scenario adds one source (at the top left of the empty scene), lets it warm up, then samples "
           "utime + stime of the OBS process (all threads), of the renderer process below it, or of every Chromium "
           "process, once a second. Sources are removed between scenarios.",

@@ -26,6 +26,7 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, HERE)
 
 import chat  # noqa: E402
@@ -121,7 +122,7 @@ def machine_info():
             return None
     info["packages"] = {p: pkg(p) for p in ["obs-studio", "libgl1-mesa-dri", "xvfb", "chromium", "fonts-noto-cjk"]}
     try:
-        info["git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+        info["git"] = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True, text=True,
                                      timeout=10, cwd=HERE).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         pass
@@ -524,6 +525,9 @@ def main():
         results["bar_available"] = bar_ok
         if not bar_ok:
             log(f"OBS has no `{BAR_KIND}` input kind: the plugin did not load; Comment Bar phases skipped")
+            if not args.no_bar:
+                ok = False
+                results["errors"].append(f"the plugin did not load (no `{BAR_KIND}` in OBS): Comment Bar not measured")
         log(f"OBS {ver.get('obsVersion')} pid {obs.pid} up in {results['obs_start_s']:.1f} s")
 
         obs_group = procstat.Group("obs", lambda: [obs.pid])
