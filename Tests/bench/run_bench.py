@@ -375,7 +375,8 @@ def phase_chromium_cpu(obs, work, args, results, cleanup, obs_group):
         try:
             r = cpu_window(groups, args.warmup, args.window, "headless Chromium chat page, 10 lines/s")
         finally:
-            r["events_sent"] = feeder.stop()
+            sent = feeder.stop()
+        r["events_sent"] = sent
         r["processes"] = len(r["groups"]["chromium"]["pids"])
         try:
             r["check"] = devtools.check(os.path.join(work, "chromium-page.png"))
@@ -490,7 +491,7 @@ def main():
 
     def on_signal(signum, frame):
         raise KeyboardInterrupt(f"signal {signum}")
-    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
         signal.signal(s, on_signal)
     signal.alarm(int(args.deadline))
 
