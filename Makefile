@@ -18,7 +18,7 @@ APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev o
 all: renderer plugin
 
 help:
-	@sed -n 's/^#   //p' Makefile
+	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
 
 # Installs only what is missing; uses sudo when not root.
 deps:

@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "CommentBarCoreTests", dependencies: ["CommentBarCore"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarRenderTests",
                     dependencies: ["CommentBarRender", "CommentBarFeeds", "CCairo"],
-                    resources: [.copy("Golden")],
+                    exclude: ["Golden"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarNetFeedsTests",

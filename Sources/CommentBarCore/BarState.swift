@@ -2,6 +2,7 @@
 public struct BarState: Sendable, Equatable {
     /// How many lines are kept; the renderer shows only those that fit.
     public static let retainedLines = 200
+    static let maxGiftsTotal = 1_000_000_000_000
 
     /// Newest last.
     public private(set) var lines: [ChatLine] = []
@@ -25,10 +26,13 @@ public struct BarState: Sendable, Equatable {
         case .comment(let line):
             append(line)
         case .gift(let line):
-            if case .gift(_, let count) = line.kind { giftsTotal += max(count, 0) }
+            if case .gift(_, let count) = line.kind {
+                // Saturating: a hostile count must not trap.
+                giftsTotal = min(giftsTotal + min(max(count, 0), FeedEventJSON.maxCount), Self.maxGiftsTotal)
+            }
             append(line)
         case .viewers(let count):
-            viewers = max(count, 0)
+            viewers = min(max(count, 0), FeedEventJSON.maxCount)
         case .mic(let on):
             micOn = on
         case .delete(let id):
@@ -50,10 +54,11 @@ public struct BarState: Sendable, Equatable {
         }
     }
 
-    /// Elapsed stream time as HH:MM:SS (hours grow past 99 if they must).
+    /// Elapsed stream time as HH:MM:SS, at most 99:59:59.
     public static func elapsedText(since start: Double?, now: Double) -> String {
         guard let start else { return "--:--:--" }
-        let total = max(0, Int((now - start).rounded(.down)))
+        // Clamped before converting: a start time from far away must not trap.
+        let total = Int(min(max((now - start).rounded(.down), 0), 359_999))
         let hours = total / 3600, minutes = (total / 60) % 60, seconds = total % 60
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(two(hours)):\(two(minutes)):\(two(seconds))"

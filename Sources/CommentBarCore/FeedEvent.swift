@@ -58,13 +58,18 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
 
     public init(id: String, user: String, login: String? = nil, text: String, color: RGBColor? = nil,
                 badges: [String] = [], kind: Kind = .comment) {
-        self.id = id
+        // Every string is bounded: 200 kept lines must not hold megabytes.
+        self.id = String(id.unicodeScalars.prefix(TextSanitizer.maxIDScalars))
         self.user = TextSanitizer.clean(user, limit: TextSanitizer.maxNameScalars)
-        self.login = login
+        self.login = login.map { String($0.unicodeScalars.prefix(TextSanitizer.maxNameScalars)) }
         self.text = TextSanitizer.clean(text, limit: TextSanitizer.maxTextScalars)
         self.color = color
-        self.badges = badges
-        self.kind = kind
+        self.badges = badges.prefix(8).map { String($0.unicodeScalars.prefix(TextSanitizer.maxNameScalars)) }
+        if case .gift(let name, let count) = kind {
+            self.kind = .gift(name: TextSanitizer.clean(name, limit: TextSanitizer.maxNameScalars), count: count)
+        } else {
+            self.kind = kind
+        }
     }
 }
 

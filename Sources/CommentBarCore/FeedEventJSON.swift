@@ -9,6 +9,11 @@ public enum FeedEventJSON {
         case recording(time: Double)
     }
 
+    /// Counts (viewers, gifts) above this are cut to it.
+    public static let maxCount = 1_000_000_000
+    /// The latest `at` a file may use: about 115 days.
+    public static let maxAt = 10_000_000.0
+
     public struct ParseError: Error, CustomStringConvertible, Sendable, Equatable {
         public var message: String
         public var description: String { message }
@@ -50,7 +55,9 @@ public enum FeedEventJSON {
         } catch {
             throw ParseError("not a JSON object")
         }
-        if let at = wire.at, !(at.isFinite && at >= 0) { throw ParseError("\"at\" must be a number >= 0") }
+        if let at = wire.at, !(at.isFinite && at >= 0 && at <= maxAt) {
+            throw ParseError("\"at\" must be a number of seconds from 0 to \(Int(maxAt))")
+        }
         guard let type = wire.type else { throw ParseError("missing \"type\"") }
 
         func required<T>(_ value: T?, _ name: String) throws(ParseError) -> T {
@@ -84,7 +91,7 @@ public enum FeedEventJSON {
                                       text: try required(wire.text, "text"), color: try color(),
                                       badges: wire.badges ?? [], kind: kind))
         case "gift":
-            let count = wire.count ?? 1
+            let count = min(wire.count ?? 1, maxCount)
             guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
             let name = try required(wire.gift, "gift")
             event = .gift(ChatLine(id: try required(wire.id, "id"), user: try required(wire.user, "user"),
@@ -93,7 +100,7 @@ public enum FeedEventJSON {
         case "viewers":
             let count = try required(wire.count, "count")
             guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
-            event = .viewers(count)
+            event = .viewers(min(count, maxCount))
         case "mic":
             event = .mic(on: try required(wire.on, "on"))
         case "delete":

@@ -5,6 +5,7 @@
 public enum TextSanitizer {
     public static let maxTextScalars = 500
     public static let maxNameScalars = 64
+    public static let maxIDScalars = 128
     /// Combining marks allowed on one base character (Zalgo floods are cut).
     public static let maxCombiningRun = 8
 

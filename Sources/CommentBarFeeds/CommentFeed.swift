@@ -20,13 +20,16 @@ public struct FeedConfigError: Error, CustomStringConvertible, Sendable, Equatab
 
 /// The feeds that need no network: `demo` and `file`.
 public enum LocalFeeds {
+    static let missingFile = "the file service needs the path of a JSON-lines file as its stream id"
+
     /// The feed for a service, nil if the service is not a local one.
     public static func make(service: String, streamID: String) throws(FeedConfigError) -> (any CommentFeed)? {
         switch service {
         case "demo":
             return TimelineFeed(timeline: DemoScript.timeline, loopEvery: DemoScript.loopSeconds)
         case "file":
-            return TimelineFeed(timeline: try timeline(service: service, streamID: streamID), loopEvery: nil)
+            guard !streamID.isEmpty else { throw FeedConfigError(missingFile) }
+            return FileFeed(path: streamID)
         default:
             return nil
         }
@@ -38,12 +41,28 @@ public enum LocalFeeds {
         case "demo":
             return DemoScript.timeline
         case "file":
-            guard !streamID.isEmpty else {
-                throw FeedConfigError("the file service needs the path of a JSON-lines file as its stream id")
-            }
+            guard !streamID.isEmpty else { throw FeedConfigError(missingFile) }
             return try FeedTimeline.load(path: streamID)
         default:
             throw FeedConfigError("service \"\(service)\" has no fixed timeline (use demo or file)")
         }
+    }
+}
+
+/// Replays a JSON-lines file, read in the feed's own task so that a slow or
+/// bad file never holds up the renderer; problems show as an error status.
+struct FileFeed: CommentFeed {
+    var path: String
+
+    func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
+        emit(.status(.connecting))
+        let timeline: FeedTimeline
+        do {
+            timeline = try FeedTimeline.load(path: path)
+        } catch {
+            emit(.status(.error(message: error.message)))
+            return
+        }
+        await TimelineFeed(timeline: timeline, loopEvery: nil).run(emit: emit)
     }
 }

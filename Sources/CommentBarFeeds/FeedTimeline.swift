@@ -47,15 +47,22 @@ public struct FeedTimeline: Sendable {
     /// Reads a JSON-lines file. Blank lines and lines starting with `//` are skipped;
     /// any other bad line is an error naming the file and line.
     public static func load(path: String) throws(FeedConfigError) -> FeedTimeline {
+        // Only regular files of a sane size: a FIFO or /dev/zero must not hang or exhaust the renderer.
+        do {
+            try RegularFile.check(path, maxBytes: maxFileBytes)
+        } catch {
+            throw FeedConfigError(error.description)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "cannot be read"
-            throw FeedConfigError("\(path): \(FileManager.default.fileExists(atPath: path) ? reason : "no such file")")
+            throw FeedConfigError("\(path): cannot be read")
         }
         return try parse(data: data, name: path)
     }
+
+    public static let maxFileBytes = 64 << 20
 
     public static func parse(data: Data, name: String) throws(FeedConfigError) -> FeedTimeline {
         var entries: [Entry] = []

@@ -13,8 +13,8 @@ public final class SharedMemoryFramePool: FramePool {
     public let width: Int
     public let height: Int
     public let stride: Int
-    private let base: UnsafeMutableRawPointer
-    private let mappedSize: Int
+    private let mapping: Mapping
+    private var base: UnsafeMutableRawPointer { mapping.base }
     private let slotSize: Int
     private var back = 0
     private var published: Int?
@@ -35,7 +35,10 @@ public final class SharedMemoryFramePool: FramePool {
         }
         let header = mapping.assumingMemoryBound(to: cb_pool_header.self).pointee
         let width = Int(header.width), height = Int(header.height), stride = Int(header.stride)
-        let slotSize = Int(header.slot_size)
+        // 64-bit fields are converted only if they fit, so no value in the header can trap.
+        let slotSize = Int(exactly: header.slot_size) ?? -1
+        let poolSize = Int(exactly: header.pool_size) ?? -1
+        let slotsBytes = slotSize.multipliedReportingOverflow(by: Int(CB_POOL_SLOTS))
         let maxDimension = Int(CB_POOL_MAX_DIMENSION)
         let problem: String? =
             if header.magic != CB_POOL_MAGIC { "bad magic" }
@@ -44,16 +47,15 @@ public final class SharedMemoryFramePool: FramePool {
             else if header.slot_count != CB_POOL_SLOTS { "slot count \(header.slot_count)" }
             else if !(1...maxDimension).contains(width) || !(1...maxDimension).contains(height) { "size \(width)x\(height)" }
             else if stride < width * 4 || stride % 4 != 0 { "stride \(stride)" }
-            else if slotSize < stride * height || slotSize % Int(CB_POOL_SLOT_ALIGN) != 0 { "slot size \(slotSize)" }
-            else if Int(header.pool_size) != Int(CB_POOL_HEADER_SIZE) + 3 * slotSize || Int(header.pool_size) > size {
+            else if slotSize < stride * height || slotSize % Int(CB_POOL_SLOT_ALIGN) != 0 { "slot size \(header.slot_size)" }
+            else if slotsBytes.overflow || poolSize != Int(CB_POOL_HEADER_SIZE) + slotsBytes.partialValue || poolSize > size {
                 "pool size \(header.pool_size) for a mapping of \(size)"
             } else { nil }
         if let problem {
             munmap(mapping, size)
             throw AttachError(description: "pool fd \(fd) is not a comment-bar pool: \(problem)")
         }
-        base = mapping
-        mappedSize = size
+        self.mapping = Mapping(base: mapping, size: size)
         self.width = width
         self.height = height
         self.stride = stride
@@ -62,7 +64,19 @@ public final class SharedMemoryFramePool: FramePool {
         heartbeat()
     }
 
-    deinit { munmap(base, mappedSize) }
+    /// The mapping, unmapped when the last of the pool and its heartbeat writers goes.
+    final class Mapping: Sendable {
+        // Sendable: both fields are immutable; the memory they name is shared by design.
+        nonisolated(unsafe) let base: UnsafeMutableRawPointer
+        let size: Int
+
+        init(base: UnsafeMutableRawPointer, size: Int) {
+            self.base = base
+            self.size = size
+        }
+
+        deinit { munmap(base, size) }
+    }
 
     public func backBuffer() -> FrameBuffer {
         FrameBuffer(pixels: base + Int(CB_POOL_HEADER_SIZE) + back * slotSize, width: width, height: height,
@@ -97,16 +111,18 @@ public final class SharedMemoryFramePool: FramePool {
 
     /// The heartbeat alone, for a task other than the frame loop: a frame that
     /// takes long (a huge image to decode) must not look like a hung renderer.
-    public var heartbeatWriter: Heartbeat { Heartbeat(address: field(\.heartbeat_ns, as: UInt64.self)) }
+    public var heartbeatWriter: Heartbeat { Heartbeat(mapping: mapping) }
 
-    public struct Heartbeat: @unchecked Sendable {
-        // @unchecked: only ever written with an atomic store, and the mapping outlives the process's tasks.
-        fileprivate let address: UnsafeMutablePointer<UInt64>
+    public struct Heartbeat: Sendable {
+        fileprivate let mapping: Mapping
 
+        /// Only ever an atomic store, so any task may beat.
         public func beat() {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
-            cb_pool_store_u64(address, UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+            let offset = MemoryLayout<cb_pool_header>.offset(of: \cb_pool_header.heartbeat_ns) ?? 0
+            cb_pool_store_u64((mapping.base + offset).assumingMemoryBound(to: UInt64.self),
+                              UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
         }
     }
 

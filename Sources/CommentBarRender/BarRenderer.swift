@@ -69,12 +69,11 @@ public final class BarRenderer {
         guard newSettings != settings else { return }
         let textChanged = newSettings.font != settings.font || newSettings.textColor != settings.textColor
             || newSettings.maxLines != settings.maxLines || newSettings.showAvatar != settings.showAvatar
+        let clockChanged = textChanged || newSettings.showClock != settings.showClock
         settings = newSettings
         layout = BarLayout(settings: settings, width: width, height: height)
-        if textChanged {
-            lineImages.removeAll()
-            clock = Self.makeClock(settings: settings, layout: layout, engine: engine)
-        }
+        if textChanged { lineImages.removeAll() }
+        if clockChanged { clock = Self.makeClock(settings: settings, layout: layout, engine: engine) }
         images.forgetFailures()
         lastPlaced = nil
     }
@@ -147,8 +146,9 @@ public final class BarRenderer {
         let area = layout.comments
         guard area.width > 0, area.height > 0 else { return [] }
         let style = LineImage.Style(
-            family: settings.font.face, size: layout.textSize, textColor: RGBA(obsABGR: settings.textColor),
-            width: area.width, maxLinesPerComment: min(3, settings.maxLines))
+            family: settings.font.face, size: layout.textSize, bold: settings.font.bold, italic: settings.font.italic,
+            textColor: RGBA(obsABGR: settings.textColor), width: area.width,
+            maxLinesPerComment: min(3, settings.maxLines))
         var placed: [Placed] = []
         var bottom = area.maxY
         var linesUsed = 0

@@ -13,27 +13,15 @@ final class ImageSurface {
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))
     }
 
-    /// Takes ownership of a surface made elsewhere.
-    init(taking surface: OpaquePointer) {
-        self.surface = surface
-        width = Int(cairo_image_surface_get_width(surface))
-        height = Int(cairo_image_surface_get_height(surface))
-    }
-
     deinit { cairo_surface_destroy(surface) }
 
     var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
-    var isValid: Bool { cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS }
 
     /// Pixels after drawing into the surface with Cairo (flushes first).
     func data() -> UnsafeMutableRawPointer? {
         cairo_surface_flush(surface)
         return cairo_image_surface_get_data(surface).map(UnsafeMutableRawPointer.init)
     }
-
-    /// Tells Cairo the pixels were written directly. Without it, Cairo may still
-    /// believe a new surface is clear and turn the next OVER into SOURCE.
-    func markDirty() { cairo_surface_mark_dirty(surface) }
 
     func withContext<T>(_ body: (OpaquePointer) -> T) -> T {
         // Cairo never returns NULL here: failures give an object in an error state.
@@ -75,10 +63,6 @@ struct PixelRect: Equatable {
     func clamped(width: Int, height: Int) -> PixelRect {
         let left = max(0, x), top = max(0, y)
         return PixelRect(x: left, y: top, width: max(0, min(maxX, width) - left), height: max(0, min(maxY, height) - top))
-    }
-
-    func inset(by amount: Int) -> PixelRect {
-        PixelRect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
     }
 }
 

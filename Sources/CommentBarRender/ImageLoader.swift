@@ -1,5 +1,6 @@
 import CCairo
 import CPangoCairo
+import CommentBarCore
 
 /// Decodes image files (PNG, JPEG, WebP, ... whatever gdk-pixbuf's loaders read)
 /// into premultiplied Cairo surfaces, scaled on decode so that a huge file
@@ -10,11 +11,23 @@ enum ImageLoader {
     }
 
     /// Loads `path` so that its shorter side is at least `side` pixels (cover fit).
+    /// Larger files or pictures are refused: decoding them could exhaust the renderer.
+    static let maxFileBytes = 64 << 20
+    static let maxPixels = 50_000_000
+
     static func load(path: String, coverSide side: Int) throws(Failure) -> ImageSurface {
+        do {
+            try RegularFile.check(path, maxBytes: maxFileBytes)
+        } catch {
+            throw Failure(description: error.description)
+        }
         var width: Int32 = 0
         var height: Int32 = 0
         guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 else {
             throw Failure(description: "\(path): not an image file gdk-pixbuf can read")
+        }
+        guard Int(width) * Int(height) <= maxPixels else {
+            throw Failure(description: "\(path): \(width)x\(height) is too large a picture (at most 50 megapixels)")
         }
         let scale = min(1.0, Double(max(side, 1)) / Double(min(width, height)))
         let targetWidth = max(1, Int32((Double(width) * scale).rounded()))

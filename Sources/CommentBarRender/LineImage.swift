@@ -15,6 +15,9 @@ final class LineImage {
     struct Style {
         var family: String
         var size: Double
+        /// The OBS font picker's bold and italic, for the comment text.
+        var bold = false
+        var italic = false
         var textColor: RGBA
         var width: Int
         /// Wrapped lines one comment may take before it is cut with an ellipsis.
@@ -45,7 +48,7 @@ final class LineImage {
         }
         let isGift = if case .gift = line.kind { true } else { false }
         let inset = isGift ? Int((style.size * 0.4).rounded()) : 0
-        let font = TextEngine.font(family: style.family, size: style.size)
+        let font = TextEngine.font(family: style.family, size: style.size, bold: style.bold, italic: style.italic)
         defer { pango_font_description_free(font) }
         let layout = engine.layout(composed.text, font: font, width: style.width - 2 * inset,
                                    maxLines: style.maxLinesPerComment, attributes: attributes.list)

@@ -111,7 +111,6 @@ final class TextAttributes {
 
     func bold(bytes: Range<Int>) { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD), bytes) }
     func italic(bytes: Range<Int>) { add(pango_attr_style_new(PANGO_STYLE_ITALIC), bytes) }
-    func scale(_ factor: Double, bytes: Range<Int>) { add(pango_attr_scale_new(factor), bytes) }
 
     private func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ bytes: Range<Int>) {
         guard let attribute else { return }

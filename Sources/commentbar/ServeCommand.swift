@@ -34,7 +34,8 @@ struct Serve: AsyncParsableCommand {
 
 /// One serve process: the stdin reader, the feed, and the frame loop.
 final class ServeSession: @unchecked Sendable {
-    // @unchecked: `pool` is used only by the frame loop; everything shared is in `shared`.
+    // @unchecked: `pool` is used by `run` before the tasks start and then only by the
+    // frame loop (the ticker has its own Sendable heartbeat); all else shared is in `shared`.
     private let pool: SharedMemoryFramePool
     private let log: Logger
 
@@ -44,7 +45,14 @@ final class ServeSession: @unchecked Sendable {
         var active = true
         /// Bumped when the settings change, so the frame loop picks them up.
         var settingsRevision = 0
+        /// Bumped when the feed is replaced: events from an older feed still in flight are dropped.
+        var feedGeneration = 0
+        /// When the frame loop last came round; the heartbeat stops if it stalls.
+        var frameLoopProgress = ContinuousClock.now
     }
+
+    /// A frame loop silent for this long is stuck: the heartbeat stops and the shim restarts us.
+    static let stallLimit = Duration.seconds(10)
     private let shared = Mutex(Shared())
     private let wake: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
@@ -57,7 +65,7 @@ final class ServeSession: @unchecked Sendable {
 
     func run() async {
         pool.setStatus(CB_STATUS_STARTING, "starting")
-        let lines = Self.stdinLines()
+        let lines = Self.stdinLines(log: log)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.frameLoop() }
             let heartbeat = pool.heartbeatWriter
@@ -108,7 +116,11 @@ final class ServeSession: @unchecked Sendable {
     }
 
     private func startFeed(_ settings: BarSettings) -> Task<Void, Never> {
-        shared.withLock { $0.state = BarState() }
+        let generation = shared.withLock {
+            $0.state = BarState()
+            $0.feedGeneration += 1
+            return $0.feedGeneration
+        }
         let feed: any CommentFeed
         do {
             feed = try Feeds.make(service: settings.service, streamID: settings.streamID, server: settings.server)
@@ -122,17 +134,20 @@ final class ServeSession: @unchecked Sendable {
             await feed.run { [weak self] event in
                 guard let self else { return }
                 if case .status(let status) = event { self.log.info("feed status: \(status.label)") }
-                self.shared.withLock { $0.state.apply(event) }
+                self.shared.withLock { if $0.feedGeneration == generation { $0.state.apply(event) } }
                 self.wakeUp.yield()
             }
         }
     }
 
-    /// Beats the heart and wakes the frame loop often enough for the clock.
+    /// Wakes the frame loop often enough for the clock, and beats the heart while
+    /// the frame loop keeps coming round: one slow frame (a huge image) is not a
+    /// hang, but a loop stuck for `stallLimit` is, and then the beat stops.
     private func ticker(_ heartbeat: SharedMemoryFramePool.Heartbeat) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(100))
-            heartbeat.beat()
+            let lastProgress = shared.withLock { $0.frameLoopProgress }
+            if ContinuousClock.now - lastProgress < Self.stallLimit { heartbeat.beat() }
             wakeUp.yield()
         }
     }
@@ -146,7 +161,10 @@ final class ServeSession: @unchecked Sendable {
         var lastStatus: (cb_pool_status, String)?
         for await _ in wake {
             pool.heartbeat()
-            let snapshot = shared.withLock { $0 }
+            let snapshot = shared.withLock {
+                $0.frameLoopProgress = clock.now
+                return $0
+            }
             let status = Self.poolStatus(snapshot.active ? snapshot.state.status : .paused)
             if lastStatus?.0 != status.0 || lastStatus?.1 != status.1 {
                 pool.setStatus(status.0, status.1)
@@ -183,13 +201,17 @@ final class ServeSession: @unchecked Sendable {
     }
 
     /// Lines of stdin, read on their own thread (reading blocks); ends at EOF.
-    private static func stdinLines() -> AsyncStream<String> {
+    private static func stdinLines(log: Logger) -> AsyncStream<String> {
         // Unbounded: every line counts (a dropped {"active":false} would keep a hidden bar drawing),
         // and the shim sends a line only when something changed.
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
         let thread = Thread {
             while let line = readLine(strippingNewline: true) {
-                if line.utf8.count <= 1 << 20 { continuation.yield(line) }
+                if line.utf8.count <= 1 << 20 {
+                    continuation.yield(line)
+                } else {
+                    log.error("ignoring a stdin line of \(line.utf8.count) bytes (more than 1 MiB)")
+                }
             }
             continuation.finish()
         }

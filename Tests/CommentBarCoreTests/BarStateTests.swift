@@ -54,11 +54,29 @@ final class BarStateTests: XCTestCase {
         XCTAssertNil(state.backgroundPath)
     }
 
+    func testHostileNumbersDoNotTrap() throws {
+        var state = BarState()
+        for id in ["a", "b", "c"] {
+            state.apply(.gift(ChatLine(id: id, user: "u", text: "", kind: .gift(name: "x", count: Int.max))))
+        }
+        XCTAssertEqual(state.giftsTotal, FeedEventJSON.maxCount * 3)
+        state.apply(.viewers(Int.max))
+        XCTAssertEqual(state.viewers, FeedEventJSON.maxCount)
+        XCTAssertEqual(BarState.elapsedText(since: -1e300, now: 0), "99:59:59")
+        XCTAssertEqual(BarState.elapsedText(since: 0, now: .infinity), "99:59:59")
+        if case .event(.gift(let line), _) = try FeedEventJSON.parse(#"{"type":"gift","id":"g","user":"u","gift":"g","count":9223372036854775807}"#),
+           case .gift(_, let count) = line.kind {
+            XCTAssertEqual(count, FeedEventJSON.maxCount)
+        } else {
+            XCTFail("a gift")
+        }
+    }
+
     func testElapsedText() {
         XCTAssertEqual(BarState.elapsedText(since: nil, now: 100), "--:--:--")
         XCTAssertEqual(BarState.elapsedText(since: 100, now: 100), "00:00:00")
         XCTAssertEqual(BarState.elapsedText(since: 0, now: 4985.9), "01:23:05")
-        XCTAssertEqual(BarState.elapsedText(since: 0, now: 360_000), "100:00:00")
+        XCTAssertEqual(BarState.elapsedText(since: 0, now: 360_000), "99:59:59", "the clock has room for two hour digits")
         XCTAssertEqual(BarState.elapsedText(since: 100, now: 50), "00:00:00", "a start in the future is not negative")
     }
 }

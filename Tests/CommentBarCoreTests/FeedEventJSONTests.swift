@@ -38,7 +38,8 @@ final class FeedEventJSONTests: XCTestCase {
             (#"{"type":"viewers","count":"many"}"#, "wrong type for \"count\""),
             (#"{"type":"viewers","count":-1}"#, "\"count\" must be >= 0"),
             (#"{"type":"comment","id":"x","text":"t","color":"red"}"#, "\"color\" must be #rrggbb, got red"),
-            (#"{"type":"mic","on":true,"at":-2}"#, "\"at\" must be a number >= 0"),
+            (#"{"type":"mic","on":true,"at":-2}"#, "\"at\" must be a number of seconds from 0 to 10000000"),
+            (#"{"type":"mic","on":true,"at":1e21}"#, "\"at\" must be a number of seconds from 0 to 10000000"),
         ]
         for (json, message) in cases {
             XCTAssertThrowsError(try FeedEventJSON.parse(json), json) { error in

@@ -46,6 +46,9 @@ final class FeedTimelineTests: XCTestCase {
             XCTAssertEqual((error as? FeedConfigError)?.message, "/nonexistent/events.jsonl: no such file")
         }
         XCTAssertThrowsError(try LocalFeeds.timeline(service: "file", streamID: ""))
+        XCTAssertThrowsError(try FeedTimeline.load(path: "/dev/zero")) { error in
+            XCTAssertEqual((error as? FeedConfigError)?.message, "/dev/zero: not a regular file")
+        }
     }
 
     func testDemoShowsEverything() {
@@ -66,7 +69,9 @@ final class FeedTimelineTests: XCTestCase {
         ])
         let collected = EventLog()
         let task = Task { await TimelineFeed(timeline: timeline, loopEvery: nil).run { collected.add($0) } }
-        try? await Task.sleep(for: .milliseconds(400))
+        // Polled up to a generous deadline: a loaded machine is slow, not wrong.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while collected.events.count < 4 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         task.cancel()
         await task.value
         let events = collected.events
@@ -77,6 +82,15 @@ final class FeedTimelineTests: XCTestCase {
         } else {
             XCTFail("start first")
         }
+    }
+}
+
+final class FileFeedTests: XCTestCase {
+    func testABadFileBecomesAnErrorStatus() async throws {
+        let collected = EventLog()
+        let feed = try XCTUnwrap(try LocalFeeds.make(service: "file", streamID: "/nonexistent.jsonl"))
+        await feed.run { collected.add($0) }
+        XCTAssertEqual(collected.events, [.status(.connecting), .status(.error(message: "/nonexistent.jsonl: no such file"))])
     }
 }
 

@@ -2,10 +2,12 @@ import CommentBarCore
 import CommentBarFeeds
 @testable import CommentBarRender
 import Foundation
+import Glibc
 import XCTest
 
 /// Hostile text and files: no crash, bounded work per frame, and the bar shows what it can.
 final class BadInputRenderingTests: XCTestCase {
+    @discardableResult
     private func render(_ lines: [ChatLine], settings: BarSettings = BarSettings()) -> BarRenderer {
         var state = BarState()
         state.status = .live
@@ -23,14 +25,36 @@ final class BadInputRenderingTests: XCTestCase {
         let zalgo = "Z" + String(repeating: "\u{0301}\u{0336}\u{0489}", count: 20_000)
         let rightToLeft = "مرحبا بالعالم שלום עולם 123 hello"
         let controls = "bell\u{07}\u{1B}[31mred\u{0}nul\u{7F}\u{85}line\r\nbreak\u{202E}reversed"
-        let renderer = render([
+        let lines = [
             ChatLine(id: "1", user: "bytes", text: invalidUTF8),
             ChatLine(id: "2", user: "long", text: hundredKB),
-            ChatLine(id: "3", user: String(repeating: "名", count: 10_000), text: zalgo),
+            ChatLine(id: String(repeating: "i", count: 1 << 20), user: String(repeating: "名", count: 10_000), text: zalgo),
             ChatLine(id: "4", user: "rtl", text: rightToLeft),
             ChatLine(id: "5", user: "ctl", text: controls),
-        ])
-        XCTAssertLessThanOrEqual(renderer.lastWork.linesLaidOut, 5)
+        ]
+        // What reaches the layout is bounded, whatever came in.
+        for line in lines {
+            XCTAssertLessThanOrEqual(line.text.unicodeScalars.count, TextSanitizer.maxTextScalars + 1)
+            XCTAssertLessThanOrEqual(line.user.unicodeScalars.count, TextSanitizer.maxNameScalars + 1)
+            XCTAssertLessThanOrEqual(line.id.unicodeScalars.count, TextSanitizer.maxIDScalars)
+            XCTAssertFalse(line.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        }
+        let renderer = render(lines)
+        XCTAssertEqual(renderer.lastWork.kind, .composed)
+        XCTAssertGreaterThan(renderer.lastWork.linesBlended, 0)
+    }
+
+    func testPathsThatAreNotFilesAreRefusedNotOpened() throws {
+        // A FIFO would block an open() forever; it must be refused from its type alone.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("commentbar-fifo-\(UUID())").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        var settings = BarSettings()
+        settings.avatarPath = fifo
+        settings.backgroundPath = "/dev/zero"
+        let renderer = render([], settings: settings)
+        let notice = try XCTUnwrap(renderer.notice)
+        XCTAssertTrue(notice.hasSuffix("not a regular file"), notice)
     }
 
     func testTextIsCutAndCleaned() {

@@ -74,6 +74,31 @@ final class LayeredRenderingTests: XCTestCase {
         XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now, settings: settings))
     }
 
+    func testClockTurnedOffAndOnComesBack() {
+        let (state, now) = DemoScript.timeline.state(at: 20)
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        var settings = BarSettings()
+        let renderer = BarRenderer(settings: settings, width: 1280, height: 360)
+        renderer.render(state, now: now, into: pool)
+        let withClock = bytes(pool.newestFrame!)
+        settings.showClock = false
+        renderer.update(settings: settings)
+        renderer.render(state, now: now, into: pool)
+        XCTAssert(bytes(pool.newestFrame!) != withClock)
+        settings.showClock = true
+        renderer.update(settings: settings)
+        renderer.render(state, now: now, into: pool)
+        XCTAssert(bytes(pool.newestFrame!) == withClock, "the clock is back")
+    }
+
+    func testBoldAndItalicFromTheFontPickerReachTheComments() {
+        let (state, now) = DemoScript.timeline.state(at: 20)
+        var settings = BarSettings()
+        let plain = renderFromNothing(state, now: now, settings: settings)
+        settings.font.flags = 1 | 2
+        XCTAssert(renderFromNothing(state, now: now, settings: settings) != plain)
+    }
+
     func testRoundedCornersOverCommentsFallBackToComposing() {
         var settings = BarSettings()
         settings.cornerRadius = 200

@@ -34,8 +34,11 @@ func assertMatchesGolden(_ frame: FrameBuffer, named name: String, file: StaticS
         XCTFail("\(name): golden image missing or unreadable; run with UPDATE_GOLDEN=1", file: file, line: line)
         return
     }
-    XCTAssertEqual(Int(cairo_image_surface_get_width(golden)), frame.width, file: file, line: line)
-    XCTAssertEqual(Int(cairo_image_surface_get_height(golden)), frame.height, file: file, line: line)
+    guard Int(cairo_image_surface_get_width(golden)) == frame.width,
+          Int(cairo_image_surface_get_height(golden)) == frame.height
+    else {
+        return XCTFail("\(name): golden is \(cairo_image_surface_get_width(golden))x\(cairo_image_surface_get_height(golden)), frame is \(frame.width)x\(frame.height)", file: file, line: line)
+    }
     guard let data = cairo_image_surface_get_data(golden) else { return XCTFail("no pixels", file: file, line: line) }
     let goldenStride = Int(cairo_image_surface_get_stride(golden))
     // PNG stores straight alpha, so a round trip moves premultiplied values by a step or two.
