@@ -209,7 +209,9 @@ def start_bar(obs, server):
         raise RuntimeError("no `commentbar` renderer process appeared under OBS in 20 s")
     if not wait_for(lambda: server.client_count() > 0, 20):
         raise RuntimeError("the renderer did not connect to the bench's websocket feed in 20 s")
-    # a live stream: started an hour ago (the clock ticks every second), with viewers
+    # a live stream: started an hour ago (the clock ticks every second), with viewers. The clock then reads
+    # 01:00:00, so in the latency phase (about 20 s) only its seconds change: shots.learn_mask learns and
+    # ignores those pixels, and no minute digit can change mid-phase and pass for a comment.
     server.broadcast(json.dumps({"type": "start", "time": time.time() - 3600}))
     server.broadcast(json.dumps({"type": "viewers", "count": 1234}))
 
