@@ -33,7 +33,9 @@ bench: deps bench-deps bench-stage
 	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
 	COMMENTBAR_RENDERER=$(abspath $(BENCH_RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
 		--home $(BENCH_RUN)/home --renderer $(BENCH_RENDERER) \
-		--plugin-path $(BENCH_RUN)/plugins --plugin-data-path $(BENCH_RUN)/plugin-data $(BENCH_ARGS); \
+		--plugin-path $(BENCH_RUN)/plugins --plugin-data-path $(BENCH_RUN)/plugin-data \
+		--command "make bench$(if $(filter-out $(RENDERER),$(BENCH_RENDERER)), BENCH_RENDERER=$(BENCH_RENDERER))$(if $(BENCH_ARGS), BENCH_ARGS='$(BENCH_ARGS)')" \
+		$(BENCH_ARGS); \
 	rc=$$?; \
 	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images || rc=1; \
 	exit $$rc

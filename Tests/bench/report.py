@@ -189,7 +189,7 @@ def write_page(res, out_md, images_dir):
     p = Page()
     p.add("# Benchmarks: the Comment Bar against what streamers use today", "",
           "<!-- Written by `make bench` (Tests/bench/report.py) from one run. Do not edit by hand: run it again. -->", "",
-          f"Measured side by side in one run of `make bench` on {res.get('started', '?')}"
+          f"Measured side by side in one run of `{res.get('command', 'make bench')}` on {res.get('started', '?')}"
           f" (commit `{m.get('git', '?')}`{' (a work tree with uncommitted changes)' if str(m.get('git', '')).endswith('-dirty') else ''}, {res.get('duration_s', 0):.0f} s for the measurements)."
           " Every figure below comes from that run; nothing is copied from elsewhere.", "")
     if res.get("errors"):
@@ -237,7 +237,7 @@ def write_page(res, out_md, images_dir):
     p.add("## Machine and command", "")
     pk = m.get("packages", {})
     p.table(["", ""], [
-        ["command", "`make bench` (runs `Tests/bench/run_bench.py`, then `Tests/bench/report.py`)"],
+        ["command", f"`{res.get('command', 'make bench')}` (runs `Tests/bench/run_bench.py`, then `Tests/bench/report.py`)"],
         ["CPU", f"{m.get('cpu', '?')}, {m.get('cores', '?')} cores seen"],
         ["memory", f"{m.get('mem_gib', '?')} GiB"],
         ["system", f"{m.get('os', '?')}, Linux {m.get('kernel', '?')}"],

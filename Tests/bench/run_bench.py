@@ -473,6 +473,7 @@ def main():
     ap.add_argument("--only", default="", help="comma list of phases to run (empty,text,bar,image,chromium,latency-text,"
                                               "latency-bar,frames); default all")
     ap.add_argument("--no-bar", action="store_true", help="skip every Comment Bar phase")
+    ap.add_argument("--command", default="make bench", help="how this run was started, for the page")
     ap.add_argument("--deadline", type=float, default=540.0, help="abort after this many seconds")
     args = ap.parse_args()
 
@@ -500,7 +501,7 @@ def main():
     t_begin = time.monotonic()
     results = {
         "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "command": "make bench",
+        "command": args.command,
         "settings": {"window_s": args.window, "warmup_s": args.warmup, "rate": args.rate,
                      "probes": args.probes, "canvas": "1280x720", "fps": 30, "preview": False},
         "machine": machine_info(),
