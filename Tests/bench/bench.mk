@@ -10,6 +10,8 @@ BENCH_APT_PACKAGES := chromium python3-matplotlib python3-numpy
 BENCH_PYTHON := /usr/bin/python3
 BENCH_RUN := .build-bench-run
 BENCH_ARGS ?=
+# When make started (parse time): the page reports how long the whole `make bench` took, builds included.
+BENCH_T0 := $(shell date +%s)
 # The renderer to measure; by default the Makefile's release build (built here if needed).
 BENCH_RENDERER ?= $(RENDERER)
 
@@ -37,7 +39,8 @@ bench: deps bench-deps bench-stage
 		--command "make bench$(if $(filter-out $(RENDERER),$(BENCH_RENDERER)), BENCH_RENDERER=$(BENCH_RENDERER))$(if $(BENCH_ARGS), BENCH_ARGS='$(BENCH_ARGS)')" \
 		$(BENCH_ARGS); \
 	rc=$$?; \
-	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images || rc=1; \
+	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images \
+		--make-started $(BENCH_T0) || rc=1; \
 	exit $$rc
 
 bench-page:
