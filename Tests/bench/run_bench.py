@@ -236,6 +236,9 @@ def phase_bar_cpu(obs, work, args, results, groups_for):
                 if feeder:
                     r_sent = feeder.stop()
             r["events_sent"] = r_sent if feeder else 0
+            seen = r["groups"]["renderer"]["pids"]
+            if len(seen) != 1:
+                raise RuntimeError(f"{label}: expected one renderer process through the window, saw {seen}")
             r["rate"] = rate
             rp = renderer_pids(obs)
             r["renderer_hwm_kib"] = max([procstat.status_kib(p, "VmHWM") or 0 for p in rp] or [0]) or None
