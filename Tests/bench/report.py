@@ -128,7 +128,8 @@ def plot(res, a, path):
 
     lat = res.get("latency", {})
     labels, p50, p99, lo, hi = [], [], [], [], []
-    for key, label in (("bar", "Comment Bar"), ("text", "Text (FreeType 2)\nchat log")):
+    for key, label in (("bar", "Comment Bar\nalone"), ("bar_loaded", "Comment Bar\namong 10/s"),
+                       ("text", "Text (FreeType 2)\nchat log")):
         r = lat.get(key)
         if not r or r.get("p50_ms") is None:
             continue
@@ -215,10 +216,16 @@ def write_page(res, out_md, images_dir):
         rows.append(["OBS CPU added by the bar at 10 comments/s is no more than the Text source adds",
                      "not measured in this run", "**not measured**"])
     lb = lat.get("bar")
+    ll = lat.get("bar_loaded")
     if lb and lb.get("p99_ms") is not None:
-        rows.append(["Comment-to-screen latency p99 at most 100 ms",
-                     f"p99 {fmt(lb['p99_ms'], 0)} ms (screenshot bracket up to {fmt(lb['p99_upper_ms'], 0)} ms)",
-                     verdict(lb["p99_ms"] <= TARGET_LATENCY_P99_MS)])
+        worst = lb["p99_ms"]
+        text = f"p99 {fmt(lb['p99_ms'], 0)} ms alone (screenshot bracket up to {fmt(lb['p99_upper_ms'], 0)} ms)"
+        if ll and ll.get("p99_ms") is not None:
+            worst = max(worst, ll["p99_ms"])
+            text += (f"; {fmt(ll['p99_ms'], 0)} ms among 10 comments/s "
+                     f"(bracket up to {fmt(ll['p99_upper_ms'], 0)} ms)")
+        rows.append(["Comment-to-screen latency p99 at most 100 ms", text,
+                     verdict(worst <= TARGET_LATENCY_P99_MS)])
     else:
         rows.append(["Comment-to-screen latency p99 at most 100 ms", "not measured in this run", "**not measured**"])
     rss = [mib(group(cpu.get(k), "renderer")["mem_kib_peak"]) for k in ("bar_10", "bar_idle", "bar_1000")
@@ -347,12 +354,17 @@ def write_page(res, out_md, images_dir):
     p.add("## Comment-to-screen latency", "")
     lrow = []
     lt = lat.get("text")
-    for key, label in (("bar", "Comment Bar (websocket feed)"), ("text", "OBS Text (FreeType 2), chat-log mode")):
+    for key, label in (("bar", "Comment Bar (websocket feed), one comment at a time"),
+                       ("bar_loaded", "Comment Bar, among 10 comments/s"),
+                       ("text", "OBS Text (FreeType 2), chat-log mode, one line at a time")):
         r = lat.get(key)
         if not r or r.get("p50_ms") is None:
             lrow.append([label, "n/a", "n/a", "n/a", "n/a", "n/a", "not measured in this run"])
             continue
-        rr = ratio(r["p99_ms"], lt["p99_ms"], 2) if lt and lt.get("p99_ms") and key != "text" else "1.0x"
+        if key == "text":
+            rr = "1.0x"
+        else:
+            rr = ratio(r["p99_ms"], lt["p99_ms"], 2) if lt and lt.get("p99_ms") else "n/a"
         lrow.append([label, fmt(r["p50_ms"], 0), fmt(r["p99_ms"], 0), fmt(r["max_ms"], 0),
                      f"{r['seen']} of {r['probes']}", fmt(r["bracket_ms_median"], 0), rr])
     p.table(["source", "p50, ms", "p99, ms", "max, ms", "probes seen", "screenshot bracket (median), ms",
@@ -367,6 +379,9 @@ def write_page(res, out_md, images_dir):
           "of the first one that did: the figures are the midpoint of that bracket, whose median width is given "
           "(the polling resolution; half of it is the error either way). The encoder's output would follow "
           "within one more frame (33 ms at 30 fps).", "")
+    p.add("Among 10 comments/s, the probes' names are magenta (`#ff00ff`, a colour no other comment uses), "
+          "and a probe counts as shown when magenta pixels appear; each probe waits until the previous one has "
+          "scrolled off. The Text source draws every line in one colour, so it can only be probed alone.", "")
     if lt and lt.get("p50_ms") is not None:
         p.add("The Text source reads its file once a second, so it is expected to be far slower.", "")
 
@@ -444,7 +459,7 @@ def write_page(res, out_md, images_dir):
           "use the same font and size and also keep 6 lines.",
           "- Memory is the renderer's resident set (VmRSS) sampled each second (peak) and its high-water mark "
           "(VmHWM); for Chromium it is the proportional set size summed over its processes.",
-          "- Latency probes run alone (no 10/s background chat), one comment at a time.",
+          "- Latency probes: 30 per row, one comment at a time, alone and (bar only) among 10 comments/s.",
           "- Raw figures (every 1-s sample, every probe) are in `.build-bench-run/results.json` after a run.", "")
     os.makedirs(os.path.dirname(out_md) or ".", exist_ok=True)
     with open(out_md, "w") as f:

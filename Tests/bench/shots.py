@@ -148,3 +148,65 @@ def latency(obs, source, write, probes, timeout, jitter, log, label, mask_second
         log(f"  {label}: p50 {r['p50_ms']:.0f} ms, p99 {r['p99_ms']:.0f} ms over {len(mids)} probes "
             f"(polling bracket median {r['bracket_ms_median']:.0f} ms), {misses} missed")
     return r
+
+
+MARKER_MIN_PIXELS = 8  # magenta pixels (at 320x180) that mean the marked comment is on screen
+
+
+def magenta_pixels(img):
+    """Pixels far more red and blue than green: the probe's #ff00ff name, which no other comment uses."""
+    i = img.astype(np.int16)
+    return int(((np.minimum(i[:, :, 0], i[:, :, 2]) - i[:, :, 1]) > 100).sum())
+
+
+def latency_marked(obs, source, write, probes, timeout, jitter, log, label):
+    """Latency while other comments keep flowing: each probe's name is magenta, and it counts as shown when
+    magenta pixels appear. Before each probe, the previous one must have scrolled away (no magenta)."""
+    rng = random.Random(4321)
+    samples, misses, polls = [], 0, []
+    started = time.monotonic()
+    for i in range(probes):
+        end = time.monotonic() + 5.0
+        while time.monotonic() < end:
+            _, _, img = shot(obs, source)
+            if magenta_pixels(img) == 0:
+                break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError(f"{label}: the previous probe never left the screen")
+        time.sleep(rng.uniform(0.0, jitter))
+        tw = write(i)
+        last_neg_start = tw
+        found = None
+        n = 0
+        while time.monotonic() - tw < timeout:
+            t0, t1, img = shot(obs, source)
+            n += 1
+            if magenta_pixels(img) >= MARKER_MIN_PIXELS:
+                found = (t0, t1)
+                break
+            last_neg_start = max(last_neg_start, t0)
+        if found is None:
+            misses += 1
+            log(f"  {label} probe {i}: not seen within {timeout:.0f} s")
+            continue
+        lower, upper = last_neg_start - tw, found[1] - tw
+        samples.append({"lower_ms": lower * 1000, "upper_ms": upper * 1000, "mid_ms": (lower + upper) * 500,
+                        "polls": n})
+        polls.append((upper - lower) * 1000)
+    mids = [s["mid_ms"] for s in samples]
+    uppers = [s["upper_ms"] for s in samples]
+    lowers = [s["lower_ms"] for s in samples]
+    r = {
+        "label": label, "shot_size": f"{SHOT_W}x{SHOT_H}", "probes": probes, "seen": len(samples),
+        "missed": misses, "timeout_s": timeout, "masked_pixels": 0,
+        "p50_ms": pct(mids, 50), "p99_ms": pct(mids, 99), "max_ms": max(mids) if mids else None,
+        "p50_upper_ms": pct(uppers, 50), "p99_upper_ms": pct(uppers, 99),
+        "p50_lower_ms": pct(lowers, 50), "p99_lower_ms": pct(lowers, 99),
+        "bracket_ms_median": pct(polls, 50), "bracket_ms_max": max(polls) if polls else None,
+        "samples": samples, "seconds": time.monotonic() - started,
+    }
+    if mids:
+        log(f"  {label}: p50 {r['p50_ms']:.0f} ms, p99 {r['p99_ms']:.0f} ms over {len(mids)} probes "
+            f"(polling bracket median {r['bracket_ms_median']:.0f} ms), {misses} missed")
+    return r
