@@ -31,7 +31,9 @@ struct frame_pool {
 	uint32_t front_index;
 	uint64_t last_taken_sequence;
 	bool taken_any;
-	uint64_t handoff_errors; /* fresh hand-offs that named no valid slot */
+	/* Fresh hand-offs that named no valid slot: counted by the thread that takes
+	 * frames, read and logged (rate-limited) by the renderer supervisor. */
+	atomic_uint_fast64_t handoff_errors;
 };
 
 /* Creates, sizes, fills and seals a pool for width x height (1..CB_POOL_MAX_DIMENSION).
@@ -47,6 +49,7 @@ void frame_pool_unref(struct frame_pool *pool);
 bool frame_pool_take_fresh(struct frame_pool *pool, const uint8_t **pixels, uint64_t *sequence);
 
 uint64_t frame_pool_heartbeat(const struct frame_pool *pool);
+/* As the renderer wrote it: any number, for the log only. */
 uint32_t frame_pool_producer_pid(const struct frame_pool *pool);
 
 /* One seqlock attempt: returns true and a NUL-terminated, printable copy of the
@@ -55,3 +58,8 @@ uint32_t frame_pool_producer_pid(const struct frame_pool *pool);
 bool frame_pool_read_status(const struct frame_pool *pool, uint32_t *code, char text[CB_POOL_STATUS_TEXT_SIZE]);
 
 const char *frame_pool_status_name(uint32_t code);
+
+/* Makes text from the renderer safe for the OBS log and the properties view, in
+ * place: control characters (tab included) and every byte of an invalid or
+ * overlong UTF-8 sequence, a surrogate or a C1 control become '?'. */
+void frame_pool_make_printable(char *text);
