@@ -40,6 +40,8 @@
 #define DEFAULT_FPS 30
 #define MIN_SIZE 64
 #define MAX_SIZE 3840
+/* A supervisor needs at most 0.5 s (exit grace) + 2 s (reaping after SIGKILL). */
+#define UNLOAD_WAIT_MS 5000
 
 static char *renderer_path;
 
@@ -69,9 +71,7 @@ static const char *string_or(const char *value, const char *fallback)
 
 /*
  * One line for the renderer's stdin: {"settings":{...}}. Every key is written,
- * defaults included (obs_data_get_json leaves defaults out). OBS 29's
- * obs_data_get_json is compact; any raw newline could only be whitespace
- * between tokens (inside strings it is escaped), so it is safe to flatten.
+ * defaults included (obs_data_get_json leaves defaults out).
  */
 static char *settings_line(obs_data_t *settings, uint32_t *width, uint32_t *height)
 {
@@ -110,15 +110,7 @@ static char *settings_line(obs_data_t *settings, uint32_t *width, uint32_t *heig
 
 	obs_data_t *wrapper = obs_data_create();
 	obs_data_set_obj(wrapper, "settings", out);
-	const char *json = obs_data_get_json(wrapper);
-	const size_t len = json ? strlen(json) : 0;
-	char *line = bmalloc(len + 2);
-	memcpy(line, json ? json : "", len);
-	for (size_t i = 0; i < len; i++)
-		if (line[i] == '\n' || line[i] == '\r')
-			line[i] = ' ';
-	line[len] = '\n';
-	line[len + 1] = '\0';
+	char *line = renderer_supervisor_json_line(wrapper);
 	obs_data_release(wrapper);
 	obs_data_release(out);
 	return line;
@@ -135,10 +127,11 @@ static void cb_update(void *data, obs_data_t *settings)
 	struct comment_bar_source *s = data;
 	uint32_t width, height;
 	char *line = settings_line(settings, &width, &height);
-	atomic_store(&s->width, width);
-	atomic_store(&s->height, height);
-	if (s->supervisor)
-		renderer_supervisor_set_settings(s->supervisor, line, width, height);
+	/* Settings too long to send change nothing, the size included. */
+	if (renderer_supervisor_set_settings(s->supervisor, line, width, height)) {
+		atomic_store(&s->width, width);
+		atomic_store(&s->height, height);
+	}
 	bfree(line);
 }
 
@@ -160,6 +153,8 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 	return s;
 }
 
+/* May run on the graphics thread (OBS 29 releases sources in tick_sources):
+ * never waits. The supervisor stops the renderer on its own thread. */
 static void cb_destroy(void *data)
 {
 	struct comment_bar_source *s = data;
@@ -325,10 +320,10 @@ static obs_properties_t *cb_get_properties(void *data)
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an
 	 * info property's description when it has no value, so the status goes there. */
-	char status[256] = "";
+	char status[512] = "";
 	if (s)
 		renderer_supervisor_describe(s->supervisor, status, sizeof(status));
-	char line[320];
+	char line[600];
 	snprintf(line, sizeof(line), "%s: %s", obs_module_text("RendererStatus"),
 		 status[0] ? status : obs_module_text("RendererStatus.None"));
 	obs_properties_add_text(props, "renderer_status", line, OBS_TEXT_INFO);
@@ -385,6 +380,9 @@ void comment_bar_source_register(void)
 
 void comment_bar_source_unregister(void)
 {
+	/* Every source is destroyed by now, but their supervisors may still be
+	 * stopping renderers: the module's code must stay until they are done. */
+	renderer_supervisor_wait_all(UNLOAD_WAIT_MS);
 	bfree(renderer_path);
 	renderer_path = NULL;
 }

@@ -2,5 +2,6 @@
 
 /* Finds the renderer and registers the `comment_bar_source` input. */
 void comment_bar_source_register(void);
-/* Frees what register allocated (module unload). */
+/* Module unload: waits (bounded) for stopping renderer supervisors, then frees
+ * what register allocated. */
 void comment_bar_source_unregister(void);

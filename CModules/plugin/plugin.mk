@@ -16,6 +16,9 @@ OBS_CFLAGS = $(shell pkg-config --cflags libobs)
 OBS_LIBS = $(shell pkg-config --libs libobs)
 CAIRO_CFLAGS = $(shell pkg-config --cflags cairo)
 CAIRO_LIBS = $(shell pkg-config --libs cairo)
+# The fake renderer parses its stdin lines with jansson (Debian: libjansson-dev).
+JANSSON_CFLAGS = $(shell pkg-config --cflags jansson)
+JANSSON_LIBS = $(shell pkg-config --libs jansson)
 PLUGIN_CC ?= cc
 PLUGIN_WARNINGS := -std=c11 -Wall -Wextra -Werror
 PLUGIN_CFLAGS := $(PLUGIN_WARNINGS) -fPIC -fvisibility=hidden -ICModules/CommentBarPoolABI/include
@@ -49,7 +52,8 @@ $(SHIM_HOST): Tests/shim/stub_host.c $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 
 $(FAKE_RENDERER): Tests/shim/fake_renderer.c CModules/CommentBarPoolABI/include/commentbar_pool.h $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
-	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g -ICModules/CommentBarPoolABI/include -o $@ Tests/shim/fake_renderer.c
+	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g -ICModules/CommentBarPoolABI/include $(JANSSON_CFLAGS) -o $@ \
+		Tests/shim/fake_renderer.c $(JANSSON_LIBS) -lpthread
 
 SHIM_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

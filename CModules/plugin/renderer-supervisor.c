@@ -17,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <obs-data.h>
 #include <util/base.h>
+#include <util/bmem.h>
 
 extern char **environ;
 
@@ -32,7 +34,7 @@ extern char **environ;
 #define SPAWN_FD_FLOOR 10
 
 #define POLL_INTERVAL_MS 100
-/* The renderer writes a heartbeat every ~200 ms even when idle. */
+/* The ABI: a heartbeat at least every 250 ms (the renderer beats every 100 ms). */
 #define HEARTBEAT_STALE_NS (3 * NS_PER_S)
 /* Time allowed for the first heartbeat: a cold fontconfig cache is slow. */
 #define FIRST_HEARTBEAT_GRACE_NS (10 * NS_PER_S)
@@ -42,9 +44,33 @@ extern char **environ;
 #define HEALTHY_RUN_NS (10 * NS_PER_S)
 /* After stdin is closed, how long the renderer gets to exit by itself. */
 #define EXIT_GRACE_NS (500 * NS_PER_MS)
+/* After SIGKILL, how long we wait to reap it (a process stuck in the kernel
+ * may take longer; it is then left, and logged, rather than hang the thread). */
+#define KILL_REAP_LIMIT_NS (2 * NS_PER_S)
+/* Repeated warnings (hand-off errors, settings not sent) at most this often. */
+#define REPORT_INTERVAL_NS (10 * NS_PER_S)
 
 #define STDERR_LINE_MAX 1024
-#define STDIN_QUEUE_MAX 65536
+/* Bytes of stderr read per wake-up, so a flood cannot keep the thread from
+ * its other work (heartbeat, stopping). */
+#define STDERR_READ_MAX 65536
+/* Renderer lines (and status changes) copied into the OBS log: a burst of this
+ * many, then this many a second; the rest are counted and the count is logged. */
+#define STDERR_LOG_BURST 200
+#define STDERR_LOG_PER_S 20
+#define STDIN_QUEUE_MAX (2 * RENDERER_SETTINGS_LINE_MAX)
+
+/* Supervisor threads: how many are still running, and the finished ones not
+ * joined yet. A thread joins the others that have ended whenever it can
+ * without waiting; module unload waits for all of them. */
+struct finished_thread {
+	pthread_t thread;
+	struct finished_thread *next;
+};
+static pthread_mutex_t threads_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t threads_cond = PTHREAD_COND_INITIALIZER;
+static unsigned threads_running;
+static struct finished_thread *threads_finished;
 
 struct child_process {
 	pid_t pid; /* 0: no child */
@@ -55,6 +81,9 @@ struct child_process {
 	uint64_t last_alive_ns;
 	uint64_t last_heartbeat;
 	bool heartbeat_seen;
+	bool attach_logged;
+	uint64_t handoff_errors_reported;
+	uint64_t handoff_report_ns;
 
 	uint64_t sent_settings_version;
 	uint64_t sent_active_version;
@@ -71,23 +100,27 @@ struct child_process {
 };
 
 struct renderer_supervisor {
+	/* Two: the source's (dropped by stop) and the thread's (dropped when it ends). */
+	atomic_int refs;
 	char *name;
 	char *renderer_path;
-	pthread_t thread;
-	int wake_fd; /* eventfd: requests from OBS's threads wake the poll */
+	struct finished_thread *record; /* handed to the finished list by the thread */
+	int wake_fd;                    /* eventfd: requests from OBS's threads wake the poll */
 
 	/* Guarded by mutex, which is only ever held to copy these (no I/O). */
 	pthread_mutex_t mutex;
-	char *settings_line;
+	char *settings_line; /* the newest line that fits; NULL if none did yet */
 	uint64_t settings_version;
 	uint32_t want_width;
 	uint32_t want_height;
 	bool stopping;
+	bool settings_rejected;     /* the newest settings were too long: not sent */
+	size_t rejected_length;     /* of the last one rejected */
+	uint64_t rejected_count;    /* how many were rejected, ever */
 	struct frame_pool *current_pool; /* one reference, owned by this field */
 	char summary[256];
-	struct renderer_supervisor_stats stats;
 
-	/* show/hide come from video_tick: lock-free. */
+	/* show/hide: lock-free. */
 	atomic_bool active;
 	atomic_uint_fast64_t active_version;
 
@@ -95,6 +128,11 @@ struct renderer_supervisor {
 	struct child_process child;
 	uint64_t restart_delay_ns;
 	uint64_t next_start_ns;
+	uint64_t rejected_reported;
+	uint64_t rejected_report_ns;
+	double log_tokens;
+	uint64_t log_tokens_ns;
+	uint64_t lines_not_logged;
 };
 
 static uint64_t now_ns(void)
@@ -140,39 +178,67 @@ static void describe_wait_status(int status, char *out, size_t out_size)
 
 /* ---- the renderer's stderr, copied into the OBS log line by line ---- */
 
-static void emit_stderr_line(struct child_process *child, bool truncated)
+static void report_lines_not_logged(struct renderer_supervisor *sup)
 {
-	child->line[child->line_len] = '\0';
-	for (size_t i = 0; i < child->line_len; i++) {
-		const unsigned char c = (unsigned char)child->line[i];
-		if ((c < 0x20 && c != '\t') || c == 0x7f)
-			child->line[i] = '?';
-	}
-	blog(LOG_INFO, LOG_PREFIX "renderer: %s%s", child->line, truncated ? " [line cut]" : "");
-	child->line_len = 0;
+	if (!sup->lines_not_logged)
+		return;
+	blog(LOG_WARNING, LOG_PREFIX "'%s': %llu lines of the renderer's output were not logged (more than %d a second)",
+	     sup->name, (unsigned long long)sup->lines_not_logged, STDERR_LOG_PER_S);
+	sup->lines_not_logged = 0;
 }
 
-static void read_stderr(struct child_process *child)
+/* A token bucket, so a chatty renderer cannot flood the OBS log. */
+static bool may_log_line(struct renderer_supervisor *sup)
 {
+	const uint64_t now = now_ns();
+	sup->log_tokens += (double)(now - sup->log_tokens_ns) / 1e9 * STDERR_LOG_PER_S;
+	if (sup->log_tokens > STDERR_LOG_BURST)
+		sup->log_tokens = STDERR_LOG_BURST;
+	sup->log_tokens_ns = now;
+	if (sup->log_tokens < 1)
+		return false;
+	sup->log_tokens -= 1;
+	return true;
+}
+
+static void emit_stderr_line(struct renderer_supervisor *sup, bool truncated)
+{
+	struct child_process *child = &sup->child;
+	child->line[child->line_len] = '\0';
+	child->line_len = 0;
+	if (!may_log_line(sup)) {
+		sup->lines_not_logged++;
+		return;
+	}
+	report_lines_not_logged(sup);
+	frame_pool_make_printable(child->line);
+	blog(LOG_INFO, LOG_PREFIX "renderer: %s%s", child->line, truncated ? " [line cut]" : "");
+}
+
+static void read_stderr(struct renderer_supervisor *sup)
+{
+	struct child_process *child = &sup->child;
 	char chunk[4096];
-	while (child->stderr_fd >= 0) {
+	size_t total = 0;
+	while (child->stderr_fd >= 0 && total < STDERR_READ_MAX) {
 		const ssize_t n = read(child->stderr_fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			if (n == 0 || errno != EAGAIN) { /* EOF: every writer closed it */
 				if (child->line_len)
-					emit_stderr_line(child, false);
+					emit_stderr_line(sup, false);
 				close(child->stderr_fd);
 				child->stderr_fd = -1;
 			}
 			return;
 		}
+		total += (size_t)n;
 		for (ssize_t i = 0; i < n; i++) {
 			if (chunk[i] == '\n') {
-				emit_stderr_line(child, false);
+				emit_stderr_line(sup, false);
 			} else if (child->line_len == STDERR_LINE_MAX) {
-				emit_stderr_line(child, true);
+				emit_stderr_line(sup, true);
 				child->line[child->line_len++] = chunk[i];
 			} else {
 				child->line[child->line_len++] = chunk[i];
@@ -183,6 +249,53 @@ static void read_stderr(struct child_process *child)
 
 /* ---- the renderer's stdin: one JSON object per line, never blocking ---- */
 
+char *renderer_supervisor_json_line(obs_data_t *data)
+{
+	/* OBS 29's obs_data_get_json is compact; any raw newline could only be
+	 * whitespace between tokens (inside strings it is escaped): safe to flatten. */
+	const char *json = obs_data_get_json(data);
+	const size_t len = json ? strlen(json) : 0;
+	char *line = bmalloc(len + 2);
+	memcpy(line, json ? json : "", len);
+	for (size_t i = 0; i < len; i++)
+		if (line[i] == '\n' || line[i] == '\r')
+			line[i] = ' ';
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	return line;
+}
+
+/* Only ever from the supervisor thread: {"active":true} or {"active":false}. */
+static char *active_line(bool active)
+{
+	obs_data_t *data = obs_data_create();
+	obs_data_set_bool(data, "active", active);
+	char *line = renderer_supervisor_json_line(data);
+	obs_data_release(data);
+	return line;
+}
+
+/* Settings that were too long are logged here, not on the OBS thread that
+ * made them: at once, then at most every REPORT_INTERVAL_NS with a count. */
+static void report_rejected_settings(struct renderer_supervisor *sup, uint64_t now)
+{
+	pthread_mutex_lock(&sup->mutex);
+	const uint64_t count = sup->rejected_count;
+	const size_t length = sup->rejected_length;
+	pthread_mutex_unlock(&sup->mutex);
+	if (count == sup->rejected_reported ||
+	    (sup->rejected_report_ns && now - sup->rejected_report_ns < REPORT_INTERVAL_NS))
+		return;
+	const uint64_t new_ones = count - sup->rejected_reported;
+	blog(LOG_WARNING,
+	     LOG_PREFIX "'%s': settings of %zu bytes are longer than the %d bytes the shim sends: not sent, "
+			"the renderer keeps its previous settings (%llu such update%s since the last report; "
+			"shorten the server, stream ID or file paths)",
+	     sup->name, length, RENDERER_SETTINGS_LINE_MAX, (unsigned long long)new_ones, new_ones == 1 ? "" : "s");
+	sup->rejected_reported = count;
+	sup->rejected_report_ns = now;
+}
+
 static void queue_pending_lines(struct renderer_supervisor *sup)
 {
 	struct child_process *child = &sup->child;
@@ -191,25 +304,24 @@ static void queue_pending_lines(struct renderer_supervisor *sup)
 
 	pthread_mutex_lock(&sup->mutex);
 	if (sup->settings_version != child->sent_settings_version && sup->settings_line) {
+		/* set_settings keeps only lines of at most RENDERER_SETTINGS_LINE_MAX. */
 		const size_t len = strlen(sup->settings_line);
-		if (len < sizeof(child->queue) / 2) {
-			memcpy(child->queue, sup->settings_line, len);
-			child->queue_len = len;
-		} else {
-			blog(LOG_WARNING, LOG_PREFIX "'%s': settings of %zu bytes are too large to send; dropped", sup->name,
-			     len);
-		}
+		memcpy(child->queue, sup->settings_line, len);
+		child->queue_len = len;
 		child->sent_settings_version = sup->settings_version;
 	}
 	pthread_mutex_unlock(&sup->mutex);
 
 	const uint64_t active_version = atomic_load(&sup->active_version);
 	if (active_version != child->sent_active_version) {
-		const char *line = atomic_load(&sup->active) ? "{\"active\":true}\n" : "{\"active\":false}\n";
+		char *line = active_line(atomic_load(&sup->active));
 		const size_t len = strlen(line);
-		memcpy(child->queue + child->queue_len, line, len);
-		child->queue_len += len;
-		child->sent_active_version = active_version;
+		if (child->queue_len + len <= sizeof(child->queue)) {
+			memcpy(child->queue + child->queue_len, line, len);
+			child->queue_len += len;
+			child->sent_active_version = active_version;
+		}
+		bfree(line);
 	}
 	child->queue_sent = 0;
 }
@@ -356,6 +468,7 @@ static bool start_child(struct renderer_supervisor *sup, uint32_t width, uint32_
 		goto fail;
 	}
 
+	/* Never blocking: a renderer that stops reading cannot stop this thread. */
 	fcntl(stdin_pipe[1], F_SETFL, O_NONBLOCK);
 	fcntl(stderr_pipe[0], F_SETFL, O_NONBLOCK);
 	memset(child, 0, sizeof(*child));
@@ -365,11 +478,6 @@ static bool start_child(struct renderer_supervisor *sup, uint32_t width, uint32_
 	child->pool = pool;
 	child->started_ns = child->last_alive_ns = now;
 	publish_pool(sup, pool);
-
-	pthread_mutex_lock(&sup->mutex);
-	sup->stats.spawns++;
-	sup->stats.child_pid = pid;
-	pthread_mutex_unlock(&sup->mutex);
 	blog(LOG_INFO, LOG_PREFIX "'%s': started renderer pid %d with a %ux%u pool", sup->name, (int)pid, width, height);
 	set_summary(sup, "starting (pid %d)", (int)pid);
 	return true;
@@ -387,22 +495,58 @@ fail:
 	return false;
 }
 
+/* The renderer's pid as it wrote it into the pool, once: the ABI's sign that it attached. */
+static void watch_attach(struct renderer_supervisor *sup)
+{
+	struct child_process *child = &sup->child;
+	if (child->attach_logged)
+		return;
+	const uint32_t producer = frame_pool_producer_pid(child->pool);
+	if (!producer)
+		return;
+	child->attach_logged = true;
+	if (producer == (uint32_t)child->pid)
+		blog(LOG_INFO, LOG_PREFIX "'%s': renderer pid %d attached to its pool (producer_pid %u)", sup->name,
+		     (int)child->pid, producer);
+	else
+		blog(LOG_WARNING, LOG_PREFIX "'%s': renderer pid %d attached to its pool, but wrote producer_pid %u",
+		     sup->name, (int)child->pid, producer);
+}
+
+/* video_tick counts hand-offs that named no valid slot; they are logged here,
+ * with who wrote them: at once, then at most every REPORT_INTERVAL_NS. */
+static void report_handoff_errors(struct renderer_supervisor *sup, uint64_t now, bool final)
+{
+	struct child_process *child = &sup->child;
+	const uint64_t total = atomic_load_explicit(&child->pool->handoff_errors, memory_order_relaxed);
+	if (total == child->handoff_errors_reported ||
+	    (!final && child->handoff_report_ns && now - child->handoff_report_ns < REPORT_INTERVAL_NS))
+		return;
+	blog(LOG_WARNING,
+	     LOG_PREFIX "'%s': renderer pid %d (producer_pid %u) broke the frame hand-off: %llu invalid hand-off%s "
+			"since the last report, %llu in all; those frames were not shown",
+	     sup->name, (int)child->pid, frame_pool_producer_pid(child->pool),
+	     (unsigned long long)(total - child->handoff_errors_reported),
+	     total - child->handoff_errors_reported == 1 ? "" : "s", (unsigned long long)total);
+	child->handoff_errors_reported = total;
+	child->handoff_report_ns = now;
+}
+
 /* Releases what the supervisor holds of a child that has been reaped. */
 static void forget_child(struct renderer_supervisor *sup)
 {
 	struct child_process *child = &sup->child;
-	read_stderr(child); /* whatever it said last */
+	read_stderr(sup); /* whatever it said last */
 	if (child->line_len)
-		emit_stderr_line(child, false);
+		emit_stderr_line(sup, false);
+	report_lines_not_logged(sup);
+	report_handoff_errors(sup, now_ns(), true);
 	close_fd(&child->stdin_fd);
 	close_fd(&child->stderr_fd);
 	/* The published pool stays: OBS keeps showing its last frame. */
 	frame_pool_unref(child->pool);
 	child->pool = NULL;
 	child->pid = 0;
-	pthread_mutex_lock(&sup->mutex);
-	sup->stats.child_pid = 0;
-	pthread_mutex_unlock(&sup->mutex);
 }
 
 /* Returns true if the child has ended; writes how into why. */
@@ -419,13 +563,23 @@ static bool reap_if_exited(struct child_process *child, char *why, size_t why_si
 	return true;
 }
 
-static void kill_and_reap(struct child_process *child)
+/* SIGKILL, then reap. Bounded: a process stuck in the kernel is left (and
+ * logged) rather than hang this thread and, with it, module unload. */
+static void kill_and_reap(struct renderer_supervisor *sup)
 {
+	struct child_process *child = &sup->child;
 	kill(child->pid, SIGKILL);
-	/* Blocking is fine here: this is the supervisor's own thread, and a
-	 * SIGKILLed process goes away promptly. */
-	while (waitpid(child->pid, NULL, 0) < 0 && errno == EINTR) {
+	const uint64_t deadline = now_ns() + KILL_REAP_LIMIT_NS;
+	for (;;) {
+		const pid_t r = waitpid(child->pid, NULL, WNOHANG);
+		if (r == child->pid || (r < 0 && errno != EINTR))
+			return; /* reaped, or not ours to reap any more (ECHILD) */
+		if (now_ns() >= deadline)
+			break;
+		poll(NULL, 0, 10); /* 10 ms */
 	}
+	blog(LOG_ERROR, LOG_PREFIX "'%s': renderer pid %d did not end within %.0f s of SIGKILL; left unreaped", sup->name,
+	     (int)child->pid, (double)KILL_REAP_LIMIT_NS / 1e9);
 }
 
 /* Closes stdin (the renderer's signal to exit), waits briefly, then kills. */
@@ -442,14 +596,14 @@ static void stop_child(struct renderer_supervisor *sup, const char *reason)
 		/* Keep draining stderr so a chatty renderer cannot block on it. */
 		struct pollfd p = {.fd = child->stderr_fd, .events = POLLIN};
 		if (poll(&p, child->stderr_fd >= 0 ? 1 : 0, 10) > 0)
-			read_stderr(child);
+			read_stderr(sup);
 	}
 	if (exited) {
 		blog(LOG_INFO, LOG_PREFIX "'%s': renderer pid %d %s (%s)", sup->name, (int)child->pid, why, reason);
 	} else {
 		blog(LOG_WARNING, LOG_PREFIX "'%s': renderer pid %d did not exit within %.1f s of its input closing; killed (%s)",
 		     sup->name, (int)child->pid, (double)EXIT_GRACE_NS / 1e9, reason);
-		kill_and_reap(child);
+		kill_and_reap(sup);
 	}
 	forget_child(sup);
 }
@@ -470,7 +624,13 @@ static void watch_status(struct renderer_supervisor *sup)
 		return;
 	child->status_known = true;
 	memcpy(child->status_text, shown, sizeof(shown));
-	blog(LOG_INFO, LOG_PREFIX "'%s': renderer status: %s", sup->name, shown);
+	/* A renderer flipping its status cannot flood the log either. */
+	if (may_log_line(sup)) {
+		report_lines_not_logged(sup);
+		blog(LOG_INFO, LOG_PREFIX "'%s': renderer status: %s", sup->name, shown);
+	} else {
+		sup->lines_not_logged++;
+	}
 	set_summary(sup, "running (pid %d): %s", (int)child->pid, shown);
 }
 
@@ -504,22 +664,18 @@ static void supervise_child(struct renderer_supervisor *sup, uint32_t want_width
 		char what[200];
 		snprintf(what, sizeof(what), "pid %d %s after %.1f s", pid, why, (double)ran / 1e9);
 		schedule_restart(sup, now, what);
-		pthread_mutex_lock(&sup->mutex);
-		sup->stats.restarts_after_failure++;
-		pthread_mutex_unlock(&sup->mutex);
 		return;
 	}
+	watch_attach(sup);
+	report_handoff_errors(sup, now, false);
 	if (heartbeat_is_stale(child, now)) {
 		const int pid = child->pid;
 		const double silent = (double)(now - child->last_alive_ns) / 1e9;
-		kill_and_reap(child);
+		kill_and_reap(sup);
 		forget_child(sup);
 		char what[160];
 		snprintf(what, sizeof(what), "pid %d gave no heartbeat for %.1f s and was killed", pid, silent);
 		schedule_restart(sup, now, what);
-		pthread_mutex_lock(&sup->mutex);
-		sup->stats.restarts_after_failure++;
-		pthread_mutex_unlock(&sup->mutex);
 		return;
 	}
 	if (child->pool->width != want_width || child->pool->height != want_height) {
@@ -561,7 +717,63 @@ static void wait_for_events(struct renderer_supervisor *sup)
 	}
 	for (nfds_t i = 1; i < count; i++)
 		if (fds[i].fd == child->stderr_fd && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-			read_stderr(child);
+			read_stderr(sup);
+}
+
+/* ---- the supervisor's own life ---- */
+
+static void free_supervisor(struct renderer_supervisor *sup)
+{
+	frame_pool_unref(sup->current_pool);
+	if (sup->wake_fd >= 0)
+		close(sup->wake_fd);
+	pthread_mutex_destroy(&sup->mutex);
+	free(sup->settings_line);
+	free(sup->renderer_path);
+	free(sup->name);
+	free(sup->record);
+	free(sup);
+}
+
+static void release_supervisor(struct renderer_supervisor *sup)
+{
+	if (atomic_fetch_sub_explicit(&sup->refs, 1, memory_order_acq_rel) == 1)
+		free_supervisor(sup);
+}
+
+/* Joins the finished threads that have fully ended; never waits. Needs threads_mutex. */
+static void join_ended_threads_locked(void)
+{
+	struct finished_thread **link = &threads_finished;
+	while (*link) {
+		struct finished_thread *f = *link;
+		if (pthread_tryjoin_np(f->thread, NULL) == 0) {
+			*link = f->next;
+			free(f);
+		} else {
+			link = &f->next;
+		}
+	}
+}
+
+static void join_ended_threads(void)
+{
+	pthread_mutex_lock(&threads_mutex);
+	join_ended_threads_locked();
+	pthread_mutex_unlock(&threads_mutex);
+}
+
+/* The thread's last act: after it, only the return into libc runs. */
+static void thread_finished(struct finished_thread *record)
+{
+	record->thread = pthread_self();
+	pthread_mutex_lock(&threads_mutex);
+	join_ended_threads_locked();
+	record->next = threads_finished;
+	threads_finished = record;
+	threads_running--;
+	pthread_cond_broadcast(&threads_cond);
+	pthread_mutex_unlock(&threads_mutex);
 }
 
 static void *supervisor_thread(void *data)
@@ -582,6 +794,7 @@ static void *supervisor_thread(void *data)
 		if (stopping)
 			break;
 
+		report_rejected_settings(sup, now_ns());
 		if (sup->child.pid)
 			supervise_child(sup, want_width, want_height);
 		if (!sup->child.pid && now_ns() >= sup->next_start_ns && start_child(sup, want_width, want_height)) {
@@ -591,6 +804,12 @@ static void *supervisor_thread(void *data)
 		wait_for_events(sup);
 	}
 	stop_child(sup, "the source was removed");
+	report_lines_not_logged(sup);
+	/* The record outlives sup: it goes to the finished list. */
+	struct finished_thread *record = sup->record;
+	sup->record = NULL;
+	release_supervisor(sup);
+	thread_finished(record);
 	return NULL;
 }
 
@@ -599,25 +818,46 @@ static void *supervisor_thread(void *data)
 struct renderer_supervisor *renderer_supervisor_start(const char *name, const char *renderer_path, uint32_t width,
 						      uint32_t height, const char *settings_line, bool active)
 {
+	join_ended_threads();
 	struct renderer_supervisor *sup = calloc(1, sizeof(*sup));
 	if (!sup)
 		return NULL;
+	sup->wake_fd = -1;
 	sup->name = strdup(name ? name : "");
 	sup->renderer_path = strdup(renderer_path);
-	sup->settings_line = strdup(settings_line);
+	sup->record = calloc(1, sizeof(*sup->record));
+	const size_t settings_length = strlen(settings_line);
+	if (settings_length <= RENDERER_SETTINGS_LINE_MAX) {
+		sup->settings_line = strdup(settings_line);
+		sup->settings_version = 1;
+	} else {
+		sup->settings_rejected = true;
+		sup->rejected_length = settings_length;
+		sup->rejected_count = 1;
+	}
 	sup->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!sup->name || !sup->renderer_path || !sup->settings_line || sup->wake_fd < 0)
+	if (!sup->name || !sup->renderer_path || !sup->record || (!sup->settings_line && !sup->settings_rejected) ||
+	    sup->wake_fd < 0 || pthread_mutex_init(&sup->mutex, NULL) != 0)
 		goto fail;
-	sup->settings_version = 1;
+	atomic_init(&sup->refs, 2);
 	sup->want_width = width;
 	sup->want_height = height;
 	sup->restart_delay_ns = RESTART_DELAY_FIRST_NS;
 	sup->child.stdin_fd = sup->child.stderr_fd = -1;
+	sup->log_tokens = STDERR_LOG_BURST;
+	sup->log_tokens_ns = now_ns();
 	atomic_init(&sup->active, active);
 	atomic_init(&sup->active_version, 1);
 	snprintf(sup->summary, sizeof(sup->summary), "not started yet");
-	pthread_mutex_init(&sup->mutex, NULL);
-	if (pthread_create(&sup->thread, NULL, supervisor_thread, sup) != 0) {
+
+	pthread_mutex_lock(&threads_mutex);
+	threads_running++;
+	pthread_mutex_unlock(&threads_mutex);
+	pthread_t thread;
+	if (pthread_create(&thread, NULL, supervisor_thread, sup) != 0) {
+		pthread_mutex_lock(&threads_mutex);
+		threads_running--;
+		pthread_mutex_unlock(&threads_mutex);
 		pthread_mutex_destroy(&sup->mutex);
 		goto fail;
 	}
@@ -630,6 +870,7 @@ fail:
 	free(sup->name);
 	free(sup->renderer_path);
 	free(sup->settings_line);
+	free(sup->record);
 	free(sup);
 	return NULL;
 }
@@ -642,24 +883,64 @@ void renderer_supervisor_stop(struct renderer_supervisor *sup)
 	sup->stopping = true;
 	pthread_mutex_unlock(&sup->mutex);
 	wake(sup);
-	pthread_join(sup->thread, NULL);
-
-	frame_pool_unref(sup->current_pool);
-	close(sup->wake_fd);
-	pthread_mutex_destroy(&sup->mutex);
-	free(sup->settings_line);
-	free(sup->renderer_path);
-	free(sup->name);
-	free(sup);
+	release_supervisor(sup);
+	join_ended_threads();
 }
 
-void renderer_supervisor_set_settings(struct renderer_supervisor *sup, const char *settings_line, uint32_t width,
+bool renderer_supervisor_wait_all(unsigned timeout_ms)
+{
+	struct timespec deadline;
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += timeout_ms / 1000;
+	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&threads_mutex);
+	while (threads_running > 0 &&
+	       pthread_cond_clockwait(&threads_cond, &threads_mutex, CLOCK_MONOTONIC, &deadline) != ETIMEDOUT) {
+	}
+	const unsigned still_running = threads_running;
+	/* Each finished thread has done all but return: joining takes no time.
+	 * A second's margin covers a thread preempted right after signalling. */
+	deadline.tv_sec++;
+	struct finished_thread **link = &threads_finished;
+	while (*link) {
+		struct finished_thread *f = *link;
+		if (pthread_clockjoin_np(f->thread, NULL, CLOCK_MONOTONIC, &deadline) == 0) {
+			*link = f->next;
+			free(f);
+		} else {
+			link = &f->next;
+		}
+	}
+	pthread_mutex_unlock(&threads_mutex);
+	if (still_running)
+		blog(LOG_ERROR, LOG_PREFIX "%u renderer supervisor%s still stopping after %u ms; unloading anyway",
+		     still_running, still_running == 1 ? " is" : "s are", timeout_ms);
+	return still_running == 0;
+}
+
+bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const char *settings_line, uint32_t width,
 				      uint32_t height)
 {
+	const size_t length = strlen(settings_line);
+	if (length > RENDERER_SETTINGS_LINE_MAX) {
+		/* Nothing changes, the size included; the supervisor thread logs it. */
+		pthread_mutex_lock(&sup->mutex);
+		sup->settings_rejected = true;
+		sup->rejected_length = length;
+		sup->rejected_count++;
+		pthread_mutex_unlock(&sup->mutex);
+		wake(sup);
+		return false;
+	}
 	char *copy = strdup(settings_line);
 	if (!copy)
-		return;
+		return false;
 	pthread_mutex_lock(&sup->mutex);
+	sup->settings_rejected = false;
 	/* OBS calls update for unchanged settings too; the renderer needs no repeat. */
 	const bool changed = !sup->settings_line || strcmp(sup->settings_line, copy) != 0;
 	char *old = changed ? sup->settings_line : copy;
@@ -673,6 +954,7 @@ void renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 	free(old);
 	if (changed)
 		wake(sup);
+	return true;
 }
 
 void renderer_supervisor_set_active(struct renderer_supervisor *sup, bool active)
@@ -700,13 +982,12 @@ bool renderer_supervisor_adopt_pool(struct renderer_supervisor *sup, struct fram
 void renderer_supervisor_describe(struct renderer_supervisor *sup, char *out, size_t out_size)
 {
 	pthread_mutex_lock(&sup->mutex);
-	snprintf(out, out_size, "%s", sup->summary);
-	pthread_mutex_unlock(&sup->mutex);
-}
-
-void renderer_supervisor_get_stats(struct renderer_supervisor *sup, struct renderer_supervisor_stats *stats)
-{
-	pthread_mutex_lock(&sup->mutex);
-	*stats = sup->stats;
+	if (sup->settings_rejected)
+		snprintf(out, out_size,
+			 "%s. The newest settings were not sent: %zu bytes, more than %d (shorten the server, stream ID "
+			 "or file paths)",
+			 sup->summary, sup->rejected_length, RENDERER_SETTINGS_LINE_MAX);
+	else
+		snprintf(out, out_size, "%s", sup->summary);
 	pthread_mutex_unlock(&sup->mutex);
 }

@@ -1,10 +1,10 @@
 /*
  * renderer-supervisor: one thread per Comment Bar source that owns the
  * `commentbar serve` child process and everything that can block: spawning,
- * writing its stdin, reading its stderr, reaping it, restarting it.
+ * writing its stdin, reading its stderr, reaping it, restarting it, stopping it.
  *
- * OBS's threads only hand it requests (settings, active, size) and take the
- * current pool from it, without waiting: see the functions below.
+ * OBS's threads only hand it requests (settings, active, size, stop) and take
+ * the current pool from it, without waiting: see the functions below.
  */
 #pragma once
 
@@ -15,19 +15,35 @@
 #include "frame-pool.h"
 
 struct renderer_supervisor;
+struct obs_data;
 
-/* name is used in log lines; renderer_path is the `commentbar` executable. */
+/* The longest settings line (with its '\n') the shim sends. A longer one is not
+ * sent: the renderer keeps the previous settings, the log and the source's
+ * status say why. */
+#define RENDERER_SETTINGS_LINE_MAX 32768
+
+/* name is used in log lines; renderer_path is the `commentbar` executable.
+ * Never blocks. */
 struct renderer_supervisor *renderer_supervisor_start(const char *name, const char *renderer_path, uint32_t width,
 						      uint32_t height, const char *settings_line, bool active);
-/* Closes the renderer's stdin, waits briefly, kills it if needed, reaps it and
- * joins the thread. Blocks for at most about a second. */
+/* Asks the supervisor to stop and returns at once: its thread then closes the
+ * renderer's stdin, gives it 0.5 s to exit, kills it if needed, reaps it and
+ * frees everything, itself included. sup must not be used afterwards.
+ * Safe on any OBS thread (the last release of a source can happen on the
+ * graphics thread). */
 void renderer_supervisor_stop(struct renderer_supervisor *sup);
+/* Module unload: waits up to timeout_ms for every supervisor that was asked to
+ * stop to finish, and joins their threads. Returns false, after logging, if
+ * some are still running when the time is up. */
+bool renderer_supervisor_wait_all(unsigned timeout_ms);
 
 /* From OBS's threads. settings_line is one JSON object ending in '\n'.
- * A new width/height makes a new pool and a new renderer. Never blocks on I/O. */
-void renderer_supervisor_set_settings(struct renderer_supervisor *sup, const char *settings_line, uint32_t width,
+ * A new width/height makes a new pool and a new renderer. Never blocks on I/O.
+ * Returns false, changing nothing (size included), when the line is longer
+ * than RENDERER_SETTINGS_LINE_MAX: the log and describe() then say so. */
+bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const char *settings_line, uint32_t width,
 				      uint32_t height);
-/* From video_tick (show/hide): lock-free. */
+/* From show/hide: lock-free. */
 void renderer_supervisor_set_active(struct renderer_supervisor *sup, bool active);
 
 /* From video_tick: if the current pool differs from *pool, replaces *pool with
@@ -38,10 +54,6 @@ bool renderer_supervisor_adopt_pool(struct renderer_supervisor *sup, struct fram
 /* A one-line summary of what the renderer is doing, for the properties view. */
 void renderer_supervisor_describe(struct renderer_supervisor *sup, char *out, size_t out_size);
 
-/* Counters for tests and the log. */
-struct renderer_supervisor_stats {
-	uint32_t spawns;
-	uint32_t restarts_after_failure;
-	int child_pid; /* 0 when none */
-};
-void renderer_supervisor_get_stats(struct renderer_supervisor *sup, struct renderer_supervisor_stats *stats);
+/* One stdin line from an obs_data object: its compact JSON, any raw newline
+ * flattened, with a final '\n'. bfree() it. */
+char *renderer_supervisor_json_line(struct obs_data *data);

@@ -9,9 +9,12 @@
  *          values for COMMENTBAR_FAKE_FUZZ_MS, checks the seals, then acts as solid
  *   bench  publishes COMMENTBAR_FAKE_FRAMES frames at COMMENTBAR_FAKE_FPS, each
  *          carrying its CLOCK_MONOTONIC publish time in its first 8 bytes
- *   hang   heartbeats for 0.5 s, then stays alive without a heartbeat
+ *   hang   heartbeats for 0.5 s, then stays alive without a heartbeat, reading
+ *          nothing (stdin EOF included): only SIGKILL ends it
  *   exit   exits with status 3 after 0.1 s
- * It exits when stdin closes, as the real renderer does.
+ *   chatty writes COMMENTBAR_FAKE_LINES lines to stderr at once, then acts as solid
+ * Stdin lines are parsed with jansson, as JSON. It exits when stdin closes, as
+ * the real renderer does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +30,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "commentbar_pool.h"
 
@@ -101,15 +106,32 @@ static void publish(uint32_t bgra, uint64_t stamp)
 	pthread_mutex_unlock(&frame_lock);
 }
 
-static uint32_t colour_of(const char *line)
+/* FNV-1a of the stream_id, opaque. */
+static uint32_t colour_of(const char *stream_id)
 {
-	/* FNV-1a of the stream_id value, opaque. */
-	const char *key = strstr(line, "\"stream_id\":\"");
 	uint32_t hash = 2166136261u;
-	if (key)
-		for (const char *p = key + 13; *p && *p != '"'; p++)
-			hash = (hash ^ (uint8_t)*p) * 16777619u;
+	for (const char *p = stream_id; *p; p++)
+		hash = (hash ^ (uint8_t)*p) * 16777619u;
 	return 0xFF000000u | (hash & 0x00FFFFFFu);
+}
+
+/* If line is {"settings":{...}}, returns true with the colour of its stream_id. */
+static bool settings_colour(const char *line, uint32_t *colour)
+{
+	json_error_t error;
+	json_t *root = json_loads(line, JSON_REJECT_DUPLICATES, &error);
+	if (!root) {
+		fprintf(stderr, "fake: not JSON (%s): %.80s\n", error.text, line);
+		return false;
+	}
+	json_t *settings = json_object_get(root, "settings");
+	const bool is_settings = json_is_object(settings);
+	if (is_settings) {
+		const char *stream_id = json_string_value(json_object_get(settings, "stream_id"));
+		*colour = colour_of(stream_id ? stream_id : "");
+	}
+	json_decref(root);
+	return is_settings;
 }
 
 static void fuzz_header(long duration_ms)
@@ -140,6 +162,10 @@ static void fuzz_header(long duration_ms)
 	/* Back to a sane state so frames flow again; the shim must recover. */
 	cb_pool_store_u32(&header->handoff, 1);
 	back_slot = 0;
+	/* A status the shim must clean up before logging: control characters,
+	 * invalid, overlong, surrogate and C1 UTF-8, then valid UTF-8. */
+	cb_pool_store_u32(&header->status_generation, 0);
+	set_status(CB_STATUS_LIVE, "nasty:\x01\t\x7f\xc0\xaf\xed\xa0\x80\xc2\x85\xff end \xc3\xa9");
 	fprintf(stderr, "fake: fuzzed the header %llu times\n", (unsigned long long)rounds);
 }
 
@@ -180,12 +206,18 @@ int main(int argc, char **argv)
 	back_slot = 0;
 	cb_pool_store_u32(&header->producer_pid, (uint32_t)getpid());
 
+	const pid_t parent = getppid();
 	const char *mode = getenv("COMMENTBAR_FAKE_MODE");
 	mode = mode && *mode ? mode : "solid";
 	fprintf(stderr, "fake: pid %d attached to a %ux%u pool, mode %s\n", (int)getpid(), width, height, mode);
 	if (strcmp(mode, "exit") == 0) {
 		sleep_ms(100);
 		return 3;
+	}
+	if (strcmp(mode, "chatty") == 0) {
+		const long lines = env_long("COMMENTBAR_FAKE_LINES", 1000);
+		for (long i = 0; i < lines; i++)
+			fprintf(stderr, "fake: chatter %ld\n", i);
 	}
 	pthread_t heartbeat;
 	pthread_create(&heartbeat, NULL, heartbeat_thread, NULL);
@@ -225,8 +257,7 @@ int main(int argc, char **argv)
 			while ((newline = memchr(line, '\n', len)) != NULL) {
 				*newline = '\0';
 				fprintf(stderr, "fake: got %s\n", line);
-				if (strstr(line, "\"settings\"")) {
-					colour = colour_of(line);
+				if (settings_colour(line, &colour)) {
 					if (strcmp(mode, "bench") != 0)
 						publish(colour, 0);
 					last_publish = now_ns();
@@ -239,8 +270,14 @@ int main(int argc, char **argv)
 		if (hang_at && now_ns() > hang_at) {
 			/* Frozen: no heartbeat, no frames, stdin unread, as a deadlocked renderer. */
 			atomic_store(&heartbeat_on, false);
-			for (;;)
-				sleep_ms(1000);
+			fprintf(stderr, "fake: frozen: no heartbeat, stdin unread\n");
+			/* Not even EOF ends it; only its parent's death does, so that a
+			 * crashed test leaves nothing behind. */
+			for (;;) {
+				sleep_ms(100);
+				if (getppid() != parent)
+					_exit(0);
+			}
 		}
 		/* A frame a second, as a live clock would. */
 		if (strcmp(mode, "bench") != 0 && now_ns() - last_publish > 1000000000ull) {
