@@ -42,15 +42,24 @@ BaseCY=720
 OutputCX=1280
 OutputCY=720
 INI
-cat >"$obs_dir/basic/scenes/Smoke.json" <<JSON
-{"name":"Smoke","current_scene":"Scene","current_program_scene":"Scene","scene_order":[{"name":"Scene"}],
- "sources":[
-  {"id":"comment_bar_source","versioned_id":"comment_bar_source","name":"Bar","uuid":"6f1b7f0e-0000-4000-8000-000000000001",
-   "settings":{"service":"demo","width":640,"height":200}},
-  {"id":"scene","versioned_id":"scene","name":"Scene","uuid":"6f1b7f0e-0000-4000-8000-000000000002",
-   "settings":{"items":[{"name":"Bar","source_uuid":"6f1b7f0e-0000-4000-8000-000000000001","visible":true,
-     "pos":{"x":0,"y":0},"scale":{"x":1,"y":1},"id":1}],"id_counter":1}}]}
-JSON
+# The scene collection, serialized by json.dumps (no JSON written by hand).
+python3 -c '
+import json, sys
+bar, scene = "6f1b7f0e-0000-4000-8000-000000000001", "6f1b7f0e-0000-4000-8000-000000000002"
+collection = {
+    "name": "Smoke", "current_scene": "Scene", "current_program_scene": "Scene",
+    "scene_order": [{"name": "Scene"}],
+    "sources": [
+        {"id": "comment_bar_source", "versioned_id": "comment_bar_source", "name": "Bar", "uuid": bar,
+         "settings": {"service": "demo", "width": 640, "height": 200}},
+        {"id": "scene", "versioned_id": "scene", "name": "Scene", "uuid": scene,
+         "settings": {"items": [{"name": "Bar", "source_uuid": bar, "visible": True, "pos": {"x": 0, "y": 0},
+                                "scale": {"x": 1, "y": 1}, "id": 1}], "id_counter": 1}},
+    ],
+}
+with open(sys.argv[1], "w") as out:
+    out.write(json.dumps(collection))
+' "$obs_dir/basic/scenes/Smoke.json"
 
 Xvfb -displayfd 9 -screen 0 1280x720x24 -nolisten tcp 9>"$root/display" 2>/dev/null &
 xvfb_pid=$!
@@ -83,6 +92,8 @@ log=$(ls -t "$obs_dir/logs/"*.txt 2>/dev/null | head -1)
 check "OBS loaded comment-bar from the user plugin folder" 'grep -q "comment-bar" "$log" 2>/dev/null'
 check "the renderer's stderr is in the OBS log" 'grep -q "\[comment-bar\] renderer: " "$log" 2>/dev/null'
 check "the renderer reports its status" 'grep -q "renderer status: live" "$log" 2>/dev/null'
+check "the shim logs the renderer attaching with its producer_pid" \
+	'grep -q "renderer pid $child attached to its pool (producer_pid $child)" "$log" 2>/dev/null'
 
 kill -INT "$obs_pid"
 for _ in $(seq 100); do kill -0 "$obs_pid" 2>/dev/null || break; sleep 0.1; done

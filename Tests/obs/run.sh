@@ -36,9 +36,10 @@ fi
 
 fixture=$(realpath "$fixtures/chat-a.jsonl")
 renderer=$(realpath "$renderer")
-cat >"$work/settings.json" <<JSON
-{"service":"file","stream_id":"$fixture","width":640,"height":200,"show_clock":false}
-JSON
+# Serialized by json.dumps: the fixture path may hold any character.
+python3 -c 'import json, sys
+json.dump({"service": "file", "stream_id": sys.argv[2], "width": 640, "height": 200, "show_clock": False},
+          open(sys.argv[1], "w"))' "$work/settings.json" "$fixture"
 if ! "$renderer" render --service file --stream "$fixture" --at 60 --settings "$work/settings.json" \
 	--width 640 --height 200 --out "$work/reference.png" 2>"$work/render.log"; then
 	echo "FAIL commentbar render: $(head -c 500 "$work/render.log")"
