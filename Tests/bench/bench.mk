@@ -4,9 +4,10 @@
 # Raw results and logs: .build-bench-run/ (results.json, obs-last.log, run-*/).
 .PHONY: bench bench-deps bench-page bench-stage
 
-# Beyond the Makefile's APT_PACKAGES: the Chromium peer and the plot.
-BENCH_APT_PACKAGES := chromium python3-matplotlib python3-numpy
-# Debian's python3, whatever python3 is first on PATH: matplotlib and numpy come from APT.
+# Beyond the Makefile's APT_PACKAGES: the Chromium peer, the plot and screenshot decoding, WebSocket
+# (obs-websocket control, the bar's feed, Chromium's DevTools).
+BENCH_APT_PACKAGES := chromium python3-matplotlib python3-numpy python3-websockets
+# Debian's python3, whatever python3 is first on PATH: matplotlib, numpy and websockets come from APT.
 BENCH_PYTHON := /usr/bin/python3
 BENCH_RUN := .build-bench-run
 BENCH_ARGS ?=
@@ -16,12 +17,7 @@ BENCH_T0 := $(shell date +%s)
 BENCH_RENDERER ?= $(RENDERER)
 
 bench-deps:
-	@missing=$$(for p in $(BENCH_APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-		echo "installing: $$missing"; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	$(call apt_install,$(BENCH_APT_PACKAGES))
 
 # The freshly built plugin, loaded through OBS_PLUGINS_PATH / OBS_PLUGINS_DATA_PATH (both are needed),
 # with the renderer named by COMMENTBAR_RENDERER; OBS's config is isolated in $(BENCH_RUN)/home.
