@@ -34,28 +34,20 @@ def all_pids():
     return [int(p) for p in os.listdir("/proc") if p.isdigit()]
 
 
-def children(pid):
-    """Direct children of a process."""
+# Indices into _stat_fields: the parent pid (field 4 of /proc/PID/stat) and the session id (field 6).
+STAT_PPID, STAT_SESSION = 1, 3
+
+
+def pids_where(index, value):
+    """Every process whose _stat_fields(pid)[index] is `value`: pids_where(STAT_PPID, pid) are its direct
+    children, pids_where(STAT_SESSION, sid) a process tree started with start_new_session."""
     out = []
     for p in all_pids():
         try:
             f = _stat_fields(p)
         except (OSError, ValueError):
             continue
-        if int(f[1]) == pid:
-            out.append(p)
-    return out
-
-
-def session_members(sid):
-    """Every process whose session id is sid (a process tree started with start_new_session)."""
-    out = []
-    for p in all_pids():
-        try:
-            f = _stat_fields(p)
-        except (OSError, ValueError):
-            continue
-        if int(f[3]) == sid:
+        if int(f[index]) == value:
             out.append(p)
     return out
 

@@ -70,7 +70,7 @@ def descendants(pid):
     parent = {}
     for p in procstat.all_pids():
         try:
-            parent[p] = int(procstat._stat_fields(p)[1])
+            parent[p] = int(procstat._stat_fields(p)[procstat.STAT_PPID])
         except (OSError, ValueError):
             continue
     out, frontier = [], [pid]
@@ -376,7 +376,7 @@ def phase_chromium_cpu(obs, work, args, results, cleanup, obs_group):
                       {"width": 1280, "height": 360, "deviceScaleFactor": 1, "mobile": False})
         time.sleep(2.0)  # let start-up work settle
         feeder = chat.Feeder(server.emit, args.rate, limit=args.warmup + args.window + 10)
-        groups = [obs_group, procstat.Group("chromium", lambda: procstat.session_members(proc.pid), memory="pss")]
+        groups = [obs_group, procstat.Group("chromium", lambda: procstat.pids_where(procstat.STAT_SESSION, proc.pid), memory="pss")]
         try:
             r = cpu_window(groups, args.warmup, args.window, "headless Chromium chat page, 10 lines/s")
         finally:
