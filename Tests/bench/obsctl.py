@@ -14,7 +14,7 @@ import socket
 import subprocess
 import time
 
-import wsmini
+import wsloop
 
 OBS_VERSION_29 = (29 << 24) | (0 << 16) | 2
 
@@ -167,15 +167,17 @@ class OBS:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"OBS exited with {self.proc.returncode} during start; see {self.log_path()}")
             try:
-                self.ws = wsmini.connect("127.0.0.1", self.port, timeout=30)
+                self.ws = wsloop.Client(f"ws://127.0.0.1:{self.port}", timeout=30)
                 hello = json.loads(self.ws.recv_text())
                 assert hello["op"] == 0, hello
-                self.ws.send_text(json.dumps({"op": 1, "d": {"rpcVersion": 1, "eventSubscriptions": 0}}))
-                ident = json.loads(self.ws.recv_text())
+                ident = self.ws.ask(json.dumps({"op": 1, "d": {"rpcVersion": 1, "eventSubscriptions": 0}}),
+                                    json.loads)
                 assert ident["op"] == 2, ident
                 break
-            except (OSError, wsmini.Closed, AssertionError) as e:
+            except (OSError, wsloop.Error, AssertionError) as e:
                 last_err = e
+                if self.ws is not None:
+                    self.ws.close()
                 self.ws = None
                 time.sleep(0.25)
         if self.ws is None:
@@ -192,15 +194,17 @@ class OBS:
         msg = {"op": 6, "d": {"requestType": kind, "requestId": rid}}
         if data is not None:
             msg["d"]["requestData"] = data
-        self.ws.send_text(json.dumps(msg))
-        while True:
-            reply = json.loads(self.ws.recv_text())
+
+        def reply_to_this(text):
+            reply = json.loads(text)
             if reply.get("op") == 7 and reply["d"].get("requestId") == rid:
-                d = reply["d"]
-                status = d["requestStatus"]
-                if check and not status["result"]:
-                    raise RuntimeError(f"{kind} failed: {status.get('code')} {status.get('comment')}")
-                return d.get("responseData", {}) if status["result"] else status
+                return reply["d"]
+            return None
+        d = self.ws.ask(json.dumps(msg), reply_to_this)
+        status = d["requestStatus"]
+        if check and not status["result"]:
+            raise RuntimeError(f"{kind} failed: {status.get('code')} {status.get('comment')}")
+        return d.get("responseData", {}) if status["result"] else status
 
     def create_input(self, name, kind, settings, scene="Empty"):
         return self.request("CreateInput", {"sceneName": scene, "inputName": name, "inputKind": kind,

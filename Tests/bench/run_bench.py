@@ -33,7 +33,7 @@ import chat  # noqa: E402
 import obsctl  # noqa: E402
 import procstat  # noqa: E402
 import shots  # noqa: E402
-import wsmini  # noqa: E402
+import wsloop  # noqa: E402
 
 BAR_KIND = "comment_bar_source"
 TEXT_KIND = "text_ft2_source_v2"
@@ -217,7 +217,7 @@ def start_bar(obs, server):
 
 
 def phase_bar_cpu(obs, work, args, results, groups_for):
-    server = wsmini.Server()
+    server = wsloop.Server()
     try:
         start_bar(obs, server)
         log(f"renderer pid(s) {renderer_pids(obs)}; feed clients {server.client_count()}")
@@ -298,19 +298,20 @@ class DevTools:
             targets = json.load(resp)
         page = next(t for t in targets if t.get("type") == "page")
         path = page["webSocketDebuggerUrl"].split(str(port), 1)[1]
-        self.conn = wsmini.connect("127.0.0.1", port, path)
+        self.conn = wsloop.Client(f"ws://127.0.0.1:{port}{path}")
         self.next_id = 0
 
     def call(self, method, params=None):
         self.next_id += 1
         i = self.next_id
-        self.conn.send_text(json.dumps({"id": i, "method": method, "params": params or {}}))
-        while True:
-            m = json.loads(self.conn.recv_text())
-            if m.get("id") == i:
-                if "error" in m:
-                    raise RuntimeError(f"{method}: {m['error']}")
-                return m.get("result", {})
+
+        def reply_to_this(text):
+            m = json.loads(text)
+            return m if m.get("id") == i else None
+        m = self.conn.ask(json.dumps({"id": i, "method": method, "params": params or {}}), reply_to_this)
+        if "error" in m:
+            raise RuntimeError(f"{method}: {m['error']}")
+        return m.get("result", {})
 
     def check(self, png_path):
         """How many chat lines the page shows, and a screenshot of it."""
@@ -421,7 +422,7 @@ def phase_text_latency(obs, work, args, results):
 
 
 def phase_bar_latency(obs, work, args, results):
-    server = wsmini.Server()
+    server = wsloop.Server()
     lines = chat.Lines(seed=13)
     try:
         start_bar(obs, server)
