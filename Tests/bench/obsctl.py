@@ -214,9 +214,14 @@ class OBS:
         self.request("RemoveInput", {"inputName": name}, check=False)
         time.sleep(0.1)  # the name stays taken for about 20 ms
 
-    def screenshot(self, source="Empty", width=None, height=None, fmt="bmp"):
-        """Returns (t_request_sent, t_reply, raw image bytes) or (t, t, None) if no frame exists yet."""
+    def screenshot(self, source="Empty", width=None, height=None, fmt="png", quality=None):
+        """Returns (t_request_sent, t_reply, raw image bytes) or (t, t, None) if no frame exists yet.
+
+        `quality` is obs-websocket's imageCompressionQuality: for PNG, 100 writes it uncompressed
+        (fastest), 0 smallest; None leaves Qt's default."""
         data = {"sourceName": source, "imageFormat": fmt}
+        if quality is not None:
+            data["imageCompressionQuality"] = quality
         if width:
             data["imageWidth"] = width
         if height:
