@@ -83,6 +83,8 @@ public final class SharedMemoryFramePool: FramePool {
                     stride: stride)
     }
 
+    public var backSlot: Int { back }
+
     public func publish() {
         sequence += 1
         let slotSequences = field(\.slot_sequence, as: UInt64.self)

@@ -42,6 +42,16 @@ public final class BarRenderer {
     /// so that scrolling rows gives the same pixels as drawing them again.
     private var commentAreaScrolls = false
 
+    // Damage tracking. A pool slot keeps the frame the renderer last wrote into it,
+    // so the back buffer needs only what changed in the frames published since.
+    private var pool: ObjectIdentifier?
+    private var framesPublished = 0
+    /// The frame number each slot holds.
+    private var slotHolds: [Int: Int] = [:]
+    /// What each recent frame changed, oldest first.
+    private var damageLog: [(frame: Int, rects: [PixelRect])] = []
+    private static let damageLogDepth = 8
+
     /// What the last `render` did, for benchmarks and tests.
     public struct Work: Equatable, Sendable {
         public enum Kind: Sendable { case none, composed, scrolled, copied }
@@ -49,6 +59,8 @@ public final class BarRenderer {
         public var stableRedrawn = false
         public var linesLaidOut = 0
         public var linesBlended = 0
+        /// Bytes copied to bring the back buffer up to the last frame.
+        public var bytesCaughtUp = 0
     }
     public private(set) var lastWork = Work()
     /// The problem the header shows (a notice passed in, or an image that cannot be used).
@@ -110,7 +122,15 @@ public final class BarRenderer {
         guard stableChanged || linesChanged || clockText != lastClock || lastPlaced == nil else { return false }
 
         let frame = pool.backBuffer()
+        let slot = pool.backSlot
         guard frame.width == width, frame.height == height else { return false }
+        if self.pool != ObjectIdentifier(pool) {
+            // Another pool: nothing in it is known.
+            self.pool = ObjectIdentifier(pool)
+            slotHolds.removeAll()
+            damageLog.removeAll()
+            lastPlaced = nil
+        }
         if stableChanged {
             stable.draw(inputs, engine: engine, images: images, clock: clock)
             commentAreaScrolls = stable.isUniform(in: layout.comments)
@@ -121,20 +141,37 @@ public final class BarRenderer {
         let placed = linesChanged || lastPlaced == nil ? place(state.lines) : (lastPlaced ?? [])
         guard let stablePixels = stable.image.data() else { return false }
 
+        let full = PixelRect(x: 0, y: 0, width: width, height: height)
+        var damage: [PixelRect] = []
         if let previous = lastPlaced, let base = pool.lastPublished(), let scroll = scrollPlan(from: previous, to: placed) {
-            // Built on the last frame: one pass copies it, scrolling the comment area.
-            buildScrolled(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop)
-            blend(placed.prefix(scroll.newRows), into: frame)
-            if clockText != lastClock { redrawClock(clockText, in: frame, stablePixels: stablePixels) }
-            lastWork.kind = scroll.distance == 0 && scroll.newRows == 0 ? .copied : .scrolled
+            // Built on the last frame: the slot catches up with it where it is behind,
+            // the comment area scrolls if its rows changed, the clock is redrawn if it moved.
+            let area = layout.comments
+            let rowsChanged = scroll.distance != 0 || scroll.newRows != 0 || previous.count != placed.count
+            catchUp(frame, slot: slot, from: base, except: rowsChanged ? area : nil)
+            if rowsChanged {
+                scrollArea(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop)
+                blend(placed.prefix(scroll.newRows), into: frame)
+                damage.append(area)
+            }
+            if clockText != lastClock {
+                redrawClock(clockText, in: frame, stablePixels: stablePixels)
+                damage.append(stable.clockRect.clamped(width: width, height: height))
+            }
+            lastWork.kind = rowsChanged ? .scrolled : .copied
         } else {
             copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
-                     destinationStride: frame.stride, rect: PixelRect(x: 0, y: 0, width: width, height: height))
+                     destinationStride: frame.stride, rect: full)
             blend(placed[...], into: frame)
             drawClock(clockText, in: frame)
+            damage = [full]
             lastWork.kind = .composed
         }
         pool.publish()
+        framesPublished += 1
+        slotHolds[slot] = framesPublished
+        damageLog.append((framesPublished, damage))
+        if damageLog.count > Self.damageLogDepth { damageLog.removeFirst(damageLog.count - Self.damageLogDepth) }
         lastPlaced = placed
         lastLines = state.lines
         lastClock = clockText
@@ -196,28 +233,37 @@ public final class BarRenderer {
         return (distance, newRows, placed.last?.y ?? layout.comments.maxY)
     }
 
-    /// Copies `base` into `frame`, moving the comment area's rows up by `distance`;
+    /// Copies from the last frame into `frame` what changed since the frame this
+    /// slot holds (everything, if that is not known), except `skipped`, which the
+    /// caller writes anew.
+    private func catchUp(_ frame: FrameBuffer, slot: Int, from base: FrameBuffer, except skipped: PixelRect?) {
+        var rects: Set<PixelRect> = []
+        if let held = slotHolds[slot], let oldest = damageLog.first, held >= oldest.frame - 1 {
+            for entry in damageLog where entry.frame > held { rects.formUnion(entry.rects) }
+        } else {
+            rects = [PixelRect(x: 0, y: 0, width: width, height: height)]
+        }
+        rects.remove(skipped ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+        for rect in rects {
+            copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels, destinationStride: frame.stride,
+                     rect: rect)
+        }
+        lastWork.bytesCaughtUp = rects.reduce(0) { $0 + $1.width * $1.height * 4 }
+    }
+
+    /// Writes the comment area from the last frame's rows moved up by `distance`;
     /// rows above the top kept comment and rows left empty at the bottom come from the stable layer.
-    private func buildScrolled(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
-                               by distance: Int, keptTop: Int) {
+    private func scrollArea(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
+                            by distance: Int, keptTop: Int) {
         let area = layout.comments
         let stableStride = stable.image.stride
-        copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels, destinationStride: frame.stride,
-                 rect: PixelRect(x: 0, y: 0, width: width, height: area.y))
-        copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels, destinationStride: frame.stride,
-                 rect: PixelRect(x: 0, y: area.maxY, width: width, height: height - area.maxY))
         let rowBytes = area.width * 4
         for row in area.y..<area.maxY {
-            let destination = frame.pixels + row * frame.stride
-            // Outside the comment area: the same row.
-            destination.copyMemory(from: base.pixels + row * base.stride, byteCount: area.x * 4)
-            (destination + area.maxX * 4).copyMemory(from: base.pixels + row * base.stride + area.maxX * 4,
-                                                     byteCount: (width - area.maxX) * 4)
             let source: UnsafeRawPointer =
                 row < keptTop || row + distance >= area.maxY
                 ? UnsafeRawPointer(stablePixels + row * stableStride + area.x * 4)
                 : UnsafeRawPointer(base.pixels + (row + distance) * base.stride + area.x * 4)
-            (destination + area.x * 4).copyMemory(from: source, byteCount: rowBytes)
+            (frame.pixels + row * frame.stride + area.x * 4).copyMemory(from: source, byteCount: rowBytes)
         }
     }
 

@@ -50,7 +50,7 @@ func withCairo<T>(on frame: FrameBuffer, _ body: (OpaquePointer) -> T) -> T {
 }
 
 /// Integer pixel rectangle.
-struct PixelRect: Equatable {
+struct PixelRect: Hashable {
     var x: Int
     var y: Int
     var width: Int

@@ -26,6 +26,9 @@ public protocol FramePool: AnyObject {
     var height: Int { get }
     /// The buffer the renderer may write now. The same until `publish`.
     func backBuffer() -> FrameBuffer
+    /// Which slot `backBuffer` is. A slot keeps what the renderer last wrote into
+    /// it (readers never write), so the renderer need only update what changed since.
+    var backSlot: Int { get }
     /// Hands the back buffer over as the newest complete frame.
     func publish()
     /// The frame published last, which the renderer may read (never write)
@@ -62,6 +65,7 @@ public final class MemoryFramePool: FramePool {
     }
 
     public func backBuffer() -> FrameBuffer { buffer(slot: back) }
+    public var backSlot: Int { back }
 
     public func publish() {
         newest = back

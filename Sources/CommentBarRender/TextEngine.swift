@@ -60,8 +60,6 @@ final class TextLayout {
     let width: Int
     let height: Int
     let lineCount: Int
-    /// Distance from the top to the first line's baseline.
-    let baseline: Int
 
     init(_ layout: OpaquePointer) {
         self.layout = layout
@@ -71,7 +69,6 @@ final class TextLayout {
         width = Int(logical.x + logical.width)
         height = Int(logical.height)
         lineCount = Int(pango_layout_get_line_count(layout))
-        baseline = Int(pango_layout_get_baseline(layout) / PANGO_SCALE)
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }

@@ -40,6 +40,36 @@ final class LayeredRenderingTests: XCTestCase {
         XCTAssertEqual(renderer.lastWork.linesLaidOut, 0)
     }
 
+    func testSteadyFramesCopyOnlyWhatChanged() {
+        var (state, now) = DemoScript.timeline.state(at: 30)
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        let frameBytes = 1280 * 360 * 4
+        for _ in 0..<4 { now += 1; renderer.render(state, now: now, into: pool) }
+        XCTAssertEqual(renderer.lastWork.kind, .copied)
+        XCTAssertLessThan(renderer.lastWork.bytesCaughtUp, frameBytes / 20, "a clock tick catches up only the clock")
+        for index in 0..<4 {
+            state.apply(.comment(ChatLine(id: "s\(index)", user: "u", text: "row \(index)")))
+            renderer.render(state, now: now, into: pool)
+        }
+        XCTAssertEqual(renderer.lastWork.kind, .scrolled)
+        XCTAssertEqual(renderer.lastWork.bytesCaughtUp, 0, "new comments rewrite only the comment area")
+        XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now))
+    }
+
+    func testRemovingTheOldestRowLeavesNoTrace() {
+        var (state, now) = DemoScript.timeline.state(at: 30)
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        renderer.render(state, now: now, into: pool)
+        if let oldestShown = state.lines.suffix(3).first { state.apply(.delete(id: oldestShown.id)) }
+        for _ in 0..<4 {
+            renderer.render(state, now: now, into: pool)
+            XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now))
+            now += 1
+        }
+    }
+
     func testNewCommentLaysOutOnlyThatComment() {
         var (state, now) = DemoScript.timeline.state(at: 30)
         let pool = MemoryFramePool(width: 1280, height: 360)
