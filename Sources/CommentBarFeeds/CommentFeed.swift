@@ -29,6 +29,13 @@ public enum LocalFeeds {
             return TimelineFeed(timeline: DemoScript.timeline, loopEvery: DemoScript.loopSeconds)
         case "file":
             guard !streamID.isEmpty else { throw FeedConfigError(missingFile) }
+            // A missing path is a setting to fix, said at once; stat never blocks. Reading and
+            // parsing happen in the feed's task, and their problems show as its status.
+            do {
+                try RegularFile.check(streamID, maxBytes: FeedTimeline.maxFileBytes)
+            } catch {
+                throw FeedConfigError(error.description)
+            }
             return FileFeed(path: streamID)
         default:
             return nil

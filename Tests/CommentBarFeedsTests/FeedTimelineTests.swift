@@ -86,11 +86,20 @@ final class FeedTimelineTests: XCTestCase {
 }
 
 final class FileFeedTests: XCTestCase {
+    func testAMissingFileIsRefusedAtOnce() {
+        XCTAssertThrowsError(try LocalFeeds.make(service: "file", streamID: "/nonexistent.jsonl")) { error in
+            XCTAssertEqual((error as? FeedConfigError)?.message, "/nonexistent.jsonl: no such file")
+        }
+    }
+
     func testABadFileBecomesAnErrorStatus() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).jsonl").path
+        try Data("{\"type\":\"nope\"}\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let collected = EventLog()
-        let feed = try XCTUnwrap(try LocalFeeds.make(service: "file", streamID: "/nonexistent.jsonl"))
+        let feed = try XCTUnwrap(try LocalFeeds.make(service: "file", streamID: path))
         await feed.run { collected.add($0) }
-        XCTAssertEqual(collected.events, [.status(.connecting), .status(.error(message: "/nonexistent.jsonl: no such file"))])
+        XCTAssertEqual(collected.events, [.status(.connecting), .status(.error(message: "\(path):1: unknown event type \"nope\""))])
     }
 }
 
