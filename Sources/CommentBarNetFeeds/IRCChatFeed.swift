@@ -18,21 +18,7 @@ public struct IRCChatFeed: CommentFeed {
     }
 
     public func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
-        let problems = InputProblemLog(source: endpoint.description)
-        await ReconnectLoop.run(emit: emit) {
-            await connectOnce(emit: emit, problems: problems)
-        }
-    }
-
-    private func connectOnce(emit: @escaping @Sendable (FeedEvent) -> Void,
-                             problems: InputProblemLog) async -> ConnectionOutcome {
-        var liveSince: ContinuousClock.Instant?
-        func outcome(_ end: ConnectionOutcome.End) -> ConnectionOutcome {
-            ConnectionOutcome(end: end, liveFor: liveSince.map { ContinuousClock.now - $0 })
-        }
-        do {
-            let tls = endpoint.usesTLS ? try TLSSettings.makeContext() : nil
-            let connection = try await FeedConnector.connect(to: endpoint, framing: .lines, tls: tls, problems: problems)
+        await ReconnectLoop.keepConnected(to: endpoint, framing: .lines, emit: emit) { connection, problems, live in
             let channel = connection.channel
             let watchdog = channel.eventLoop.scheduleTask(in: Self.joinTimeout) { channel.close(promise: nil) }
             defer { watchdog.cancel() }
@@ -55,24 +41,22 @@ public struct IRCChatFeed: CommentFeed {
                             emit(event)
                         case .live:
                             watchdog.cancel()
-                            liveSince = .now
+                            live.start()
                             emit(.status(.live))
                         case .malformed(let reason):
                             problems.note(reason)
                         case .reconnectNow(let reason):
-                            return outcome(.reconnectNow(reason))
+                            return .reconnectNow(reason)
                         case .disconnect(let reason):
-                            return outcome(.closed(reason))
+                            return .closed(reason)
                         case .fail(let message):
-                            return outcome(.failed(message))
+                            return .failed(message)
                         }
                     }
                 }
-                return outcome(.closed(liveSince == nil ? "the server closed the connection before the channel was joined"
-                                                        : "the server closed the connection"))
+                return .closed(live.since == nil ? "the server closed the connection before the channel was joined"
+                                                 : "the server closed the connection")
             }
-        } catch {
-            return outcome(ReconnectLoop.end(for: error))
         }
     }
 }

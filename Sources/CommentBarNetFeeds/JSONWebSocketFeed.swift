@@ -13,22 +13,8 @@ public struct JSONWebSocketFeed: CommentFeed {
     }
 
     public func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
-        let problems = InputProblemLog(source: endpoint.description)
-        await ReconnectLoop.run(emit: emit) {
-            await connectOnce(emit: emit, problems: problems)
-        }
-    }
-
-    private func connectOnce(emit: @escaping @Sendable (FeedEvent) -> Void,
-                             problems: InputProblemLog) async -> ConnectionOutcome {
-        var liveSince: ContinuousClock.Instant?
-        func outcome(_ end: ConnectionOutcome.End) -> ConnectionOutcome {
-            ConnectionOutcome(end: end, liveFor: liveSince.map { ContinuousClock.now - $0 })
-        }
-        do {
-            let tls = endpoint.usesTLS ? try TLSSettings.makeContext() : nil
-            let connection = try await FeedConnector.connect(to: endpoint, framing: .messages, tls: tls, problems: problems)
-            liveSince = .now
+        await ReconnectLoop.keepConnected(to: endpoint, framing: .messages, emit: emit) { connection, problems, live in
+            live.start()
             emit(.status(.live))
             return try await connection.executeThenClose { inbound, _ in
                 for try await message in inbound {
@@ -41,10 +27,8 @@ public struct JSONWebSocketFeed: CommentFeed {
                         problems.note("bad JSON event: \(error.message)")
                     }
                 }
-                return outcome(.closed("the server closed the connection"))
+                return .closed("the server closed the connection")
             }
-        } catch {
-            return outcome(ReconnectLoop.end(for: error))
         }
     }
 }

@@ -100,3 +100,33 @@ enum ReconnectLoop {
         }
     }
 }
+
+/// When a connection went live, so the loop can tell how long it lasted.
+final class LiveSpan {
+    private(set) var since: ContinuousClock.Instant?
+    func start() { since = .now }
+}
+
+extension ReconnectLoop {
+    /// Keeps `endpoint` connected: each attempt opens the connection (with TLS when
+    /// the endpoint says so) and hands it to `session`, whose return or error ends it.
+    static func keepConnected(
+        to endpoint: FeedEndpoint, framing: FeedConnector.Framing, emit: @escaping @Sendable (FeedEvent) -> Void,
+        session: (FeedConnector.MessageChannel, InputProblemLog, LiveSpan) async throws -> ConnectionOutcome.End
+    ) async {
+        let problems = InputProblemLog(source: endpoint.description)
+        await run(emit: emit) {
+            let live = LiveSpan()
+            let end: ConnectionOutcome.End
+            do {
+                let tls = endpoint.usesTLS ? try TLSSettings.makeContext() : nil
+                let connection = try await FeedConnector.connect(to: endpoint, framing: framing, tls: tls,
+                                                                 problems: problems)
+                end = try await session(connection, problems, live)
+            } catch {
+                end = self.end(for: error)
+            }
+            return ConnectionOutcome(end: end, liveFor: live.since.map { ContinuousClock.now - $0 })
+        }
+    }
+}
