@@ -17,29 +17,19 @@
 #include <obs-module.h>
 
 #include "comment-bar-source.h"
+#include "commentbar_services.h"
+#include "commentbar_settings.h"
 #include "frame-pool.h"
+#include "plugin-log.h"
 #include "renderer-supervisor.h"
+#include "safe-text.h"
 
-#define LOG_PREFIX "[comment-bar] "
 #define SOURCE_ID "comment_bar_source"
 #define RENDERER_NAME "commentbar"
 #define RENDERER_ENV "COMMENTBAR_RENDERER"
-
-/* Defaults: the same as BarSettings.swift, so an omitted key means the same thing on both sides. */
-#define DEFAULT_SERVICE "demo"
-#define DEFAULT_WIDTH 1280
-#define DEFAULT_HEIGHT 360
-#define DEFAULT_MAX_LINES 6
-#define DEFAULT_FONT_FACE "Noto Sans CJK JP"
-#define DEFAULT_FONT_STYLE "Regular"
-#define DEFAULT_FONT_SIZE 26
-#define DEFAULT_TEXT_COLOR 0xFFFFFFFFll /* OBS colours are 0xAABBGGRR */
-#define DEFAULT_BG_COLOR 0xFF1E1414ll
-#define DEFAULT_BG_OPACITY 78
-#define DEFAULT_CORNER_RADIUS 20
-#define DEFAULT_FPS 30
-#define MIN_SIZE 64
-#define MAX_SIZE 3840
+/* Settings rows named "font.X" are member X of OBS's font object "font". */
+#define FONT_KEY "font"
+#define FONT_ROW_PREFIX "font."
 /* A supervisor needs at most 0.5 s (exit grace) + 2 s (reaping after SIGKILL). */
 #define UNLOAD_WAIT_MS 5000
 
@@ -59,54 +49,64 @@ struct comment_bar_source {
 	uint32_t texture_height;
 };
 
-static long long clamp_ll(long long value, long long low, long long high)
+/* The object a settings row lives in: the font's members in the font object
+ * (NULL if there is none), the others at the top. *key is the key within it. */
+static obs_data_t *row_container(obs_data_t *top, obs_data_t *font, const struct cb_setting *row, const char **key)
 {
-	return value < low ? low : value > high ? high : value;
+	if (strncmp(row->key, FONT_ROW_PREFIX, strlen(FONT_ROW_PREFIX)) == 0) {
+		*key = row->key + strlen(FONT_ROW_PREFIX);
+		return font;
+	}
+	*key = row->key;
+	return top;
 }
 
-static const char *string_or(const char *value, const char *fallback)
+/* One row's value from the source's settings into out, as the renderer must
+ * get it: strings with a default never empty, integers clamped to the row's
+ * range, a value missing altogether as the row's default. */
+static void copy_setting(obs_data_t *out, const char *key, obs_data_t *in, const struct cb_setting *row)
 {
-	return value && *value ? value : fallback;
+	const bool present = in && (obs_data_has_user_value(in, key) || obs_data_has_default_value(in, key));
+	switch (row->type) {
+	case CB_SETTING_STRING: {
+		const char *value = present ? obs_data_get_string(in, key) : NULL;
+		obs_data_set_string(out, key, value && *value ? value : row->default_string);
+		break;
+	}
+	case CB_SETTING_INT:
+		obs_data_set_int(out, key,
+				 cb_setting_clamp(row, present ? obs_data_get_int(in, key) : row->default_number));
+		break;
+	case CB_SETTING_COLOR: /* OBS colours are 0xAABBGGRR; any value is a colour */
+		obs_data_set_int(out, key, present ? obs_data_get_int(in, key) : row->default_number);
+		break;
+	case CB_SETTING_BOOL:
+		obs_data_set_bool(out, key, present ? obs_data_get_bool(in, key) : row->default_number != 0);
+		break;
+	}
 }
 
 /*
- * One line for the renderer's stdin: {"settings":{...}}. Every key is written,
- * defaults included (obs_data_get_json leaves defaults out).
+ * One line for the renderer's stdin: {"settings":{...}}. Every key of the
+ * settings table is written, defaults included (obs_data_get_json leaves
+ * defaults out). width and height are the clamped size.
  */
 static char *settings_line(obs_data_t *settings, uint32_t *width, uint32_t *height)
 {
 	obs_data_t *out = obs_data_create();
-	obs_data_set_string(out, "service", string_or(obs_data_get_string(settings, "service"), DEFAULT_SERVICE));
-	obs_data_set_string(out, "stream_id", obs_data_get_string(settings, "stream_id"));
-	obs_data_set_string(out, "server", obs_data_get_string(settings, "server"));
-	*width = (uint32_t)clamp_ll(obs_data_get_int(settings, "width"), MIN_SIZE, MAX_SIZE);
-	*height = (uint32_t)clamp_ll(obs_data_get_int(settings, "height"), MIN_SIZE, MAX_SIZE);
-	obs_data_set_int(out, "width", *width);
-	obs_data_set_int(out, "height", *height);
-	obs_data_set_int(out, "max_lines", clamp_ll(obs_data_get_int(settings, "max_lines"), 1, 50));
-
-	obs_data_t *font_in = obs_data_get_obj(settings, "font");
-	obs_data_t *font = obs_data_create();
-	obs_data_set_string(font, "face", string_or(font_in ? obs_data_get_string(font_in, "face") : NULL, DEFAULT_FONT_FACE));
-	obs_data_set_string(font, "style",
-			    string_or(font_in ? obs_data_get_string(font_in, "style") : NULL, DEFAULT_FONT_STYLE));
-	const long long size = font_in ? obs_data_get_int(font_in, "size") : 0;
-	obs_data_set_int(font, "size", size > 0 ? size : DEFAULT_FONT_SIZE);
-	obs_data_set_int(font, "flags", font_in ? obs_data_get_int(font_in, "flags") : 0);
-	obs_data_set_obj(out, "font", font);
-	obs_data_release(font);
+	obs_data_t *font_out = obs_data_create();
+	obs_data_t *font_in = obs_data_get_obj(settings, FONT_KEY);
+	for (size_t i = 0; i < CB_SETTING_COUNT; i++) {
+		const struct cb_setting *row = cb_setting_at(i);
+		const char *key;
+		obs_data_t *in = row_container(settings, font_in, row, &key);
+		copy_setting(row_container(out, font_out, row, &key), key, in, row);
+	}
+	obs_data_set_obj(out, FONT_KEY, font_out);
+	obs_data_release(font_out);
 	obs_data_release(font_in);
-
-	obs_data_set_int(out, "text_color", obs_data_get_int(settings, "text_color"));
-	obs_data_set_int(out, "bg_color", obs_data_get_int(settings, "bg_color"));
-	obs_data_set_int(out, "bg_opacity", clamp_ll(obs_data_get_int(settings, "bg_opacity"), 0, 100));
-	obs_data_set_int(out, "corner_radius", clamp_ll(obs_data_get_int(settings, "corner_radius"), 0, 200));
-	static const char *const toggles[] = {"show_clock", "show_viewers", "show_gifts", "show_mic", "show_avatar"};
-	for (size_t i = 0; i < sizeof(toggles) / sizeof(toggles[0]); i++)
-		obs_data_set_bool(out, toggles[i], obs_data_get_bool(settings, toggles[i]));
-	obs_data_set_string(out, "avatar_path", obs_data_get_string(settings, "avatar_path"));
-	obs_data_set_string(out, "background_path", obs_data_get_string(settings, "background_path"));
-	obs_data_set_int(out, "fps", clamp_ll(obs_data_get_int(settings, "fps"), 1, 60));
+	*width = (uint32_t)obs_data_get_int(out, cb_setting_at(CB_SETTING_INDEX_width)->key);
+	*height = (uint32_t)obs_data_get_int(out, cb_setting_at(CB_SETTING_INDEX_height)->key);
 
 	obs_data_t *wrapper = obs_data_create();
 	obs_data_set_obj(wrapper, "settings", out);
@@ -245,33 +245,60 @@ static void cb_video_render(void *data, gs_effect_t *unused)
 
 static void cb_get_defaults(obs_data_t *settings)
 {
-	obs_data_set_default_string(settings, "service", DEFAULT_SERVICE);
-	obs_data_set_default_string(settings, "stream_id", "");
-	obs_data_set_default_string(settings, "server", "");
-	obs_data_set_default_int(settings, "width", DEFAULT_WIDTH);
-	obs_data_set_default_int(settings, "height", DEFAULT_HEIGHT);
-	obs_data_set_default_int(settings, "max_lines", DEFAULT_MAX_LINES);
-
 	obs_data_t *font = obs_data_create();
-	obs_data_set_default_string(font, "face", DEFAULT_FONT_FACE);
-	obs_data_set_default_string(font, "style", DEFAULT_FONT_STYLE);
-	obs_data_set_default_int(font, "size", DEFAULT_FONT_SIZE);
-	obs_data_set_default_int(font, "flags", 0);
-	obs_data_set_default_obj(settings, "font", font);
+	for (size_t i = 0; i < CB_SETTING_COUNT; i++) {
+		const struct cb_setting *row = cb_setting_at(i);
+		const char *key;
+		obs_data_t *target = row_container(settings, font, row, &key);
+		switch (row->type) {
+		case CB_SETTING_STRING:
+			obs_data_set_default_string(target, key, row->default_string);
+			break;
+		case CB_SETTING_INT:
+		case CB_SETTING_COLOR:
+			obs_data_set_default_int(target, key, row->default_number);
+			break;
+		case CB_SETTING_BOOL:
+			obs_data_set_default_bool(target, key, row->default_number != 0);
+			break;
+		}
+	}
+	obs_data_set_default_obj(settings, FONT_KEY, font);
 	obs_data_release(font);
+}
 
-	obs_data_set_default_int(settings, "text_color", DEFAULT_TEXT_COLOR);
-	obs_data_set_default_int(settings, "bg_color", DEFAULT_BG_COLOR);
-	obs_data_set_default_int(settings, "bg_opacity", DEFAULT_BG_OPACITY);
-	obs_data_set_default_int(settings, "corner_radius", DEFAULT_CORNER_RADIUS);
-	obs_data_set_default_bool(settings, "show_clock", true);
-	obs_data_set_default_bool(settings, "show_viewers", true);
-	obs_data_set_default_bool(settings, "show_gifts", true);
-	obs_data_set_default_bool(settings, "show_mic", true);
-	obs_data_set_default_bool(settings, "show_avatar", true);
-	obs_data_set_default_string(settings, "avatar_path", "");
-	obs_data_set_default_string(settings, "background_path", "");
-	obs_data_set_default_int(settings, "fps", DEFAULT_FPS);
+/* The key of a row of the settings table. */
+static const char *key_of(enum cb_setting_index index)
+{
+	return cb_setting_at(index)->key;
+}
+
+static obs_property_t *add_int(obs_properties_t *props, enum cb_setting_index index, const char *label_key)
+{
+	const struct cb_setting *row = cb_setting_at(index);
+	return obs_properties_add_int(props, row->key, obs_module_text(label_key), (int)row->min, (int)row->max, 1);
+}
+
+static obs_property_t *add_int_slider(obs_properties_t *props, enum cb_setting_index index, const char *label_key,
+				      const char *suffix)
+{
+	const struct cb_setting *row = cb_setting_at(index);
+	obs_property_t *p =
+		obs_properties_add_int_slider(props, row->key, obs_module_text(label_key), (int)row->min, (int)row->max,
+					      1);
+	obs_property_int_set_suffix(p, suffix);
+	return p;
+}
+
+/* A service of the renderer's registry (commentbar_services.h): its name in
+ * the locale file as "Service.<id>" when translated there, else the registry's. */
+static void add_service(obs_property_t *list, const char *id, const char *registry_name)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "Service.%s", id);
+	const char *translated = NULL;
+	const bool found = obs_module_get_string(key, &translated) && translated && *translated;
+	obs_property_list_add_string(list, found ? translated : registry_name, id);
 }
 
 static obs_properties_t *cb_get_properties(void *data)
@@ -279,44 +306,42 @@ static obs_properties_t *cb_get_properties(void *data)
 	struct comment_bar_source *s = data;
 	obs_properties_t *props = obs_properties_create();
 
-	obs_property_t *service = obs_properties_add_list(props, "service", obs_module_text("Service"),
-							  OBS_COMBO_TYPE_LIST, OBS_COMBO_FORMAT_STRING);
-	obs_property_list_add_string(service, obs_module_text("Service.Demo"), "demo");
-	obs_property_list_add_string(service, obs_module_text("Service.File"), "file");
-	obs_property_list_add_string(service, obs_module_text("Service.Twitch"), "twitch");
-	obs_property_list_add_string(service, obs_module_text("Service.IRC"), "irc");
-	obs_property_list_add_string(service, obs_module_text("Service.WebSocket"), "websocket");
-	obs_property_t *stream_id = obs_properties_add_text(props, "stream_id", obs_module_text("StreamID"), OBS_TEXT_DEFAULT);
+	obs_property_t *service = obs_properties_add_list(props, key_of(CB_SETTING_INDEX_service),
+							  obs_module_text("Service"), OBS_COMBO_TYPE_LIST,
+							  OBS_COMBO_FORMAT_STRING);
+#define ADD_SERVICE(id, name) add_service(service, id, name);
+	COMMENTBAR_SERVICES(ADD_SERVICE)
+#undef ADD_SERVICE
+	obs_property_t *stream_id = obs_properties_add_text(props, key_of(CB_SETTING_INDEX_stream_id),
+							    obs_module_text("StreamID"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(stream_id, obs_module_text("StreamID.Description"));
-	obs_property_t *server = obs_properties_add_text(props, "server", obs_module_text("Server"), OBS_TEXT_DEFAULT);
+	obs_property_t *server = obs_properties_add_text(props, key_of(CB_SETTING_INDEX_server),
+							 obs_module_text("Server"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(server, obs_module_text("Server.Description"));
 
-	obs_properties_add_int(props, "width", obs_module_text("Width"), MIN_SIZE, MAX_SIZE, 1);
-	obs_properties_add_int(props, "height", obs_module_text("Height"), MIN_SIZE, MAX_SIZE, 1);
-	obs_properties_add_int(props, "max_lines", obs_module_text("MaxLines"), 1, 50, 1);
-	obs_properties_add_font(props, "font", obs_module_text("Font"));
-	obs_properties_add_color_alpha(props, "text_color", obs_module_text("TextColor"));
-	obs_properties_add_color(props, "bg_color", obs_module_text("BackgroundColor"));
-	obs_property_t *opacity =
-		obs_properties_add_int_slider(props, "bg_opacity", obs_module_text("BackgroundOpacity"), 0, 100, 1);
-	obs_property_int_set_suffix(opacity, "%");
-	obs_property_t *radius =
-		obs_properties_add_int_slider(props, "corner_radius", obs_module_text("CornerRadius"), 0, 200, 1);
-	obs_property_int_set_suffix(radius, " px");
+	add_int(props, CB_SETTING_INDEX_width, "Width");
+	add_int(props, CB_SETTING_INDEX_height, "Height");
+	add_int(props, CB_SETTING_INDEX_max_lines, "MaxLines");
+	obs_properties_add_font(props, FONT_KEY, obs_module_text("Font"));
+	obs_properties_add_color_alpha(props, key_of(CB_SETTING_INDEX_text_color), obs_module_text("TextColor"));
+	obs_properties_add_color(props, key_of(CB_SETTING_INDEX_bg_color), obs_module_text("BackgroundColor"));
+	add_int_slider(props, CB_SETTING_INDEX_bg_opacity, "BackgroundOpacity", "%");
+	add_int_slider(props, CB_SETTING_INDEX_corner_radius, "CornerRadius", " px");
 
-	obs_properties_add_bool(props, "show_clock", obs_module_text("ShowClock"));
-	obs_properties_add_bool(props, "show_viewers", obs_module_text("ShowViewers"));
-	obs_properties_add_bool(props, "show_gifts", obs_module_text("ShowGifts"));
-	obs_properties_add_bool(props, "show_mic", obs_module_text("ShowMic"));
-	obs_properties_add_bool(props, "show_avatar", obs_module_text("ShowAvatar"));
+	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_clock), obs_module_text("ShowClock"));
+	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_viewers), obs_module_text("ShowViewers"));
+	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_gifts), obs_module_text("ShowGifts"));
+	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_mic), obs_module_text("ShowMic"));
+	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_avatar), obs_module_text("ShowAvatar"));
 
 	const char *images = obs_module_text("ImageFiles");
 	char filter[256];
 	snprintf(filter, sizeof(filter), "%s (*.png *.jpg *.jpeg *.gif *.bmp *.webp);;All files (*)", images);
-	obs_properties_add_path(props, "avatar_path", obs_module_text("AvatarImage"), OBS_PATH_FILE, filter, NULL);
-	obs_properties_add_path(props, "background_path", obs_module_text("BackgroundImage"), OBS_PATH_FILE, filter,
-				NULL);
-	obs_properties_add_int(props, "fps", obs_module_text("FPS"), 1, 60, 1);
+	obs_properties_add_path(props, key_of(CB_SETTING_INDEX_avatar_path), obs_module_text("AvatarImage"),
+				OBS_PATH_FILE, filter, NULL);
+	obs_properties_add_path(props, key_of(CB_SETTING_INDEX_background_path), obs_module_text("BackgroundImage"),
+				OBS_PATH_FILE, filter, NULL);
+	add_int(props, CB_SETTING_INDEX_fps, "FPS");
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an
 	 * info property's description when it has no value, so the status goes there. */
@@ -374,7 +399,9 @@ void comment_bar_source_register(void)
 {
 	bfree(renderer_path);
 	renderer_path = find_renderer();
-	blog(LOG_INFO, LOG_PREFIX "renderer executable: %s", renderer_path);
+	char shown[SAFE_TEXT_LOG_SIZE];
+	safe_text_escape_string(shown, sizeof(shown), renderer_path);
+	plugin_log(LOG_INFO, "renderer executable: %s", shown);
 	obs_register_source(&comment_bar_source_info);
 }
 

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "frame-pool.h"
+#include "safe-text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -156,7 +157,7 @@ bool frame_pool_read_status(const struct frame_pool *pool, uint32_t *code, char 
 		return false;
 
 	copy[CB_POOL_STATUS_TEXT_SIZE - 1] = '\0';
-	frame_pool_make_printable(copy);
+	safe_text_make_printable(copy);
 	memcpy(text, copy, sizeof(copy));
 	*code = status_code;
 	return true;
@@ -179,55 +180,5 @@ const char *frame_pool_status_name(uint32_t code)
 		return "paused";
 	default:
 		return "unknown";
-	}
-}
-
-/* The length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
-static size_t utf8_sequence_length(const unsigned char *s)
-{
-	const unsigned char c = s[0];
-	if (c < 0x80)
-		return 1;
-	size_t n;
-	unsigned char low = 0x80, high = 0xBF; /* the allowed range of the second byte */
-	if (c >= 0xC2 && c <= 0xDF) {
-		n = 2;
-		if (c == 0xC2)
-			low = 0xA0; /* U+0080..U+009F: C1 controls */
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3;
-		if (c == 0xE0)
-			low = 0xA0; /* overlong */
-		else if (c == 0xED)
-			high = 0x9F; /* surrogates */
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4;
-		if (c == 0xF0)
-			low = 0x90; /* overlong */
-		else if (c == 0xF4)
-			high = 0x8F; /* above U+10FFFF */
-	} else {
-		return 0;
-	}
-	if (s[1] < low || s[1] > high)
-		return 0; /* also stops at the terminating NUL */
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xBF)
-			return 0;
-	return n;
-}
-
-void frame_pool_make_printable(char *text)
-{
-	unsigned char *s = (unsigned char *)text;
-	while (*s) {
-		const size_t n = utf8_sequence_length(s);
-		if (n == 1 && *s >= 0x20 && *s != 0x7f) {
-			s++;
-		} else if (n > 1) {
-			s += n;
-		} else {
-			*s++ = '?';
-		}
 	}
 }

@@ -58,8 +58,3 @@ uint32_t frame_pool_producer_pid(const struct frame_pool *pool);
 bool frame_pool_read_status(const struct frame_pool *pool, uint32_t *code, char text[CB_POOL_STATUS_TEXT_SIZE]);
 
 const char *frame_pool_status_name(uint32_t code);
-
-/* Makes text from the renderer safe for the OBS log and the properties view, in
- * place: control characters (tab included) and every byte of an invalid or
- * overlong UTF-8 sequence, a surrogate or a C1 control become '?'. */
-void frame_pool_make_printable(char *text);

@@ -1,16 +1,27 @@
 # The OBS shim: built, tested and installed here (owned by the plugin work).
 #   make plugin       build/comment-bar.so
-#   make test-shim    the shim in a stub host under ASan+UBSan, against the real renderer
+#   make test-shim    the shim's unit tests, then the shim in a stub host, under ASan+UBSan, against the real renderer
 #   make test-obs     the shim in real libobs under Xvfb
 #   make bench-shim   frame hand-off latency and upload cost
 #   make smoke-install  the installed bundle in the real OBS binary (throwaway config)
 #   make install      renderer + plugin into OBS's user plugin folder
-.PHONY: plugin test-shim test-obs bench-shim smoke-install install uninstall
+# From the including Makefile: RENDERER, the release `commentbar` (and its rule).
+# SHIM_RENDERER (the renderer the tests run) and SERVICES_RENDERER (the one whose
+# registry gives the service list) are RENDERER unless given: give them, not
+# RENDERER, to use another binary, so the rule for RENDERER does not apply to it.
+.PHONY: plugin test-shim test-shim-unit test-obs bench-shim smoke-install install uninstall
 
 PLUGIN_DIR := CModules/plugin
-PLUGIN_SOURCES := $(PLUGIN_DIR)/plugin-main.c $(PLUGIN_DIR)/comment-bar-source.c \
-	$(PLUGIN_DIR)/renderer-supervisor.c $(PLUGIN_DIR)/frame-pool.c
-PLUGIN_HEADERS := $(wildcard $(PLUGIN_DIR)/*.h) CModules/CommentBarPoolABI/include/commentbar_pool.h
+SETTINGS_DIR := CModules/CommentBarSettings
+GENERATED_DIR := build/generated
+# The service list, from the renderer's registry: the shim keeps no copy of it.
+SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
+PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c comment-bar-source.c renderer-supervisor.c \
+	child-process.c stdin-queue.c stderr-log.c log-limiter.c pool-watch.c supervisor-threads.c safe-text.c \
+	frame-pool.c) $(SETTINGS_DIR)/commentbar_settings.c
+PLUGIN_INCLUDES := -ICModules/CommentBarPoolABI/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR)
+PLUGIN_HEADERS := $(wildcard $(PLUGIN_DIR)/*.h) CModules/CommentBarPoolABI/include/commentbar_pool.h \
+	$(SETTINGS_DIR)/include/commentbar_settings.h $(SERVICES_HEADER)
 PLUGIN_SO := build/comment-bar.so
 OBS_CFLAGS = $(shell pkg-config --cflags libobs)
 OBS_LIBS = $(shell pkg-config --libs libobs)
@@ -21,8 +32,15 @@ JANSSON_CFLAGS = $(shell pkg-config --cflags jansson)
 JANSSON_LIBS = $(shell pkg-config --libs jansson)
 PLUGIN_CC ?= cc
 PLUGIN_WARNINGS := -std=c11 -Wall -Wextra -Werror
-PLUGIN_CFLAGS := $(PLUGIN_WARNINGS) -fPIC -fvisibility=hidden -ICModules/CommentBarPoolABI/include
+PLUGIN_CFLAGS := $(PLUGIN_WARNINGS) -fPIC -fvisibility=hidden $(PLUGIN_INCLUDES)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+SERVICES_RENDERER ?= $(RENDERER)
+# Rewritten only when the renderer's list changed, so the plugin is not rebuilt for nothing.
+$(SERVICES_HEADER): $(SERVICES_RENDERER) $(PLUGIN_DIR)/plugin.mk
+	@mkdir -p $(GENERATED_DIR)
+	$(SERVICES_RENDERER) services --c-header >$@.tmp || { rm -f $@.tmp; exit 1; }
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 plugin: $(PLUGIN_SO)
 $(PLUGIN_SO): $(PLUGIN_SOURCES) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
@@ -39,16 +57,31 @@ SHIM_RENDERER ?= $(RENDERER)
 SHIM_BUILD := build/shim
 SHIM_PLUGIN := $(SHIM_BUILD)/comment-bar.so
 SHIM_HOST := $(SHIM_BUILD)/stub_host
+SHIM_UNIT := $(SHIM_BUILD)/unit_tests
 FAKE_RENDERER := $(SHIM_BUILD)/fake_renderer
+# Checks and their count, shared by the stub host and the unit tests.
+SHIM_CHECK := Tests/shim/check.c
+SHIM_TEST_HEADERS := $(wildcard Tests/shim/*.h Tests/shim/host/*.h Tests/shim/unit/*.h)
+# stubs.c interposes libobs; harness.c drives the source; the rest are tests by area.
+STUB_HOST_SOURCES := $(wildcard Tests/shim/host/*.c) $(SHIM_CHECK) $(SETTINGS_DIR)/commentbar_settings.c
+STUB_HOST_FLAGS := -rdynamic -ITests/shim -I$(PLUGIN_DIR) $(PLUGIN_INCLUDES) $(OBS_CFLAGS) $(CAIRO_CFLAGS)
+STUB_HOST_LIBS := $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
+# The unit tests link the shim's libobs-free parts directly (stderr-log's blog is theirs).
+SHIM_UNIT_SOURCES := $(wildcard Tests/shim/unit/*.c) $(SHIM_CHECK) $(addprefix $(PLUGIN_DIR)/,stdin-queue.c \
+	log-limiter.c safe-text.c stderr-log.c)
 
 $(SHIM_PLUGIN): $(PLUGIN_SOURCES) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
 	$(PLUGIN_CC) $(PLUGIN_CFLAGS) -O1 -g $(SANITIZE) $(OBS_CFLAGS) -shared -o $@ $(PLUGIN_SOURCES) $(OBS_LIBS) -lpthread
 
-$(SHIM_HOST): Tests/shim/stub_host.c $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
+$(SHIM_HOST): $(STUB_HOST_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
-	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) -rdynamic -I$(PLUGIN_DIR) -ICModules/CommentBarPoolABI/include \
-		$(OBS_CFLAGS) $(CAIRO_CFLAGS) -o $@ Tests/shim/stub_host.c $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
+	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) $(STUB_HOST_FLAGS) -o $@ $(STUB_HOST_SOURCES) $(STUB_HOST_LIBS)
+
+$(SHIM_UNIT): $(SHIM_UNIT_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
+	@mkdir -p $(SHIM_BUILD)
+	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) -ITests/shim -I$(PLUGIN_DIR) $(OBS_CFLAGS) -o $@ \
+		$(SHIM_UNIT_SOURCES) -lpthread
 
 $(FAKE_RENDERER): Tests/shim/fake_renderer.c CModules/CommentBarPoolABI/include/commentbar_pool.h $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
@@ -58,16 +91,18 @@ $(FAKE_RENDERER): Tests/shim/fake_renderer.c CModules/CommentBarPoolABI/include/
 SHIM_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-test-shim: $(SHIM_PLUGIN) $(SHIM_HOST) $(FAKE_RENDERER) $(SHIM_RENDERER)
+test-shim-unit: $(SHIM_UNIT)
+	$(SHIM_ENV) $(SHIM_UNIT)
+
+test-shim: test-shim-unit $(SHIM_PLUGIN) $(SHIM_HOST) $(FAKE_RENDERER) $(SHIM_RENDERER)
 	$(SHIM_ENV) $(SHIM_HOST) --plugin $(SHIM_PLUGIN) --renderer $(SHIM_RENDERER) \
 		--fake $(FAKE_RENDERER) --fixtures Tests/shim/fixtures --work build/shim/work
 
 # The benchmark runs the release plugin in a stub host without sanitizers.
 BENCH_HOST := $(SHIM_BUILD)/stub_host_bench
-$(BENCH_HOST): Tests/shim/stub_host.c $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
+$(BENCH_HOST): $(STUB_HOST_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
-	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g -rdynamic -I$(PLUGIN_DIR) -ICModules/CommentBarPoolABI/include \
-		$(OBS_CFLAGS) $(CAIRO_CFLAGS) -o $@ Tests/shim/stub_host.c $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
+	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g $(STUB_HOST_FLAGS) -o $@ $(STUB_HOST_SOURCES) $(STUB_HOST_LIBS)
 
 bench-shim: $(PLUGIN_SO) $(BENCH_HOST) $(FAKE_RENDERER) $(OBS_HOST)
 	$(BENCH_HOST) --bench --plugin $(PLUGIN_SO) --fake $(FAKE_RENDERER) --work build/shim/work
@@ -91,4 +126,4 @@ uninstall:
 	plugin/install.sh uninstall
 
 smoke-install: $(PLUGIN_SO) $(SHIM_RENDERER)
-	plugin/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)
+	Tests/smoke/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)

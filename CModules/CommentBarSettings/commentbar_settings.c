@@ -1,0 +1,30 @@
+/* The settings table of commentbar_settings.h, shared by the OBS shim and the Swift renderer. */
+#include "commentbar_settings.h"
+
+#include <string.h>
+
+#define CB_SETTING_ROW(name, key, type, string, number, min, max) {key, type, string, number, min, max},
+static const struct cb_setting settings[CB_SETTING_COUNT] = {CB_SETTINGS(CB_SETTING_ROW)};
+#undef CB_SETTING_ROW
+
+const struct cb_setting *cb_setting_at(size_t index)
+{
+	return index < CB_SETTING_COUNT ? &settings[index] : NULL;
+}
+
+const struct cb_setting *cb_setting_find(const char *key)
+{
+	if (!key)
+		return NULL;
+	for (size_t i = 0; i < CB_SETTING_COUNT; i++)
+		if (strcmp(settings[i].key, key) == 0)
+			return &settings[i];
+	return NULL;
+}
+
+long long cb_setting_clamp(const struct cb_setting *setting, long long value)
+{
+	if (!setting || setting->type != CB_SETTING_INT)
+		return value;
+	return value < setting->min ? setting->min : value > setting->max ? setting->max : value;
+}

@@ -1,0 +1,69 @@
+/*
+ * The Comment Bar source's settings: the one table of their keys, types,
+ * defaults and ranges. The OBS shim takes its defaults, its properties' ranges
+ * and its clamps from it; the Swift renderer (BarSettings) takes its defaults
+ * and clamps from it through cb_setting_find().
+ *
+ * Keys are the keys OBS stores. The font is OBS's font object; its members
+ * have their own rows, named "font.face", "font.size", ...
+ * Colours are OBS's 0xAABBGGRR integers.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* X(name, key, type, default string, default number, min, max)
+ * STRING rows use the default string; INT, COLOR and BOOL rows the default number
+ * (BOOL: 0 or 1). INT rows are clamped to [min, max]; the others ignore them. */
+#define CB_SETTINGS(X)                                                                  \
+	X(service, "service", CB_SETTING_STRING, "demo", 0, 0, 0)                       \
+	X(stream_id, "stream_id", CB_SETTING_STRING, "", 0, 0, 0)                       \
+	X(server, "server", CB_SETTING_STRING, "", 0, 0, 0)                             \
+	X(width, "width", CB_SETTING_INT, NULL, 1280, 64, 3840)                         \
+	X(height, "height", CB_SETTING_INT, NULL, 360, 64, 3840)                        \
+	X(max_lines, "max_lines", CB_SETTING_INT, NULL, 6, 1, 50)                       \
+	X(font_face, "font.face", CB_SETTING_STRING, "Noto Sans CJK JP", 0, 0, 0)       \
+	X(font_style, "font.style", CB_SETTING_STRING, "Regular", 0, 0, 0)              \
+	X(font_size, "font.size", CB_SETTING_INT, NULL, 26, 8, 200)                     \
+	X(font_flags, "font.flags", CB_SETTING_INT, NULL, 0, 0, 15)                     \
+	X(text_color, "text_color", CB_SETTING_COLOR, NULL, 0xFFFFFFFFll, 0, 0)         \
+	X(bg_color, "bg_color", CB_SETTING_COLOR, NULL, 0xFF1E1414ll, 0, 0)             \
+	X(bg_opacity, "bg_opacity", CB_SETTING_INT, NULL, 78, 0, 100)                   \
+	X(corner_radius, "corner_radius", CB_SETTING_INT, NULL, 20, 0, 200)             \
+	X(show_clock, "show_clock", CB_SETTING_BOOL, NULL, 1, 0, 0)                     \
+	X(show_viewers, "show_viewers", CB_SETTING_BOOL, NULL, 1, 0, 0)                 \
+	X(show_gifts, "show_gifts", CB_SETTING_BOOL, NULL, 1, 0, 0)                     \
+	X(show_mic, "show_mic", CB_SETTING_BOOL, NULL, 1, 0, 0)                         \
+	X(show_avatar, "show_avatar", CB_SETTING_BOOL, NULL, 1, 0, 0)                   \
+	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0)                   \
+	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0)           \
+	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60)
+
+enum cb_setting_type {
+	CB_SETTING_STRING,
+	CB_SETTING_INT,
+	CB_SETTING_COLOR,
+	CB_SETTING_BOOL,
+};
+
+struct cb_setting {
+	const char *key;
+	enum cb_setting_type type;
+	const char *default_string;
+	long long default_number;
+	long long min;
+	long long max;
+};
+
+/* Indexes into the table, in table order: CB_SETTING_INDEX_width, ... */
+#define CB_SETTING_INDEX_ENTRY(name, key, type, string, number, min, max) CB_SETTING_INDEX_##name,
+enum cb_setting_index { CB_SETTINGS(CB_SETTING_INDEX_ENTRY) CB_SETTING_COUNT };
+#undef CB_SETTING_INDEX_ENTRY
+
+/* The row at index (< CB_SETTING_COUNT), or NULL. */
+const struct cb_setting *cb_setting_at(size_t index);
+/* The row with this key, or NULL. */
+const struct cb_setting *cb_setting_find(const char *key);
+/* value clamped to the row's range (INT rows; others return value). */
+long long cb_setting_clamp(const struct cb_setting *setting, long long value);
