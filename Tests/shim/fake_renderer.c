@@ -169,6 +169,22 @@ static void fuzz_header(long duration_ms)
 	fprintf(stderr, "fake: fuzzed the header %llu times\n", (unsigned long long)rounds);
 }
 
+/* Output a log must not take at its word: control characters that would forge
+ * lines or colours, and lines far too long to log whole. */
+static void write_hostile_output(void)
+{
+	fputs("fake: forged\rHost: evil\tx\x1b[31m red \x7f del \xc2\x9b c1 \xff bad\n", stderr);
+	fputs("fake: long ", stderr);
+	for (int i = 0; i < 30000; i++)
+		fputc('y', stderr);
+	fputc('\n', stderr);
+	fputs("fake: wide ", stderr);
+	for (int i = 0; i < 1000; i++)
+		fputs("\xe3\x81\x82", stderr); /* あ: three bytes, so a cut can land inside one */
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
 int main(int argc, char **argv)
 {
 	int pool_fd = -1;
@@ -219,6 +235,8 @@ int main(int argc, char **argv)
 		for (long i = 0; i < lines; i++)
 			fprintf(stderr, "fake: chatter %ld\n", i);
 	}
+	if (strcmp(mode, "hostile-output") == 0)
+		write_hostile_output();
 	pthread_t heartbeat;
 	pthread_create(&heartbeat, NULL, heartbeat_thread, NULL);
 	set_status(CB_STATUS_LIVE, "fake renderer");

@@ -1,0 +1,21 @@
+/* The stub host's tests, by area; each prints its checks (check.h). */
+#pragma once
+
+/* test-registration.c: the source's registration, locale, defaults, properties, services. */
+void test_registration(void);
+void test_defaults_and_properties(void);
+/* test-fake-renderer.c: the source's life with a well-behaved fake renderer. */
+void test_with_fake_renderer(void);
+/* test-misbehaviour.c: renderers that hang, crash, scribble, flood or are missing. */
+void test_stale_heartbeat(void);
+void test_async_destroy(void);
+void test_restart_backoff(void);
+void test_fuzzed_header(void);
+void test_chatty_renderer(void);
+void test_hostile_output(void);
+void test_missing_renderer(void);
+/* test-real-renderer.c: the real `commentbar serve`, pixels compared with `commentbar render`. */
+void test_real_renderer(void);
+void test_cycles(const char *renderer, const char *label);
+/* bench.c: frame hand-off latency and upload cost (make bench-shim). */
+void bench(void);

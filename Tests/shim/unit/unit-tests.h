@@ -1,0 +1,19 @@
+/*
+ * unit_tests: the shim's libobs-free parts tested alone (make test-shim-unit):
+ * the stdin queue, the log limiter, safe text and the stderr log.
+ */
+#pragma once
+
+#include <stddef.h>
+
+void test_stdin_queue(void);
+void test_log_limiter(void);
+void test_safe_text(void);
+void test_stderr_log(void);
+
+/* blog, as the unit tests define it: every line kept for the checks. */
+size_t logged_count(void);
+const char *logged_line(size_t index);
+/* Lines logged from index `from` on that contain needle; the first into first. */
+size_t logged_find(size_t from, const char *needle, const char **first);
+void logged_clear(void);
