@@ -3,7 +3,7 @@
 # (headless, on its own Xvfb) with a scene collection holding a Comment Bar.
 # Checks that OBS loads the plugin, the installed renderer runs as OBS's child
 # and logs through it, and that nothing is left after OBS quits (SIGINT).
-#   plugin/smoke-test.sh PLUGIN_SO RENDERER
+#   Tests/smoke/smoke-test.sh PLUGIN_SO RENDERER   (make smoke-install)
 set -uo pipefail
 so=$(realpath "$1") renderer=$(realpath "$2")
 root=$(mktemp -d /tmp/commentbar-smoke.XXXXXX)
@@ -19,8 +19,8 @@ passed=0 failed=0
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
 
 export XDG_CONFIG_HOME=$root/config
-here=$(dirname "$0")
-"$here/install.sh" install "$so" "$renderer" "$here/data" >/dev/null
+bundle=$(dirname "$0")/../../plugin # install.sh and data/: what `make install` uses
+"$bundle/install.sh" install "$so" "$renderer" "$bundle/data" >/dev/null
 obs_dir=$XDG_CONFIG_HOME/obs-studio
 mkdir -p "$obs_dir/basic/scenes" "$obs_dir/basic/profiles/Smoke"
 cat >"$obs_dir/global.ini" <<INI
