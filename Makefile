@@ -7,7 +7,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_DIR := .build/release
 RENDERER := $(RELEASE_DIR)/commentbar
-SWIFT_SOURCES := $(shell find Sources CModules/CommentBarPoolABI CModules/CCairo CModules/CPangoCairo -type f) Package.swift
+SWIFT_SOURCES := $(shell find Sources CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo -type f) Package.swift
 
 # Debian 12 packages the build and the tests need.
 APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev obs-studio obs-plugins \

@@ -1,8 +1,48 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // Warnings are errors everywhere; the language mode is Swift 6 (strict concurrency).
 let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "Logging", package: "swift-log"),
+]
+
+// Platforms are plug-ins: every folder of Sources/Platforms is a target `<Folder>Platform`
+// over the shared plumbing, and Tests/Platforms/<Folder>Tests (if present) is its test
+// target. A new platform is one folder here plus one line in ServiceRegistry.swift.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+func folders(_ path: String) -> [String] {
+    let url = packageRoot.appendingPathComponent(path)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    return names.filter { name in
+        var isDirectory: ObjCBool = false
+        return !name.hasPrefix(".")
+            && FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
+    }.sorted()
+}
+/// A platform that builds on another platform's protocol code names it here.
+let platformDependencies: [String: [String]] = ["Twitch": ["IRC"]]
+let platforms = folders("Sources/Platforms")
+let platformTargets: [Target] = platforms.map { name in
+    .target(name: "\(name)Platform",
+            dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet"]
+                + (platformDependencies[name] ?? []).map { .target(name: "\($0)Platform") } + nio,
+            path: "Sources/Platforms/\(name)",
+            swiftSettings: strictSwift)
+}
+let platformTestTargets: [Target] = folders("Tests/Platforms").compactMap { folder in
+    guard folder.hasSuffix("Tests"), platforms.contains(String(folder.dropLast(5))) else { return nil }
+    return .testTarget(name: "\(folder.dropLast(5))PlatformTests",
+                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet",
+                                      .product(name: "NIOEmbedded", package: "swift-nio")],
+                       path: "Tests/Platforms/\(folder)",
+                       swiftSettings: strictSwift)
+}
 
 let package = Package(
     name: "CommentBar",
@@ -17,51 +57,73 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     ],
     targets: [
-        // C: system libraries found with pkg-config, and the pool ABI shared with the OBS shim.
+        // C: system libraries found with pkg-config; the pool ABI and the settings table,
+        // both shared with the OBS shim.
         .systemLibrary(name: "CCairo", path: "CModules/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPangoCairo", path: "CModules/CPangoCairo", pkgConfig: "pangocairo gdk-pixbuf-2.0",
                        providers: [.apt(["libpango1.0-dev", "libgdk-pixbuf-2.0-dev"])]),
         .target(name: "CommentBarPoolABI", path: "CModules/CommentBarPoolABI"),
+        .target(name: "CommentBarSettings", path: "CModules/CommentBarSettings"),
 
-        // Swift: state and events (no drawing), the Cairo/Pango renderer, feeds, the shared-memory pool.
-        .target(name: "CommentBarCore", swiftSettings: strictSwift),
+        // State, events and settings (no drawing, no I/O).
+        .target(name: "CommentBarCore", dependencies: ["CommentBarSettings"], swiftSettings: strictSwift),
+        // Frames and frame pools, without Cairo.
+        .target(name: "CommentBarFrames", swiftSettings: strictSwift),
+        // The Cairo/Pango renderer.
         .target(name: "CommentBarRender",
-                dependencies: ["CommentBarCore", "CCairo", "CPangoCairo"],
+                dependencies: ["CommentBarCore", "CommentBarFrames", "CCairo", "CPangoCairo"],
                 swiftSettings: strictSwift),
+        // The feed interface (CommentFeed, ServiceDescription) and timeline replays.
         .target(name: "CommentBarFeeds", dependencies: ["CommentBarCore"], swiftSettings: strictSwift),
-        .target(name: "CommentBarNetFeeds",
+        // Shared network plumbing: endpoints, TLS, connect-to, connections, framing, keepalive, reconnects.
+        .target(name: "CommentBarNet",
                 dependencies: [
                     "CommentBarCore", "CommentBarFeeds",
-                    .product(name: "NIOCore", package: "swift-nio"),
-                    .product(name: "NIOPosix", package: "swift-nio"),
                     .product(name: "NIOHTTP1", package: "swift-nio"),
                     .product(name: "NIOWebSocket", package: "swift-nio"),
                     .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                    .product(name: "Logging", package: "swift-log"),
-                ],
+                ] + nio,
                 swiftSettings: strictSwift),
-        .target(name: "CommentBarPool",
-                dependencies: ["CommentBarPoolABI", "CommentBarRender"],
+    ] + platformTargets + [
+        // The one registry of services, over every platform.
+        .target(name: "CommentBarServices",
+                dependencies: ["CommentBarFeeds", .product(name: "Logging", package: "swift-log")]
+                    + platforms.map { .target(name: "\($0)Platform") },
+                swiftSettings: strictSwift),
+        // The renderer's side of the shared-memory pool.
+        .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
+                swiftSettings: strictSwift),
+        // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
+        .target(name: "CommentBarServe",
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender",
+                               "CommentBarServices", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         .executableTarget(
             name: "commentbar",
             dependencies: [
-                "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarNetFeeds", "CommentBarPool",
+                "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
+                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift),
 
-        .testTarget(name: "CommentBarCoreTests", dependencies: ["CommentBarCore"], swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarCoreTests", dependencies: ["CommentBarCore", "CommentBarSettings"],
+                    swiftSettings: strictSwift),
         .testTarget(name: "CommentBarRenderTests",
-                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CCairo"],
+                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo"],
                     exclude: ["Golden"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarNetFeedsTests",
-                    dependencies: ["CommentBarNetFeeds", .product(name: "NIOEmbedded", package: "swift-nio")],
+        .testTarget(name: "CommentBarNetTests",
+                    dependencies: ["CommentBarNet", .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strictSwift),
-    ],
+        .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
+                    swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarServeTests",
+                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore"],
+                    swiftSettings: strictSwift),
+    ] + platformTestTargets,
     swiftLanguageModes: [.v6]
 )

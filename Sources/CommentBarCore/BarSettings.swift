@@ -2,13 +2,13 @@ import Foundation
 
 /// The Comment Bar source's settings: what a streamer sets in the OBS source
 /// properties, sent to the renderer as JSON (the keys below are the OBS keys).
-/// Defaults here must match the shim's `get_defaults`.
+/// Keys, defaults and ranges come from the one settings table (`SettingsSchema`).
 public struct BarSettings: Sendable, Equatable, Codable {
     public struct Font: Sendable, Equatable, Codable {
-        public var face: String = "Noto Sans CJK JP"
-        public var style: String = "Regular"
-        public var size: Int = 26
-        public var flags: Int = 0
+        public var face: String = SettingsSchema.string("font.face")
+        public var style: String = SettingsSchema.string("font.style")
+        public var size: Int = SettingsSchema.int("font.size")
+        public var flags: Int = SettingsSchema.int("font.flags")
         public init() {}
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -22,34 +22,35 @@ public struct BarSettings: Sendable, Equatable, Codable {
         public var italic: Bool { flags & 2 != 0 }
     }
 
-    public static let sizeRange = 64...3840
-    public static let services = ["demo", "file", "twitch", "irc", "websocket"]
+    public static let sizeRange = SettingsSchema.range("width")
 
-    public var service: String = "demo"
-    public var streamID: String = ""
-    public var server: String = ""
-    public var width: Int = 1280
-    public var height: Int = 360
-    public var maxLines: Int = 6
+    public var service: String = SettingsSchema.string("service")
+    public var streamID: String = SettingsSchema.string("stream_id")
+    public var server: String = SettingsSchema.string("server")
+    public var width: Int = SettingsSchema.int("width")
+    public var height: Int = SettingsSchema.int("height")
+    public var maxLines: Int = SettingsSchema.int("max_lines")
     public var font = Font()
     /// OBS colours are 0xAABBGGRR.
-    public var textColor: UInt32 = 0xFFFF_FFFF
-    public var backgroundColor: UInt32 = 0xFF1E_1414
+    public var textColor: UInt32 = SettingsSchema.color("text_color")
+    public var backgroundColor: UInt32 = SettingsSchema.color("bg_color")
     /// 0 to 100.
-    public var backgroundOpacity: Int = 78
+    public var backgroundOpacity: Int = SettingsSchema.int("bg_opacity")
     /// Corner radius of the bar's background, in pixels.
-    public var cornerRadius: Int = 20
-    public var showClock = true
-    public var showViewers = true
-    public var showGifts = true
-    public var showMic = true
-    public var showAvatar = true
-    public var avatarPath: String = ""
-    public var backgroundPath: String = ""
+    public var cornerRadius: Int = SettingsSchema.int("corner_radius")
+    public var showClock = SettingsSchema.bool("show_clock")
+    public var showViewers = SettingsSchema.bool("show_viewers")
+    public var showGifts = SettingsSchema.bool("show_gifts")
+    public var showMic = SettingsSchema.bool("show_mic")
+    public var showAvatar = SettingsSchema.bool("show_avatar")
+    /// Local files: the streamer chose them in the properties.
+    public var avatarPath: String = SettingsSchema.string("avatar_path")
+    public var backgroundPath: String = SettingsSchema.string("background_path")
     /// The most frames a second the renderer makes.
-    public var maxFPS: Int = 30
+    public var maxFPS: Int = SettingsSchema.int("fps")
 
-    enum CodingKeys: String, CodingKey {
+    /// The keys as OBS stores them (the settings table's keys).
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case service
         case streamID = "stream_id"
         case server, width, height
@@ -102,15 +103,17 @@ public struct BarSettings: Sendable, Equatable, Codable {
         self = s.clamped()
     }
 
+    /// Every number within the settings table's range.
     public func clamped() -> BarSettings {
         var s = self
-        s.width = min(max(s.width, Self.sizeRange.lowerBound), Self.sizeRange.upperBound)
-        s.height = min(max(s.height, Self.sizeRange.lowerBound), Self.sizeRange.upperBound)
-        s.maxLines = min(max(s.maxLines, 1), 50)
-        s.font.size = min(max(s.font.size, 8), 200)
-        s.backgroundOpacity = min(max(s.backgroundOpacity, 0), 100)
-        s.cornerRadius = min(max(s.cornerRadius, 0), 200)
-        s.maxFPS = min(max(s.maxFPS, 1), 60)
+        s.width = SettingsSchema.clamp(s.width, "width")
+        s.height = SettingsSchema.clamp(s.height, "height")
+        s.maxLines = SettingsSchema.clamp(s.maxLines, "max_lines")
+        s.font.size = SettingsSchema.clamp(s.font.size, "font.size")
+        s.font.flags = SettingsSchema.clamp(s.font.flags, "font.flags")
+        s.backgroundOpacity = SettingsSchema.clamp(s.backgroundOpacity, "bg_opacity")
+        s.cornerRadius = SettingsSchema.clamp(s.cornerRadius, "corner_radius")
+        s.maxFPS = SettingsSchema.clamp(s.maxFPS, "fps")
         if s.font.face.trimmingCharacters(in: .whitespaces).isEmpty { s.font.face = Font().face }
         return s
     }

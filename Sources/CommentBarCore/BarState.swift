@@ -13,9 +13,11 @@ public struct BarState: Sendable, Equatable {
     /// Unix seconds; nil until the feed says when the stream started.
     public var streamStart: Double?
     public var micOn: Bool = true
-    public var avatarPath: String?
-    public var backgroundPath: String?
+    public var avatar: ImageReference?
+    public var background: ImageReference?
     public var status: FeedStatus = .connecting
+    /// What a relay says of its upstream, when it is not simply live.
+    public var relayStatus: FeedStatus?
 
     public init() {}
 
@@ -45,12 +47,14 @@ public struct BarState: Sendable, Equatable {
                 lines.removeAll()
                 linesRevision &+= 1
             }
-        case .avatar(let path):
-            avatarPath = path.isEmpty ? nil : path
-        case .background(let path):
-            backgroundPath = path.isEmpty ? nil : path
+        case .avatar(let image):
+            avatar = image
+        case .background(let image):
+            background = image
         case .status(let status):
             self.status = status
+        case .relayStatus(let status):
+            relayStatus = status == .live ? nil : status
         }
     }
 

@@ -14,9 +14,50 @@ public enum FeedEvent: Sendable, Equatable {
     case deleteUser(user: String)
     /// Removes every line.
     case clear
-    case avatar(path: String)
-    case background(path: String)
+    /// The streamer's avatar, or nil for the default one.
+    case avatar(ImageReference?)
+    /// The picture behind the avatar, or nil for the default one.
+    case background(ImageReference?)
+    /// The state of the feed's own connection: the bar's status pill.
     case status(FeedStatus)
+    /// A state a relay reports about its upstream: shown as text beside the pill, never as
+    /// the pill itself, so a relay cannot pin a fake state while comments flow.
+    case relayStatus(FeedStatus)
+}
+
+/// Where an image comes from. Network feeds may name only `https` URLs (fetched with
+/// caps); local files come only from the source settings and the `file` and `demo`
+/// services, so a hostile relay can neither show nor probe the streamer's files.
+public enum ImageReference: Sendable, Equatable, Hashable, CustomStringConvertible {
+    case file(path: String)
+    case remote(url: String)
+
+    /// `https://…` is remote; any other `scheme://` is refused; anything else is a file path.
+    /// Empty text is no image.
+    public static func parse(_ text: String) throws(FeedEventJSON.ParseError) -> ImageReference? {
+        if text.isEmpty { return nil }
+        if let schemeEnd = text.range(of: "://") {
+            let scheme = text[..<schemeEnd.lowerBound].lowercased()
+            guard scheme == "https" else {
+                throw FeedEventJSON.ParseError("image URLs must be https:// (got \(scheme)://)")
+            }
+            return .remote(url: text)
+        }
+        return .file(path: text)
+    }
+
+    public var isLocalFile: Bool {
+        if case .file = self { return true }
+        return false
+    }
+
+    /// The text form, as in the feed JSON.
+    public var description: String {
+        switch self {
+        case .file(let path): return path
+        case .remote(let url): return url
+        }
+    }
 }
 
 /// The state of the connection to the comment feed, shown on the bar.
@@ -29,10 +70,19 @@ public enum FeedStatus: Sendable, Equatable {
 
     public var label: String {
         switch self {
+        case .reconnecting(let reason) where !reason.isEmpty: return "reconnecting: \(reason)"
+        case .error(let message) where !message.isEmpty: return "error: \(message)"
+        default: return name
+        }
+    }
+
+    /// The state's name alone (the wire form's `state`).
+    public var name: String {
+        switch self {
         case .connecting: return "connecting"
         case .live: return "live"
-        case .reconnecting(let reason): return "reconnecting: \(reason)"
-        case .error(let message): return "error: \(message)"
+        case .reconnecting: return "reconnecting"
+        case .error: return "error"
         case .paused: return "paused"
         }
     }

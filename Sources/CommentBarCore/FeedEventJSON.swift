@@ -36,6 +36,7 @@ public enum FeedEventJSON {
         var count: Int?
         var on: Bool?
         var path: String?
+        var url: String?
         var state: String?
         var message: String?
     }
@@ -114,15 +115,16 @@ public enum FeedEventJSON {
         case "clear":
             event = .clear
         case "avatar":
-            event = .avatar(path: try required(wire.path, "path"))
+            event = .avatar(try ImageReference.parse(try required(wire.url ?? wire.path, "url")))
         case "background":
-            event = .background(path: try required(wire.path, "path"))
+            event = .background(try ImageReference.parse(try required(wire.url ?? wire.path, "url")))
         case "status":
             switch try required(wire.state, "state") {
             case "connecting": event = .status(.connecting)
             case "live": event = .status(.live)
             case "reconnecting": event = .status(.reconnecting(reason: wire.message ?? ""))
             case "error": event = .status(.error(message: wire.message ?? ""))
+            case "paused": event = .status(.paused)
             case let other: throw ParseError("unknown status state \"\(other)\"")
             }
         default:
@@ -161,16 +163,15 @@ public enum FeedEventJSON {
             case .delete(let id): wire.type = "delete"; wire.id = id
             case .deleteUser(let user): wire.type = "delete"; wire.user = user
             case .clear: wire.type = "clear"
-            case .avatar(let path): wire.type = "avatar"; wire.path = path
-            case .background(let path): wire.type = "background"; wire.path = path
-            case .status(let status):
+            case .avatar(let image): wire.type = "avatar"; wire.set(image)
+            case .background(let image): wire.type = "background"; wire.set(image)
+            case .status(let status), .relayStatus(let status):
                 wire.type = "status"
+                wire.state = status.name
                 switch status {
-                case .connecting: wire.state = "connecting"
-                case .live: wire.state = "live"
-                case .paused: wire.state = "connecting"
-                case .reconnecting(let reason): wire.state = "reconnecting"; wire.message = reason
-                case .error(let message): wire.state = "error"; wire.message = message
+                case .reconnecting(let reason): wire.message = reason
+                case .error(let message): wire.message = message
+                case .connecting, .live, .paused: break
                 }
             }
         }
@@ -180,7 +181,18 @@ public enum FeedEventJSON {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func fieldName(_ path: [any CodingKey]) -> String {
+    fileprivate static func fieldName(_ path: [any CodingKey]) -> String {
         path.last.map { "\"\($0.stringValue)\"" } ?? "the value"
+    }
+}
+
+extension FeedEventJSON.Wire {
+    /// Files keep the `path` key they always had; remote images use `url`.
+    mutating func set(_ image: ImageReference?) {
+        switch image {
+        case .file(let path): self.path = path
+        case .remote(let url): self.url = url
+        case nil: path = ""
+        }
     }
 }

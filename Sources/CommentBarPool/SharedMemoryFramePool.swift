@@ -1,5 +1,5 @@
 import CommentBarPoolABI
-import CommentBarRender
+import CommentBarFrames
 import Glibc
 
 /// The writer's side of the shared-memory frame pool of commentbar_pool.h:

@@ -1,3 +1,4 @@
+import CommentBarFrames
 import CCairo
 import CPangoCairo
 import CommentBarCore
@@ -63,8 +64,8 @@ public final class BarRenderer {
         public var bytesCaughtUp = 0
     }
     public private(set) var lastWork = Work()
-    /// The problem the header shows (a notice passed in, or an image that cannot be used).
-    public var notice: String? { lastStable?.notice }
+    /// The problem the header shows (an image that cannot be used).
+    var notice: String? { lastStable?.notice }
 
     public init(settings: BarSettings, width: Int, height: Int) {
         self.settings = settings.clamped()
@@ -104,15 +105,16 @@ public final class BarRenderer {
     /// and publishes it. Returns false, having drawn nothing, when the frame would
     /// look the same as the last one.
     @discardableResult
-    public func render(_ state: BarState, now: Double, into pool: any FramePool, notice: String? = nil) -> Bool {
+    public func render(_ state: BarState, now: Double, into pool: any FramePool) -> Bool {
         lastWork = Work()
         let clockText = settings.showClock ? BarState.elapsedText(since: state.streamStart, now: now) : ""
         var inputs = StableInputs(
             settings: settings, layout: layout, viewers: state.viewers, giftsTotal: state.giftsTotal,
             micOn: state.micOn,
-            avatarPath: settings.avatarPath.isEmpty ? state.avatarPath : settings.avatarPath,
-            backgroundPath: settings.backgroundPath.isEmpty ? state.backgroundPath : settings.backgroundPath,
-            status: state.status, notice: notice)
+            // The streamer's own files win over what a feed names.
+            avatar: settings.avatarPath.isEmpty ? state.avatar : .file(path: settings.avatarPath),
+            background: settings.backgroundPath.isEmpty ? state.background : .file(path: settings.backgroundPath),
+            status: state.status, relayStatus: state.relayStatus, notice: nil)
         // Images are decoded once and then looked up, so this costs two lookups a frame.
         if let problem = StableLayer.preload(inputs, images: images) {
             inputs.notice = inputs.notice ?? problem

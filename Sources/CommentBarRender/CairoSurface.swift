@@ -1,3 +1,4 @@
+import CommentBarFrames
 import CCairo
 import CPangoCairo
 

@@ -1,3 +1,4 @@
+import CommentBarFrames
 import CCairo
 
 /// PNG output of a frame, through Cairo (which un-premultiplies for PNG).

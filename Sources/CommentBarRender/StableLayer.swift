@@ -9,9 +9,10 @@ struct StableInputs: Equatable {
     var viewers: Int?
     var giftsTotal: Int
     var micOn: Bool
-    var avatarPath: String?
-    var backgroundPath: String?
+    var avatar: ImageReference?
+    var background: ImageReference?
     var status: FeedStatus
+    var relayStatus: FeedStatus?
     /// A problem to show in the header (a bad setting, an unreadable avatar).
     var notice: String?
 }
@@ -66,7 +67,7 @@ final class StableLayer {
         cairo_save(cr)
         Icons.roundedRect(cr, x, y, w, h, radius)
         cairo_clip(cr)
-        if let path = inputs.backgroundPath, let background = images.image(path: path, coverSide: max(panel.width, panel.height)) {
+        if let source = inputs.background, let background = Self.image(source, coverSide: max(panel.width, panel.height), images) {
             Self.paintCover(cr, background, x: x, y: y, width: w, height: h)
         } else {
             Icons.defaultBackground(cr, x: x, y: y, width: w, height: h)
@@ -79,7 +80,7 @@ final class StableLayer {
         cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
         cairo_arc(cr, cx, cy, avatarRadius + max(2, avatarRadius * 0.06), 0, 2 * Double.pi)
         cairo_fill(cr)
-        if let path = inputs.avatarPath, let avatar = images.image(path: path, coverSide: Int(avatarRadius * 2)) {
+        if let source = inputs.avatar, let avatar = Self.image(source, coverSide: Int(avatarRadius * 2), images) {
             cairo_save(cr)
             cairo_arc(cr, cx, cy, avatarRadius, 0, 2 * Double.pi)
             cairo_clip(cr)
@@ -194,9 +195,18 @@ final class StableLayer {
     /// (and shown as a notice) before the layer is drawn.
     static func preload(_ inputs: StableInputs, images: ImageCache) -> String? {
         guard let panel = inputs.layout.avatarPanel else { return nil }
-        if let path = inputs.backgroundPath { _ = images.image(path: path, coverSide: max(panel.width, panel.height)) }
-        if let path = inputs.avatarPath { _ = images.image(path: path, coverSide: Int(avatarRadius(panel) * 2)) }
-        return images.failure(for: [inputs.avatarPath, inputs.backgroundPath])
+        if let source = inputs.background { _ = image(source, coverSide: max(panel.width, panel.height), images) }
+        if let source = inputs.avatar { _ = image(source, coverSide: Int(avatarRadius(panel) * 2), images) }
+        return images.failure(for: [inputs.avatar?.description, inputs.background?.description])
+    }
+
+    /// A local file, decoded once. Remote images are not fetched by the renderer: until an
+    /// image fetcher supplies them (the emote work), the default picture stands in.
+    static func image(_ source: ImageReference, coverSide: Int, _ images: ImageCache) -> ImageSurface? {
+        guard case .file(let path) = source else { return nil }
+        return images.image(source: path, coverSide: coverSide) { path, side throws(ImageLoader.Failure) in
+            try ImageLoader.load(path: path, coverSide: side)
+        }
     }
 
     static func statusPill(_ status: FeedStatus) -> (String, RGBA) {
@@ -213,7 +223,7 @@ final class StableLayer {
         switch inputs.status {
         case .reconnecting(let reason) where !reason.isEmpty: return reason
         case .error(let message) where !message.isEmpty: return message
-        default: return inputs.notice
+        default: return inputs.relayStatus.map { "relay: \($0.label)" } ?? inputs.notice
         }
     }
 
@@ -241,32 +251,4 @@ final class StableLayer {
         cairo_paint(cr)
         cairo_restore(cr)
     }
-}
-
-/// Decoded images by path and size, with the reason when a file cannot be used.
-final class ImageCache {
-    private var images: [String: ImageSurface] = [:]
-    private(set) var failures: [String: String] = [:]
-
-    func image(path: String, coverSide: Int) -> ImageSurface? {
-        let key = "\(coverSide)|\(path)"
-        if let image = images[key] { return image }
-        if failures[path] != nil { return nil }
-        do {
-            let image = try ImageLoader.load(path: path, coverSide: coverSide)
-            if images.count > 8 { images.removeAll() }
-            images[key] = image
-            return image
-        } catch {
-            failures[path] = error.description
-            return nil
-        }
-    }
-
-    /// The reason the last of these paths could not be used, if one could not.
-    func failure(for paths: [String?]) -> String? {
-        paths.compactMap { $0 }.compactMap { failures[$0] }.first
-    }
-
-    func forgetFailures() { failures.removeAll() }
 }

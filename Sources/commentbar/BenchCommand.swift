@@ -1,7 +1,9 @@
 import ArgumentParser
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarFrames
 import CommentBarRender
+import DemoPlatform
 import Foundation
 
 /// `commentbar bench`: what a frame costs, layered against a full redraw and

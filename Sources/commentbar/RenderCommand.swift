@@ -1,7 +1,9 @@
 import ArgumentParser
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarFrames
 import CommentBarRender
+import CommentBarServices
 import Foundation
 
 /// `commentbar render`: the bar as it looks a number of seconds into a stream, as a PNG.
@@ -9,7 +11,8 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the bar as it looks SECONDS into a demo or file stream to a PNG.")
 
-    @Option(help: "demo or file") var service: String = "demo"
+    @Option(help: "A replayable service: \(ServiceRegistry.all.filter { $0.makeTimeline != nil }.map(\.id).joined(separator: " or "))")
+    var service: String = "demo"
     @Option(help: "The stream id: for file, the path of a JSON-lines event file.") var stream: String = "demo"
     @Option(help: "Width in pixels (default: the settings' width, 1280).") var width: Int?
     @Option(help: "Height in pixels (default: the settings' height, 360).") var height: Int?
@@ -33,7 +36,7 @@ struct Render: ParsableCommand {
         barSettings.height = height ?? barSettings.height
         let timeline: FeedTimeline
         do {
-            timeline = try LocalFeeds.timeline(service: service, streamID: stream)
+            timeline = try ServiceRegistry.makeTimeline(service: service, streamID: stream)
         } catch {
             throw CLIError(error.message)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarServices
 import Foundation
 import Synchronization
 
@@ -10,17 +11,20 @@ import Synchronization
 struct Tail: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a feed's events as JSON lines, as the file service replays them.")
-    @Option(help: "demo, file, twitch, irc or websocket") var service: String?
-    @Option(help: "The stream id: channel name, file path, ...") var stream: String?
+    @Option(help: "One of: \(ServiceRegistry.ids.joined(separator: ", "))") var service: String?
+    @Option(help: "The stream id: \(ServiceRegistry.all.map { "\($0.id): \($0.streamIDHelp)" }.joined(separator: "; "))")
+    var stream: String?
     @Option(help: "Endpoint override (ws://, wss://, irc://, ircs://)") var server: String = ""
 
     func run() async throws {
         // Options are checked here rather than by the parser so a mistake is one line, not a usage page.
-        guard let service, !service.isEmpty else { throw argumentFailure("--service is required (demo, file, twitch, irc or websocket)") }
+        guard let service, !service.isEmpty else {
+            throw argumentFailure("--service is required (\(ServiceRegistry.ids.joined(separator: ", ")))")
+        }
         guard let stream else { throw argumentFailure("--stream is required (channel name, file path, ...)") }
         let feed: any CommentFeed
         do {
-            feed = try Feeds.make(service: service, streamID: stream, server: server)
+            feed = try ServiceRegistry.makeFeed(service: service, request: FeedRequest(streamID: stream, server: server))
         } catch {
             throw argumentFailure(error.message)
         }
@@ -51,9 +55,15 @@ final class TailPrinter: Sendable {
     }
 
     func handle(_ event: FeedEvent) {
-        if case .status(let status) = event {
+        switch event {
+        case .status(let status):
             write("status: \(status.label)\n", to: .standardError)
             return
+        case .relayStatus(let status):
+            write("relay status: \(status.label)\n", to: .standardError)
+            return
+        default:
+            break
         }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

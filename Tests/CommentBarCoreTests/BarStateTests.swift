@@ -48,10 +48,15 @@ final class BarStateTests: XCTestCase {
         XCTAssertEqual(state.viewers, 0)
         state.apply(.mic(on: false))
         XCTAssertFalse(state.micOn)
-        state.apply(.avatar(path: "/a.png"))
-        state.apply(.background(path: ""))
-        XCTAssertEqual(state.avatarPath, "/a.png")
-        XCTAssertNil(state.backgroundPath)
+        state.apply(.avatar(.file(path: "/a.png")))
+        state.apply(.background(nil))
+        XCTAssertEqual(state.avatar, .file(path: "/a.png"))
+        XCTAssertNil(state.background)
+        state.apply(.relayStatus(.error(message: "upstream down")))
+        XCTAssertEqual(state.relayStatus, .error(message: "upstream down"))
+        XCTAssertEqual(state.status, .connecting, "a relay's word never sets the connection's state")
+        state.apply(.relayStatus(.live))
+        XCTAssertNil(state.relayStatus)
     }
 
     func testHostileNumbersDoNotTrap() throws {

@@ -16,8 +16,11 @@ final class FeedEventJSONTests: XCTestCase {
             (#"{"type":"delete","id":"c1"}"#, .delete(id: "c1")),
             (#"{"type":"delete","user":"spammer"}"#, .deleteUser(user: "spammer")),
             (#"{"type":"clear"}"#, .clear),
-            (#"{"type":"avatar","path":"/a.png"}"#, .avatar(path: "/a.png")),
-            (#"{"type":"background","path":"/b.jpg"}"#, .background(path: "/b.jpg")),
+            (#"{"type":"avatar","path":"/a.png"}"#, .avatar(.file(path: "/a.png"))),
+            (#"{"type":"background","path":"/b.jpg"}"#, .background(.file(path: "/b.jpg"))),
+            (#"{"type":"avatar","url":"https://cdn.example/a.png"}"#, .avatar(.remote(url: "https://cdn.example/a.png"))),
+            (#"{"type":"avatar","path":""}"#, .avatar(nil)),
+            (#"{"type":"status","state":"paused"}"#, .status(.paused)),
             (#"{"type":"status","state":"reconnecting","message":"timeout"}"#, .status(.reconnecting(reason: "timeout"))),
         ]
         for (json, expected) in cases {
@@ -31,6 +34,8 @@ final class FeedEventJSONTests: XCTestCase {
     func testErrorsSayWhatIsWrong() {
         let cases: [(String, String)] = [
             ("not json", "not a JSON object"),
+            (#"{"type":"avatar","url":"http://cdn.example/a.png"}"#, "image URLs must be https:// (got http://)"),
+            (#"{"type":"background","path":"file:///etc/passwd"}"#, "image URLs must be https:// (got file://)"),
             ("[1,2]", "not a JSON object"),
             (#"{"id":"x"}"#, "missing \"type\""),
             (#"{"type":"wat"}"#, "unknown event type \"wat\""),

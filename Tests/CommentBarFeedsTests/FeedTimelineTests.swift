@@ -45,20 +45,9 @@ final class FeedTimelineTests: XCTestCase {
         XCTAssertThrowsError(try FeedTimeline.load(path: "/nonexistent/events.jsonl")) { error in
             XCTAssertEqual((error as? FeedConfigError)?.message, "/nonexistent/events.jsonl: no such file")
         }
-        XCTAssertThrowsError(try LocalFeeds.timeline(service: "file", streamID: ""))
         XCTAssertThrowsError(try FeedTimeline.load(path: "/dev/zero")) { error in
             XCTAssertEqual((error as? FeedConfigError)?.message, "/dev/zero: not a regular file")
         }
-    }
-
-    func testDemoShowsEverything() {
-        let (state, _) = DemoScript.timeline.state(at: 20)
-        XCTAssertTrue(state.lines.contains { $0.text.unicodeScalars.contains { $0.properties.isEmojiPresentation } })
-        XCTAssertTrue(state.lines.contains { $0.user == "さくら" })
-        XCTAssertTrue(state.lines.contains { if case .gift = $0.kind { true } else { false } })
-        XCTAssertFalse(state.lines.contains { $0.id == "d6" }, "the deleted spam is gone")
-        XCTAssertEqual(state.viewers, 152)
-        XCTAssertNotNil(state.streamStart)
     }
 
     func testTimelineFeedReplaysInOrderAndStopsWhenCancelled() async {
@@ -82,24 +71,6 @@ final class FeedTimelineTests: XCTestCase {
         } else {
             XCTFail("start first")
         }
-    }
-}
-
-final class FileFeedTests: XCTestCase {
-    func testAMissingFileIsRefusedAtOnce() {
-        XCTAssertThrowsError(try LocalFeeds.make(service: "file", streamID: "/nonexistent.jsonl")) { error in
-            XCTAssertEqual((error as? FeedConfigError)?.message, "/nonexistent.jsonl: no such file")
-        }
-    }
-
-    func testABadFileBecomesAnErrorStatus() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).jsonl").path
-        try Data("{\"type\":\"nope\"}\n".utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let collected = EventLog()
-        let feed = try XCTUnwrap(try LocalFeeds.make(service: "file", streamID: path))
-        await feed.run { collected.add($0) }
-        XCTAssertEqual(collected.events, [.status(.connecting), .status(.error(message: "\(path):1: unknown event type \"nope\""))])
     }
 }
 

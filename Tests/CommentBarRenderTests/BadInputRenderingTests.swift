@@ -1,5 +1,7 @@
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarFrames
+import DemoPlatform
 @testable import CommentBarRender
 import Foundation
 import Glibc

@@ -1,6 +1,7 @@
 import CCairo
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarFrames
 @testable import CommentBarRender
 import Foundation
 import XCTest

@@ -2,9 +2,11 @@
 and a throwaway test CA. Every server runs on 127.0.0.1 only."""
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 
@@ -123,6 +125,28 @@ def tail_factory():
         if tail.proc.poll() is None:
             tail.proc.kill()
             tail.proc.wait()
+
+
+@pytest.fixture
+def websocketd_factory(tmp_path):
+    """websocketd on 127.0.0.1 running a Python program per connection (each stdout line is
+    one WebSocket text message); returns the port."""
+    started = []
+
+    def start(program):
+        if shutil.which("websocketd") is None:
+            raise AssertionError("websocketd is not installed (apt-get install websocketd)")
+        port = free_port()
+        log = open(tmp_path / f"websocketd-{port}.log", "wb")
+        started.append(subprocess.Popen(["websocketd", "--address=127.0.0.1", f"--port={port}", sys.executable, program],
+                                        stdout=log, stderr=subprocess.STDOUT))
+        wait_for_port(port)
+        return port
+
+    yield start
+    for proc in started:
+        proc.terminate()
+        proc.wait(timeout=15)
 
 
 def run(*command, cwd=None):

@@ -1,28 +1,14 @@
 """The `websocket` service against websocketd serving JSON events."""
 import os
-import shutil
-import subprocess
-import sys
 
 import pytest
-
-from conftest import free_port, wait_for_port
 
 PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "json_events.py")
 
 
 @pytest.fixture
-def websocketd(tmp_path):
-    if shutil.which("websocketd") is None:
-        raise AssertionError("websocketd is not installed (apt-get install websocketd)")
-    port = free_port()
-    log = open(tmp_path / "websocketd.log", "wb")
-    proc = subprocess.Popen(["websocketd", "--address=127.0.0.1", f"--port={port}", sys.executable, PROGRAM],
-                            stdout=log, stderr=subprocess.STDOUT)
-    wait_for_port(port)
-    yield port
-    proc.terminate()
-    proc.wait(timeout=15)
+def websocketd(websocketd_factory):
+    return websocketd_factory(PROGRAM)
 
 
 def test_json_events_and_reconnect(websocketd, tail_factory):

@@ -1,0 +1,21 @@
+import CommentBarFrames
+
+/// Where `serve` puts its frames: a frame pool that also carries the renderer's status
+/// and heartbeat to whoever shows the frames (the OBS shim, through the shared-memory
+/// pool; the tests, in memory).
+public protocol FrameSink: FramePool {
+    /// The feed's state and its detail (a reason, a message; empty when the state says all).
+    func setStatus(_ status: SinkStatus, detail: String)
+    /// A heartbeat any task may call: a slow frame must not look like a hung renderer.
+    func makeHeartbeat() -> @Sendable () -> Void
+}
+
+/// The states a sink shows (docs/pool-abi.md: status_code).
+public enum SinkStatus: Sendable, Equatable {
+    case starting
+    case connecting
+    case live
+    case reconnecting
+    case error
+    case paused
+}

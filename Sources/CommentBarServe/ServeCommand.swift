@@ -1,0 +1,28 @@
+import CommentBarCore
+import Foundation
+
+/// One line of the renderer's stdin, from the OBS shim (docs/architecture.md):
+/// `{"settings":{…}}` when the source's settings change, `{"active":true|false}`
+/// when it is shown or hidden. Unknown keys are ignored, so a newer shim can talk
+/// to an older renderer.
+public struct ServeCommand: Decodable, Sendable, Equatable {
+    public var settings: BarSettings?
+    public var active: Bool?
+
+    public init(settings: BarSettings? = nil, active: Bool? = nil) {
+        self.settings = settings
+        self.active = active
+    }
+
+    public struct DecodeError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    public static func decode(line: String) throws(DecodeError) -> ServeCommand {
+        do {
+            return try JSONDecoder().decode(ServeCommand.self, from: Data(line.utf8))
+        } catch {
+            throw DecodeError(description: "ignoring a stdin line that is not a command object: \(line.prefix(120))")
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import CommentBarCore
+import CommentBarFeeds
+import CommentBarFrames
+import CommentBarRender
+import CommentBarServices
+import Foundation
+import Logging
+import Synchronization
+
+/// One renderer process's work: it takes commands (settings, shown/hidden), runs the
+/// feed the settings name, and makes a frame into the sink whenever something visible
+/// changed, at most `fps` times a second. `run` returns when the commands end (the
+/// shim closed stdin: OBS is gone or the source was destroyed).
+public final class ServeSession: @unchecked Sendable {
+    // @unchecked: `sink` is used by `run` before the tasks start and then only by the
+    // frame loop (the ticker has its own Sendable heartbeat); all else shared is in `shared`.
+    private let sink: any FrameSink
+    private let log: Logger
+
+    struct Shared {
+        var state = BarState()
+        var settings = BarSettings()
+        var active = true
+        /// Bumped when the settings change, so the frame loop picks them up.
+        var settingsRevision = 0
+        /// Bumped when the feed is replaced: events from an older feed still in flight are dropped.
+        var feedGeneration = 0
+        /// When the frame loop last came round; the heartbeat stops if it stalls.
+        var frameLoopProgress = ContinuousClock.now
+    }
+
+    /// A frame loop silent for this long is stuck: the heartbeat stops and the shim restarts us.
+    static let stallLimit = Duration.seconds(10)
+    /// How often the clock and the heartbeat wake the frame loop.
+    static let tick = Duration.milliseconds(100)
+    private let shared = Mutex(Shared())
+    private let wake: AsyncStream<Void>
+    private let wakeUp: AsyncStream<Void>.Continuation
+
+    public init(sink: any FrameSink, log: Logger) {
+        self.sink = sink
+        self.log = log
+        (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Runs until `commands` ends. Each element is one stdin line.
+    public func run(commands: AsyncStream<String>) async {
+        sink.setStatus(.starting, detail: "")
+        let heartbeat = sink.makeHeartbeat()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.frameLoop() }
+            group.addTask { await self.ticker(heartbeat) }
+            await self.follow(commands)
+            group.cancelAll()
+        }
+    }
+
+    private func follow(_ commands: AsyncStream<String>) async {
+        var feedTask: Task<Void, Never>?
+        var feedKey: [String]?
+        for await line in commands {
+            let command: ServeCommand
+            do {
+                command = try ServeCommand.decode(line: line)
+            } catch {
+                log.error("\(error.description)")
+                continue
+            }
+            if let active = command.active {
+                shared.withLock { $0.active = active }
+                log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
+            }
+            if let settings = command.settings {
+                let key = [settings.service, settings.streamID, settings.server]
+                shared.withLock {
+                    $0.settings = settings
+                    $0.settingsRevision += 1
+                }
+                if key != feedKey {
+                    feedTask?.cancel()
+                    feedKey = key
+                    feedTask = startFeed(settings)
+                }
+            }
+            wakeUp.yield()
+        }
+        log.info("stdin closed: exiting")
+        feedTask?.cancel()
+        wakeUp.finish()
+    }
+
+    private func startFeed(_ settings: BarSettings) -> Task<Void, Never> {
+        let generation = shared.withLock {
+            $0.state = BarState()
+            $0.feedGeneration += 1
+            return $0.feedGeneration
+        }
+        let feed: any CommentFeed
+        do {
+            feed = try ServiceRegistry.makeFeed(service: settings.service,
+                                                request: FeedRequest(streamID: settings.streamID,
+                                                                     server: settings.server))
+        } catch {
+            log.error("\(error.message)")
+            shared.withLock { $0.state.apply(.status(.error(message: error.message))) }
+            return Task {}
+        }
+        log.info("feed: \(settings.service) \(settings.streamID)")
+        return Task {
+            await feed.run { [weak self] event in
+                guard let self else { return }
+                if case .status(let status) = event { self.log.info("feed status: \(status.label)") }
+                self.shared.withLock { if $0.feedGeneration == generation { $0.state.apply(event) } }
+                self.wakeUp.yield()
+            }
+        }
+    }
+
+    /// Wakes the frame loop often enough for the clock, and beats the heart while
+    /// the frame loop keeps coming round: one slow frame (a huge image) is not a
+    /// hang, but a loop stuck for `stallLimit` is, and then the beat stops.
+    private func ticker(_ heartbeat: @Sendable () -> Void) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.tick)
+            let lastProgress = shared.withLock { $0.frameLoopProgress }
+            if ContinuousClock.now - lastProgress < Self.stallLimit { heartbeat() }
+            wakeUp.yield()
+        }
+    }
+
+    /// Makes a frame when something visible changed, at most `fps` times a second.
+    private func frameLoop() async {
+        let clock = ContinuousClock()
+        let heartbeat = sink.makeHeartbeat()
+        var renderer: BarRenderer?
+        var settingsRevision = -1
+        var lastFrame = clock.now - .seconds(1)
+        var lastStatus: (SinkStatus, String)?
+        for await _ in wake {
+            heartbeat()
+            let snapshot = shared.withLock {
+                $0.frameLoopProgress = clock.now
+                return $0
+            }
+            let status = Self.sinkStatus(snapshot.active ? snapshot.state.status : .paused)
+            if lastStatus?.0 != status.0 || lastStatus?.1 != status.1 {
+                sink.setStatus(status.0, detail: status.1)
+                lastStatus = status
+            }
+            guard snapshot.active else { continue }
+            if snapshot.settingsRevision != settingsRevision {
+                if let renderer {
+                    renderer.update(settings: snapshot.settings)
+                } else {
+                    renderer = BarRenderer(settings: snapshot.settings, width: sink.width, height: sink.height)
+                }
+                settingsRevision = snapshot.settingsRevision
+            }
+            guard let renderer else { continue }
+            let interval = Duration.seconds(1) / max(snapshot.settings.maxFPS, 1)
+            let due = lastFrame + interval
+            if clock.now < due { try? await clock.sleep(until: due) }
+            let latest = shared.withLock { $0 }
+            if renderer.render(latest.state, now: Date().timeIntervalSince1970, into: sink) {
+                lastFrame = clock.now
+            }
+        }
+    }
+
+    /// The state, and only what the state's name does not already say.
+    static func sinkStatus(_ status: FeedStatus) -> (SinkStatus, String) {
+        switch status {
+        case .connecting: return (.connecting, "")
+        case .live: return (.live, "")
+        case .reconnecting(let reason): return (.reconnecting, reason)
+        case .error(let message): return (.error, message)
+        case .paused: return (.paused, "")
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import CommentBarFeeds
+
+/// The `demo` service: the embedded sample chat, offline and deterministic.
+public enum DemoService {
+    public static let description = ServiceDescription(
+        id: "demo", displayName: "Demo (built-in sample chat)",
+        streamIDHelp: "ignored",
+        makeFeed: { _ in TimelineFeed(timeline: DemoScript.timeline, loopEvery: DemoScript.loopSeconds) },
+        makeTimeline: { _ in DemoScript.timeline }, mayNameLocalFiles: true)
+}

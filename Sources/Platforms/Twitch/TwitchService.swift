@@ -1,0 +1,19 @@
+import CommentBarFeeds
+import CommentBarNet
+import IRCPlatform
+
+/// The `twitch` service: a channel's chat, read anonymously over Twitch's IRC WebSocket.
+public enum TwitchService {
+    /// Twitch chat over TLS WebSocket, unless `server` says otherwise.
+    static let defaultServer = "wss://irc-ws.chat.twitch.tv:443"
+
+    public static let description = ServiceDescription(
+        id: "twitch", displayName: "Twitch",
+        streamIDHelp: "the channel name",
+        makeFeed: { request throws(FeedConfigError) in
+            let channel = try TwitchChannel.parse(request.streamID)
+            let endpoint = try FeedEndpoint.parse(request.server.isEmpty ? defaultServer : request.server,
+                                                  service: "twitch", schemes: ["wss", "ws", "ircs", "irc"])
+            return IRCChatFeed(flavor: .twitch, channel: channel, endpoint: endpoint)
+        })
+}
