@@ -55,6 +55,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C: system libraries found with pkg-config; the pool ABI and the settings table,
@@ -83,6 +84,7 @@ let package = Package(
                     .product(name: "NIOHTTP1", package: "swift-nio"),
                     .product(name: "NIOWebSocket", package: "swift-nio"),
                     .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 ] + nio,
                 swiftSettings: strictSwift),
     ] + platformTargets + [
@@ -97,7 +99,7 @@ let package = Package(
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender",
-                               "CommentBarServices", .product(name: "Logging", package: "swift-log")],
+                               "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         .executableTarget(
             name: "commentbar",

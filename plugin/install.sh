@@ -14,8 +14,9 @@ install)
 	so=$2 renderer=$3 data=$4
 	for f in "$so" "$renderer"; do [ -f "$f" ] || { echo "$f: not built" >&2; exit 1; }; done
 	install -d "$DEST/bin/64bit" "$DEST/data/locale"
-	install -m 0755 "$so" "$DEST/bin/64bit/$NAME.so"
-	install -m 0755 "$renderer" "$DEST/bin/64bit/commentbar"
+	# Installed stripped: the renderer's debug symbols are most of its 110 MB, and OBS needs none.
+	install -m 0755 -s "$so" "$DEST/bin/64bit/$NAME.so"
+	install -m 0755 -s "$renderer" "$DEST/bin/64bit/commentbar"
 	install -m 0644 "$data"/locale/*.ini "$DEST/data/locale/"
 	echo "installed into $DEST"
 	;;

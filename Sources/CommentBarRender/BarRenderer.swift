@@ -21,7 +21,7 @@ public final class BarRenderer {
     public let height: Int
 
     private let engine = TextEngine()
-    private let images = ImageCache()
+    private let images: ImageCache
     private var layout: BarLayout
     private var clock: ClockFace?
     private var stable: StableLayer
@@ -67,8 +67,10 @@ public final class BarRenderer {
     /// The problem the header shows (an image that cannot be used).
     var notice: String? { lastStable?.notice }
 
-    public init(settings: BarSettings, width: Int, height: Int) {
+    /// `remoteImages`: where fetched `https://` images arrive (nil: they are never shown).
+    public init(settings: BarSettings, width: Int, height: Int, remoteImages: RemoteImageStore? = nil) {
         self.settings = settings.clamped()
+        images = ImageCache(remote: remoteImages)
         self.width = width
         self.height = height
         layout = BarLayout(settings: self.settings, width: width, height: height)
@@ -114,7 +116,8 @@ public final class BarRenderer {
             // The streamer's own files win over what a feed names.
             avatar: settings.avatarPath.isEmpty ? state.avatar : .file(path: settings.avatarPath),
             background: settings.backgroundPath.isEmpty ? state.background : .file(path: settings.backgroundPath),
-            status: state.status, relayStatus: state.relayStatus, notice: nil)
+            status: state.status, relayStatus: state.relayStatus,
+            remoteImagesRevision: images.remote?.revision ?? 0, notice: nil)
         // Images are decoded once and then looked up, so this costs two lookups a frame.
         if let problem = StableLayer.preload(inputs, images: images) {
             inputs.notice = inputs.notice ?? problem

@@ -13,6 +13,8 @@ struct StableInputs: Equatable {
     var background: ImageReference?
     var status: FeedStatus
     var relayStatus: FeedStatus?
+    /// Moves when a remote image arrives, so the layer is drawn again with it.
+    var remoteImagesRevision: UInt64
     /// A problem to show in the header (a bad setting, an unreadable avatar).
     var notice: String?
 }
@@ -67,7 +69,7 @@ final class StableLayer {
         cairo_save(cr)
         Icons.roundedRect(cr, x, y, w, h, radius)
         cairo_clip(cr)
-        if let source = inputs.background, let background = Self.image(source, coverSide: max(panel.width, panel.height), images) {
+        if let source = inputs.background, let background = images.image(source, coverSide: max(panel.width, panel.height)) {
             Self.paintCover(cr, background, x: x, y: y, width: w, height: h)
         } else {
             Icons.defaultBackground(cr, x: x, y: y, width: w, height: h)
@@ -80,7 +82,7 @@ final class StableLayer {
         cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
         cairo_arc(cr, cx, cy, avatarRadius + max(2, avatarRadius * 0.06), 0, 2 * Double.pi)
         cairo_fill(cr)
-        if let source = inputs.avatar, let avatar = Self.image(source, coverSide: Int(avatarRadius * 2), images) {
+        if let source = inputs.avatar, let avatar = images.image(source, coverSide: Int(avatarRadius * 2)) {
             cairo_save(cr)
             cairo_arc(cr, cx, cy, avatarRadius, 0, 2 * Double.pi)
             cairo_clip(cr)
@@ -195,18 +197,9 @@ final class StableLayer {
     /// (and shown as a notice) before the layer is drawn.
     static func preload(_ inputs: StableInputs, images: ImageCache) -> String? {
         guard let panel = inputs.layout.avatarPanel else { return nil }
-        if let source = inputs.background { _ = image(source, coverSide: max(panel.width, panel.height), images) }
-        if let source = inputs.avatar { _ = image(source, coverSide: Int(avatarRadius(panel) * 2), images) }
-        return images.failure(for: [inputs.avatar?.description, inputs.background?.description])
-    }
-
-    /// A local file, decoded once. Remote images are not fetched by the renderer: until an
-    /// image fetcher supplies them (the emote work), the default picture stands in.
-    static func image(_ source: ImageReference, coverSide: Int, _ images: ImageCache) -> ImageSurface? {
-        guard case .file(let path) = source else { return nil }
-        return images.image(source: path, coverSide: coverSide) { path, side throws(ImageLoader.Failure) in
-            try ImageLoader.load(path: path, coverSide: side)
-        }
+        if let source = inputs.background { _ = images.image(source, coverSide: max(panel.width, panel.height)) }
+        if let source = inputs.avatar { _ = images.image(source, coverSide: Int(avatarRadius(panel) * 2)) }
+        return images.failure(for: [inputs.avatar, inputs.background])
     }
 
     static func statusPill(_ status: FeedStatus) -> (String, RGBA) {

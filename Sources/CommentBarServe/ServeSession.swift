@@ -36,11 +36,15 @@ public final class ServeSession: @unchecked Sendable {
     private let shared = Mutex(Shared())
     private let wake: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
+    private let images: RemoteImageFetches
 
-    public init(sink: any FrameSink, log: Logger) {
+    /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
+    public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https) {
         self.sink = sink
         self.log = log
-        (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (self.wake, self.wakeUp) = (wake, wakeUp)
+        images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
     }
 
     /// Runs until `commands` ends. Each element is one stdin line.
@@ -152,11 +156,15 @@ public final class ServeSession: @unchecked Sendable {
                 if let renderer {
                     renderer.update(settings: snapshot.settings)
                 } else {
-                    renderer = BarRenderer(settings: snapshot.settings, width: sink.width, height: sink.height)
+                    renderer = BarRenderer(settings: snapshot.settings, width: sink.width, height: sink.height,
+                                           remoteImages: images.store)
                 }
                 settingsRevision = snapshot.settingsRevision
             }
             guard let renderer else { continue }
+            // The streamer's own files win; a feed's https images are fetched off this loop.
+            images.want(snapshot.settings.avatarPath.isEmpty ? snapshot.state.avatar : nil, for: .avatar)
+            images.want(snapshot.settings.backgroundPath.isEmpty ? snapshot.state.background : nil, for: .background)
             let interval = Duration.seconds(1) / max(snapshot.settings.maxFPS, 1)
             let due = lastFrame + interval
             if clock.now < due { try? await clock.sleep(until: due) }

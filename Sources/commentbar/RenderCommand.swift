@@ -3,11 +3,13 @@ import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
 import CommentBarRender
+import CommentBarServe
 import CommentBarServices
 import Foundation
+import Logging
 
 /// `commentbar render`: the bar as it looks a number of seconds into a stream, as a PNG.
-struct Render: ParsableCommand {
+struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the bar as it looks SECONDS into a demo or file stream to a PNG.")
 
@@ -30,7 +32,7 @@ struct Render: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         var barSettings = try SettingsFile.load(settings)
         barSettings.width = width ?? barSettings.width
         barSettings.height = height ?? barSettings.height
@@ -41,8 +43,14 @@ struct Render: ParsableCommand {
             throw CLIError(error.message)
         }
         let (state, now) = timeline.state(at: at)
+        // The https images of that moment are fetched first (each within its timeout), so the PNG shows them.
+        let images = RemoteImageFetches(log: Logger(label: "commentbar.render"), arrived: {})
+        images.want(barSettings.avatarPath.isEmpty ? state.avatar : nil, for: .avatar)
+        images.want(barSettings.backgroundPath.isEmpty ? state.background : nil, for: .background)
+        await images.waitForAll()
         let pool = MemoryFramePool(width: barSettings.width, height: barSettings.height)
-        let renderer = BarRenderer(settings: barSettings, width: barSettings.width, height: barSettings.height)
+        let renderer = BarRenderer(settings: barSettings, width: barSettings.width, height: barSettings.height,
+                                   remoteImages: images.store)
         renderer.render(state, now: now, into: pool)
         guard let frame = pool.newestFrame else { throw CLIError("nothing was rendered") }
         do {

@@ -33,11 +33,12 @@ final class ServeSessionTests: XCTestCase {
     }
 
     /// Drives a session with `lines`, waits until `until` holds (or 10 s), then closes stdin.
-    private func run(_ lines: [String], until: @escaping (MemoryFrameSink) -> Bool) async -> MemoryFrameSink {
+    private func run(_ lines: [String], fetch: @escaping RemoteImageFetches.Fetch = { _ in .failed("no network") },
+                     until: @escaping (MemoryFrameSink) -> Bool) async -> MemoryFrameSink {
         let sink = MemoryFrameSink(width: 320, height: 120)
         let (commands, input) = AsyncStream.makeStream(of: String.self)
         for line in lines { input.yield(line) }
-        let session = ServeSession(sink: sink, log: Logger(label: "test"))
+        let session = ServeSession(sink: sink, log: Logger(label: "test"), fetch: fetch)
         let task = Task { await session.run(commands: commands) }
         let deadline = ContinuousClock.now + .seconds(10)
         while !until(sink), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
@@ -67,6 +68,32 @@ final class ServeSessionTests: XCTestCase {
         }
         let error = sink.recorded.withLock { $0.statuses.first { $0.0 == .error } }
         XCTAssertTrue(error?.1.hasPrefix("unknown service") ?? false, "\(String(describing: error))")
+    }
+
+    /// A feed's https avatar is fetched once, off the frame loop, and a frame follows its arrival.
+    func testRemoteAvatarIsFetchedOnceAndRedrawsWhenItArrives() async throws {
+        let events = FileManager.default.temporaryDirectory.appendingPathComponent("avatar-\(UUID()).jsonl")
+        try Data(#"{"type":"avatar","url":"https://cdn.example/a.png"}"#.utf8).write(to: events)
+        defer { try? FileManager.default.removeItem(at: events) }
+        let picture = Array(try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/images/bar-demo.png").standardized))
+        let requests = Mutex<[String]>([])
+        let framesBeforeArrival = Mutex<Int?>(nil)
+        let sinkBox = Mutex<MemoryFrameSink?>(nil)
+        let sink = await run([#"{"settings":{"service":"file","stream_id":"\#(events.path)","width":320,"height":120}}"#],
+                             fetch: { url in
+                                 requests.withLock { $0.append(url) }
+                                 try? await Task.sleep(for: .milliseconds(300))
+                                 framesBeforeArrival.withLock { $0 = sinkBox.withLock { $0?.pool.publishedCount } }
+                                 return .loaded(picture)
+                             }) { sink in
+            sinkBox.withLock { $0 = sink }
+            guard let before = framesBeforeArrival.withLock({ $0 }) else { return false }
+            return sink.pool.publishedCount > before
+        }
+        XCTAssertEqual(requests.withLock { $0 }, ["https://cdn.example/a.png"])
+        let before = try XCTUnwrap(framesBeforeArrival.withLock { $0 })
+        XCTAssertGreaterThan(sink.pool.publishedCount, before, "the arrival made a new frame")
     }
 
     func testStatusDetailNeverRepeatsTheStateName() {

@@ -13,6 +13,8 @@ import time
 import pytest
 
 EVENTUALLY = 45  # seconds: generous limits for "eventually", never a timed assertion
+# Real host names the test certificate also covers (reached through COMMENTBAR_CONNECT_TO).
+REAL_HOST_NAMES = ["yt3.ggpht.com"]
 
 
 def binary():
@@ -155,7 +157,8 @@ def run(*command, cwd=None):
 
 @pytest.fixture(scope="session")
 def test_ca(tmp_path_factory):
-    """A CA made for this run, and a server certificate for localhost / 127.0.0.1 signed by it."""
+    """A CA made for this run, and a server certificate signed by it for localhost, 127.0.0.1 and
+    the real host names the tests route to loopback with COMMENTBAR_CONNECT_TO."""
     directory = tmp_path_factory.mktemp("ca")
     ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     run("openssl", "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
@@ -163,7 +166,8 @@ def test_ca(tmp_path_factory):
         "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=directory)
     run("openssl", "req", *ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost", cwd=directory)
     (directory / "server.ext").write_text("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
-                                          "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n")
+                                          "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1,"
+                                          + ",".join(f"DNS:{name}" for name in REAL_HOST_NAMES) + "\n")
     run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
         "-out", "server.pem", "-days", "2", "-extfile", "server.ext", cwd=directory)
     return {"ca": str(directory / "ca.pem"), "cert": str(directory / "server.pem"), "key": str(directory / "server.key")}

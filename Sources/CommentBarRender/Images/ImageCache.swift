@@ -1,6 +1,9 @@
+import CommentBarCore
+
 /// Decoded images by source and size, least recently used first out once their pixels
 /// pass `maxBytes`; and the reason, per source, when one cannot be used (kept until
-/// `forgetFailures`, so a bad file is not decoded again on every frame).
+/// `forgetFailures`, so a bad file is not decoded again on every frame). Remote images
+/// are decoded from the bytes `remote` holds once they have arrived.
 final class ImageCache {
     /// The avatar and its background are two images; emotes (issue 12) will be many more.
     static let defaultMaxBytes = 32 << 20
@@ -17,16 +20,19 @@ final class ImageCache {
     private var useCounter: UInt64 = 0
     private(set) var failures: [String: String] = [:]
 
-    init(maxBytes: Int = ImageCache.defaultMaxBytes) {
+    let remote: RemoteImageStore?
+
+    init(maxBytes: Int = ImageCache.defaultMaxBytes, remote: RemoteImageStore? = nil) {
         self.maxBytes = maxBytes
+        self.remote = remote
     }
 
     var count: Int { entries.count }
 
-    /// The image of `source` decoded so that its shorter side covers `coverSide` pixels.
-    func image(source: String, coverSide: Int, decode: (String, Int) throws(ImageLoader.Failure) -> ImageSurface)
-        -> ImageSurface?
-    {
+    /// The image decoded so that its shorter side covers `coverSide` pixels; nil while a
+    /// remote image has not arrived, or when it cannot be used.
+    func image(_ reference: ImageReference, coverSide: Int) -> ImageSurface? {
+        let source = reference.description
         let key = "\(coverSide)|\(source)"
         useCounter += 1
         if let entry = entries[key] {
@@ -35,7 +41,14 @@ final class ImageCache {
         }
         if failures[source] != nil { return nil }
         do {
-            let image = try decode(source, coverSide)
+            let image: ImageSurface
+            switch reference {
+            case .file(let path):
+                image = try ImageLoader.load(path: path, coverSide: coverSide)
+            case .remote(let url):
+                guard case .loaded(let bytes)? = remote?.state(of: url) else { return nil }
+                image = try ImageLoader.load(bytes: bytes, name: url, coverSide: coverSide)
+            }
             insert(key: key, image: image)
             return image
         } catch {
@@ -44,9 +57,13 @@ final class ImageCache {
         }
     }
 
-    /// The reason the first of these sources that could not be used failed, if one did.
-    func failure(for sources: [String?]) -> String? {
-        sources.compactMap { $0 }.compactMap { failures[$0] }.first
+    /// Why the first of these local files could not be used, if one could not. Remote
+    /// images are never named on the bar: their problems go to the log.
+    func failure(for references: [ImageReference?]) -> String? {
+        references.compactMap { reference -> String? in
+            guard case .file(let path)? = reference else { return nil }
+            return failures[path]
+        }.first
     }
 
     func forgetFailures() { failures.removeAll() }

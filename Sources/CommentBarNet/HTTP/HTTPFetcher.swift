@@ -1,0 +1,149 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// HTTPS GETs with caps, for images (and the platforms' web APIs): certificates always
+/// verified (plus `COMMENTBAR_CA_FILE`), `COMMENTBAR_CONNECT_TO` honoured with the
+/// certificate still checked against the URL's host, the body cut off at a byte cap,
+/// one deadline for the whole request, and redirects followed only to `https://`.
+/// Nothing here reads a local file: the only scheme is https.
+package enum HTTPFetcher {
+    package struct Failure: Error, CustomStringConvertible, Sendable, Equatable {
+        package var description: String
+        package init(_ description: String) { self.description = description }
+    }
+
+    package struct Limits: Sendable {
+        package var maxBytes: Int
+        package var timeout: Duration
+        package var maxRedirects = 3
+
+        package init(maxBytes: Int, timeout: Duration) {
+            self.maxBytes = maxBytes
+            self.timeout = timeout
+        }
+    }
+
+    /// The body of `url`, or why not. `url` must be https.
+    package static func get(_ url: String, limits: Limits, accept: String = "*/*") async throws(Failure) -> [UInt8] {
+        let (client, connectTo) = try setup.get()
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(limits.timeout.components.seconds) * 1_000_000_000
+                                                        + limits.timeout.components.attoseconds / 1_000_000_000)
+        var current = url
+        for _ in 0...limits.maxRedirects {
+            let target = try Target(url: current, connectTo: connectTo)
+            var request = HTTPClientRequest(url: target.requestURL)
+            request.headers.add(name: "Host", value: target.hostHeader)
+            request.headers.add(name: "User-Agent", value: "CommentBar")
+            request.headers.add(name: "Accept", value: accept)
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, deadline: deadline)
+            } catch {
+                throw Failure(reason(error, url: url))
+            }
+            switch response.status.code {
+            case 200:
+                if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limits.maxBytes {
+                    throw Failure("\(shown(url)): \(length) bytes is more than \(limits.maxBytes >> 10) KiB")
+                }
+                do {
+                    let body = try await response.body.collect(upTo: limits.maxBytes)
+                    return Array(body.readableBytesView)
+                } catch is NIOTooManyBytesError {
+                    throw Failure("\(shown(url)): more than \(limits.maxBytes >> 10) KiB")
+                } catch {
+                    throw Failure(reason(error, url: url))
+                }
+            case 301, 302, 303, 307, 308:
+                guard let location = response.headers.first(name: "Location"),
+                      let next = URL(string: location, relativeTo: URL(string: current))?.absoluteString,
+                      next.lowercased().hasPrefix("https://") else {
+                    throw Failure("\(shown(url)): redirected somewhere that is not https://")
+                }
+                current = next
+            default:
+                throw Failure("\(shown(url)): HTTP \(response.status.code)")
+            }
+        }
+        throw Failure("\(shown(url)): more than \(limits.maxRedirects) redirects")
+    }
+
+    /// Where a URL's request really goes.
+    struct Target {
+        var requestURL: String
+        var hostHeader: String
+
+        init(url: String, connectTo: ConnectTo) throws(Failure) {
+            guard url.utf8.count <= 4096, let components = URLComponents(string: url),
+                  components.scheme?.lowercased() == "https", let host = components.host, !host.isEmpty,
+                  components.user == nil, components.password == nil else {
+                throw Failure("not an https:// URL: \(HTTPFetcher.shown(url))")
+            }
+            let port = components.port ?? 443
+            hostHeader = port == 443 ? host : "\(host):\(port)"
+            // The address comes from the client's DNS override; the port is rewritten here.
+            var rewritten = components
+            rewritten.port = connectTo.target(host: host, port: port).port
+            requestURL = rewritten.string ?? url
+        }
+    }
+
+    /// One client for the process (never shut down: it lives as long as the renderer), made
+    /// from the environment on first use; a bad variable fails every fetch with its reason.
+    private static let setup: Result<(HTTPClient, ConnectTo), Failure> = {
+        let connectTo: ConnectTo
+        do throws(ConnectTo.SetupError) {
+            connectTo = try ConnectTo.fromEnvironment()
+        } catch {
+            return .failure(Failure(error.description))
+        }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .fullVerification
+        if let path = ProcessInfo.processInfo.environment[TLSSettings.extraCAFileVariable], !path.isEmpty {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                return .failure(Failure("\(TLSSettings.extraCAFileVariable)=\(path): no such readable file"))
+            }
+            tls.additionalTrustRoots = [.file(path)]
+        }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: .seconds(10), read: .seconds(10)))
+        configuration.dnsOverride = connectTo.dnsOverride
+        configuration.httpVersion = .http1Only
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        return .success((client, connectTo))
+    }()
+
+    /// A URL as it may appear in a log line or on the bar: short, no query.
+    package static func shown(_ url: String) -> String {
+        let base = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        return base.count > 120 ? String(base.prefix(117)) + "…" : base
+    }
+
+    private static func reason(_ error: any Error, url: String) -> String {
+        switch error {
+        case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout:
+            return "\(shown(url)): timed out"
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            return "\(shown(url)): TLS: the certificate is not for this host name"
+        case is NIOSSLError, is BoringSSLError:
+            return "\(shown(url)): \(ReconnectLoop.tlsReason("\(error)"))"
+        default:
+            return "\(shown(url)): \(String("\(error)".prefix(120)))"
+        }
+    }
+}
+
+extension ConnectTo {
+    /// AsyncHTTPClient's DNS override: host → address, for rules that name both.
+    var dnsOverride: [String: String] {
+        var map: [String: String] = [:]
+        for rule in rules.reversed() {
+            if let host = rule.host, let address = rule.toHost { map[host] = address }
+        }
+        return map
+    }
+}

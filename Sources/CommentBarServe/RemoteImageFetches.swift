@@ -1,0 +1,87 @@
+import CommentBarCore
+import CommentBarNet
+import CommentBarRender
+import Logging
+import Synchronization
+
+/// Fetches the `https://` images the bar shows (avatar, background) off the render path,
+/// into a `RemoteImageStore`; the frame loop is woken when one arrives. One fetch per
+/// slot at a time: a feed that names a new image cancels the fetch of the old one, so a
+/// flood of image events costs at most two fetches in flight.
+public final class RemoteImageFetches: Sendable {
+    public enum Slot: Sendable, Hashable {
+        case avatar
+        case background
+    }
+
+    /// An avatar or its background: a small picture, well under 2 MiB.
+    package static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(10))
+
+    public typealias Fetch = @Sendable (String) async -> RemoteImageStore.State
+
+    public let store: RemoteImageStore
+    private let fetch: Fetch
+    private let arrived: @Sendable () -> Void
+    private let log: Logger
+    private let inFlight = Mutex<[Slot: (url: String, task: Task<Void, Never>)]>([:])
+
+    public init(store: RemoteImageStore = RemoteImageStore(), log: Logger, fetch: @escaping Fetch = RemoteImageFetches.https,
+                arrived: @escaping @Sendable () -> Void) {
+        self.store = store
+        self.fetch = fetch
+        self.arrived = arrived
+        self.log = log
+    }
+
+    /// Makes sure the image `reference` names for `slot` is, or is being, fetched.
+    public func want(_ reference: ImageReference?, for slot: Slot) {
+        guard case .remote(let url)? = reference else {
+            cancel(slot)
+            return
+        }
+        inFlight.withLock { inFlight in
+            if inFlight[slot]?.url == url { return }
+            inFlight[slot]?.task.cancel()
+            inFlight[slot] = nil
+            guard store.begin(url) else { return }
+            inFlight[slot] = (url, Task { [self] in
+                let state = await fetch(url)
+                if Task.isCancelled {
+                    store.forget(url)  // no longer wanted: fetched again if it is wanted again
+                    return
+                }
+                if case .failed(let reason) = state { log.warning("image not shown: \(reason)") }
+                store.finish(url, state)
+                self.inFlight.withLock { inFlight in
+                    if inFlight[slot]?.url == url { inFlight[slot] = nil }
+                }
+                arrived()
+            })
+        }
+    }
+
+    /// Waits for the fetches under way (`render`, which draws once).
+    public func waitForAll() async {
+        let tasks = inFlight.withLock { $0.values.map(\.task) }
+        for task in tasks { await task.value }
+    }
+
+    private func cancel(_ slot: Slot) {
+        inFlight.withLock { inFlight in
+            inFlight[slot]?.task.cancel()
+            inFlight[slot] = nil
+        }
+    }
+
+    /// The real fetch: HTTPS with the caps above.
+    public static let https: Fetch = { url in
+        do throws(HTTPFetcher.Failure) {
+            let bytes = try await HTTPFetcher.get(url, limits: limits, accept: "image/*")
+            // Checked here, off the render path, so a bad picture is one log line and never decoded.
+            if let problem = ImageLoader.problem(inImage: bytes, name: HTTPFetcher.shown(url)) { return .failed(problem) }
+            return .loaded(bytes)
+        } catch {
+            return .failed(error.description)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import CCairo
+import CommentBarCore
+import Foundation
+import XCTest
+@testable import CommentBarRender
+
+final class RemoteImageTests: XCTestCase {
+    /// A PNG of `width`×`height` written by Cairo.
+    private func png(width: Int, height: Int) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("remote-\(UUID()).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
+        defer { cairo_surface_destroy(surface) }
+        XCTAssertEqual(cairo_surface_write_to_png(surface, path), CAIRO_STATUS_SUCCESS)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func testHeaderChecksComeBeforeAnyDecoding() throws {
+        XCTAssertNil(ImageLoader.problem(inImage: try png(width: 300, height: 200), name: "ok"))
+        let huge = try XCTUnwrap(ImageLoader.problem(inImage: try png(width: 2100, height: 2100), name: "huge"))
+        XCTAssertTrue(huge.contains("2100x2100 is too large a picture"), huge)
+        let text = try XCTUnwrap(ImageLoader.problem(inImage: Array("not a picture".utf8), name: "text"))
+        XCTAssertTrue(text.hasPrefix("text: "), text)
+        XCTAssertNotNil(ImageLoader.problem(inImage: [], name: "empty"))
+        XCTAssertNotNil(ImageLoader.problem(inImage: Array(try png(width: 64, height: 64).prefix(40)), name: "cut"))
+    }
+
+    func testBytesDecodeScaledToTheSideShown() throws {
+        let image = try ImageLoader.load(bytes: try png(width: 400, height: 200), name: "a", coverSide: 100)
+        XCTAssertEqual(image.height, 100)
+        XCTAssertEqual(image.width, 200)
+    }
+
+    func testStoreKeepsAFewEntriesAndCountsChanges() {
+        let store = RemoteImageStore()
+        XCTAssertTrue(store.begin("https://a/1"))
+        XCTAssertFalse(store.begin("https://a/1"), "each image is fetched once")
+        let revision = store.revision
+        store.finish("https://a/1", .loaded([1, 2, 3]))
+        XCTAssertGreaterThan(store.revision, revision)
+        for index in 2...RemoteImageStore.capacity + 2 { _ = store.begin("https://a/\(index)") }
+        XCTAssertNil(store.state(of: "https://a/1"), "oldest out")
+        XCTAssertEqual(store.state(of: "https://a/\(RemoteImageStore.capacity + 2)"), .loading)
+        store.forget("https://a/\(RemoteImageStore.capacity + 2)")
+        XCTAssertTrue(store.begin("https://a/\(RemoteImageStore.capacity + 2)"))
+    }
+
+    func testCacheIsBoundedByBytesLeastRecentlyUsedFirst() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for index in 0..<3 {
+            let path = directory.appendingPathComponent("\(index).png").path
+            try Data(try png(width: 100, height: 100)).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let cache = ImageCache(maxBytes: 2 * 100 * 100 * 4)
+        XCTAssertNotNil(cache.image(.file(path: paths[0]), coverSide: 100))
+        XCTAssertNotNil(cache.image(.file(path: paths[1]), coverSide: 100))
+        XCTAssertNotNil(cache.image(.file(path: paths[0]), coverSide: 100))  // 0 used again: 1 is oldest
+        XCTAssertNotNil(cache.image(.file(path: paths[2]), coverSide: 100))
+        XCTAssertEqual(cache.count, 2)
+        XCTAssertLessThanOrEqual(cache.totalBytes, cache.maxBytes)
+        XCTAssertNil(cache.image(.remote(url: "https://x/y.png"), coverSide: 100), "not fetched: nothing")
+        XCTAssertNil(cache.failure(for: [.remote(url: "https://x/y.png")]))
+    }
+}
