@@ -66,6 +66,8 @@ let package = Package(
                        providers: [.apt(["libpango1.0-dev", "libgdk-pixbuf-2.0-dev"])]),
         .target(name: "CommentBarPoolABI", path: "CModules/CommentBarPoolABI"),
         .target(name: "CommentBarSettings", path: "CModules/CommentBarSettings"),
+        // The release version (from VERSION) for `commentbar --version`.
+        .target(name: "CommentBarVersion", path: "CModules/CommentBarVersion"),
 
         // State, events and settings (no drawing, no I/O).
         .target(name: "CommentBarCore", dependencies: ["CommentBarSettings"], swiftSettings: strictSwift),
@@ -105,7 +107,7 @@ let package = Package(
             name: "commentbar",
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
-                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe",
+                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,10 +1,13 @@
 import ArgumentParser
+import CommentBarVersion
 
 @main
 struct CommentBarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "commentbar",
         abstract: "Renders a live stream's comment bar: comments, gifts, clock, viewers, mic and avatar.",
+        // COMMENTBAR_VERSION comes from the top-level VERSION file (CModules/CommentBarVersion).
+        version: COMMENTBAR_VERSION,
         subcommands: [Render.self, Bench.self, Serve.self, Tail.self, Services.self]
     )
 }
