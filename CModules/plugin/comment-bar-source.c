@@ -8,11 +8,14 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <libgen.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <obs-module.h>
 
@@ -27,6 +30,10 @@
 #define SOURCE_ID "comment_bar_source"
 #define RENDERER_NAME "commentbar"
 #define RENDERER_ENV "COMMENTBAR_RENDERER"
+/* The .deb's private folder for the renderer: nothing of ours in $PATH. */
+#ifndef RENDERER_LIBEXEC_DIR
+#define RENDERER_LIBEXEC_DIR "/usr/libexec/comment-bar"
+#endif
 /* Settings rows named "font.X" are member X of OBS's font object "font". */
 #define FONT_KEY "font"
 #define FONT_ROW_PREFIX "font."
@@ -34,6 +41,8 @@
 #define UNLOAD_WAIT_MS 5000
 
 static char *renderer_path;
+/* Why no usable renderer was found ("" when one was), for the log and the properties. */
+static char renderer_problem[768];
 
 struct comment_bar_source {
 	obs_source_t *source;
@@ -345,10 +354,12 @@ static obs_properties_t *cb_get_properties(void *data)
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an
 	 * info property's description when it has no value, so the status goes there. */
-	char status[512] = "";
-	if (s)
+	char status[sizeof(renderer_problem)] = "";
+	if (renderer_problem[0])
+		snprintf(status, sizeof(status), "%s", renderer_problem);
+	else if (s)
 		renderer_supervisor_describe(s->supervisor, status, sizeof(status));
-	char line[600];
+	char line[sizeof(status) + 128];
 	snprintf(line, sizeof(line), "%s: %s", obs_module_text("RendererStatus"),
 		 status[0] ? status : obs_module_text("RendererStatus.None"));
 	obs_properties_add_text(props, "renderer_status", line, OBS_TEXT_INFO);
@@ -374,25 +385,89 @@ static struct obs_source_info comment_bar_source_info = {
 	.icon_type = OBS_ICON_TYPE_TEXT,
 };
 
-/* The renderer ships beside the plugin's .so; tests point elsewhere with the env. */
-static char *find_renderer(void)
+/* Why path cannot be run as the renderer ("missing", "not executable", ...), or NULL if it can. */
+static const char *unusable_because(const char *path)
 {
-	const char *override = getenv(RENDERER_ENV);
-	if (override && *override)
-		return bstrdup(override);
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return errno == ENOENT ? "missing" : strerror(errno);
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if (access(path, X_OK) != 0)
+		return "not executable";
+	return NULL;
+}
+
+/* The folder of this module's .so (resolved), or NULL. */
+static char *module_folder(void)
+{
 	Dl_info info;
-	if (!dladdr((void *)find_renderer, &info) || !info.dli_fname)
-		return bstrdup(RENDERER_NAME);
+	if (!dladdr((void *)module_folder, &info) || !info.dli_fname)
+		return NULL;
 	/* dli_fname is the path the .so was opened by, which may be relative. */
 	char *resolved = realpath(info.dli_fname, NULL);
 	char *so_path = bstrdup(resolved ? resolved : info.dli_fname);
 	free(resolved);
-	const char *dir = dirname(so_path);
-	const size_t size = strlen(dir) + sizeof("/" RENDERER_NAME);
-	char *path = bmalloc(size);
-	snprintf(path, size, "%s/%s", dir, RENDERER_NAME);
+	char *folder = bstrdup(dirname(so_path));
 	bfree(so_path);
-	return path;
+	return folder;
+}
+
+/*
+ * The renderer to run, first usable of: $COMMENTBAR_RENDERER (tests), beside
+ * the .so (the user-folder layout of `make install` and the tarball), the
+ * package's libexec folder (the .deb). When none is usable, the first
+ * candidate is kept (the supervisor keeps retrying, so installing it later
+ * works) and renderer_problem says what was wrong with each.
+ */
+static char *find_renderer(void)
+{
+	renderer_problem[0] = '\0';
+	const char *override = getenv(RENDERER_ENV);
+	if (override && *override) {
+		const char *why = unusable_because(override);
+		if (why)
+			snprintf(renderer_problem, sizeof(renderer_problem), "renderer %s (from %s) is %s", override,
+				 RENDERER_ENV, why);
+		return bstrdup(override);
+	}
+	char *folder = module_folder();
+	char *candidates[2] = {NULL, bstrdup(RENDERER_LIBEXEC_DIR "/" RENDERER_NAME)};
+	if (folder) {
+		const size_t size = strlen(folder) + sizeof("/" RENDERER_NAME);
+		candidates[0] = bmalloc(size);
+		snprintf(candidates[0], size, "%s/%s", folder, RENDERER_NAME);
+		bfree(folder);
+	}
+	char *chosen = NULL;
+	size_t used = (size_t)snprintf(renderer_problem, sizeof(renderer_problem), "no usable renderer:");
+	for (size_t i = 0; i < 2 && !chosen; i++) {
+		if (!candidates[i])
+			continue;
+		const char *why = unusable_because(candidates[i]);
+		if (!why) {
+			chosen = candidates[i];
+			candidates[i] = NULL;
+		} else if (used < sizeof(renderer_problem)) {
+			used += (size_t)snprintf(renderer_problem + used, sizeof(renderer_problem) - used, " %s is %s;",
+						 candidates[i], why);
+		}
+	}
+	if (chosen) {
+		renderer_problem[0] = '\0';
+	} else {
+		if (used < sizeof(renderer_problem))
+			snprintf(renderer_problem + used, sizeof(renderer_problem) - used,
+				 " reinstall Comment Bar (the .deb, or install.sh from the tarball)");
+		chosen = candidates[0] ? candidates[0] : candidates[1];
+		if (chosen == candidates[0])
+			candidates[0] = NULL;
+		else
+			candidates[1] = NULL;
+	}
+	bfree(candidates[0]);
+	bfree(candidates[1]);
+	return chosen;
 }
 
 void comment_bar_source_register(void)
@@ -402,6 +477,11 @@ void comment_bar_source_register(void)
 	char shown[SAFE_TEXT_LOG_SIZE];
 	safe_text_escape_string(shown, sizeof(shown), renderer_path);
 	plugin_log(LOG_INFO, "renderer executable: %s", shown);
+	if (renderer_problem[0]) {
+		char problem[SAFE_TEXT_LOG_SIZE];
+		safe_text_escape_string(problem, sizeof(problem), renderer_problem);
+		plugin_log(LOG_ERROR, "%s", problem);
+	}
 	obs_register_source(&comment_bar_source_info);
 }
 

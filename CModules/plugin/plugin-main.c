@@ -1,7 +1,14 @@
-/* The OBS module: registers the Comment Bar source. */
+/* The OBS module: says which version and which copy loaded, and registers the Comment Bar source. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+
 #include <obs-module.h>
 
 #include "comment-bar-source.h"
+#include "commentbar_version.h"
+#include "module-origin.h"
+#include "plugin-log.h"
+#include "safe-text.h"
 
 OBS_DECLARE_MODULE()
 OBS_MODULE_USE_DEFAULT_LOCALE("comment-bar", "en-US")
@@ -11,13 +18,44 @@ MODULE_EXPORT const char *obs_module_description(void)
 	return "Comment Bar: a live stream's comments, gifts, clock and viewers, drawn by the commentbar renderer";
 }
 
+/* Where this copy's .so is: from OBS when it tells us, else from the loader (a test host). */
+static const char *own_binary_path(void)
+{
+	obs_module_t *self = obs_current_module();
+	const char *path = self ? obs_get_module_binary_path(self) : NULL;
+	Dl_info info;
+	if (!path && dladdr((void *)own_binary_path, &info))
+		path = info.dli_fname;
+	return path;
+}
+
+/* Only this copy registered: unload must not wait for another copy's renderers. */
+static bool registered;
+
 bool obs_module_load(void)
 {
+	const char *path = own_binary_path();
+	char shown[SAFE_TEXT_LOG_SIZE];
+	safe_text_escape_string(shown, sizeof(shown), path ? path : "(unknown)");
+	const char *other = module_origin_other_copy(obs_current_module());
+	if (other) {
+		/* Failing the load would show OBS's "plugins failed to load" error for
+		 * a harmless duplicate: this copy loads and stays idle instead. */
+		char other_shown[SAFE_TEXT_LOG_SIZE];
+		safe_text_escape_string(other_shown, sizeof(other_shown), other);
+		plugin_log(LOG_WARNING, "comment-bar %s at %s (%s) not used: the copy at %s (%s) is already loaded",
+			   COMMENTBAR_VERSION, shown, module_origin_kind(path), other_shown, module_origin_kind(other));
+		return true;
+	}
+	plugin_log(LOG_INFO, "comment-bar %s loaded from %s (%s)", COMMENTBAR_VERSION, shown, module_origin_kind(path));
 	comment_bar_source_register();
+	registered = true;
 	return true;
 }
 
 void obs_module_unload(void)
 {
-	comment_bar_source_unregister();
+	if (registered)
+		comment_bar_source_unregister();
+	registered = false;
 }

@@ -16,12 +16,14 @@ SETTINGS_DIR := CModules/CommentBarSettings
 GENERATED_DIR := build/generated
 # The service list, from the renderer's registry: the shim keeps no copy of it.
 SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
-PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c comment-bar-source.c renderer-supervisor.c \
+PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c renderer-supervisor.c \
 	child-process.c stdin-queue.c stderr-log.c log-limiter.c pool-watch.c supervisor-threads.c safe-text.c \
 	frame-pool.c) $(SETTINGS_DIR)/commentbar_settings.c
-PLUGIN_INCLUDES := -ICModules/CommentBarPoolABI/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR)
+# The version header (from VERSION) names the release in the log line at load.
+VERSION_INCLUDE_DIR := CModules/CommentBarVersion/include
+PLUGIN_INCLUDES := -ICModules/CommentBarPoolABI/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR) -I$(VERSION_INCLUDE_DIR)
 PLUGIN_HEADERS := $(wildcard $(PLUGIN_DIR)/*.h) CModules/CommentBarPoolABI/include/commentbar_pool.h \
-	$(SETTINGS_DIR)/include/commentbar_settings.h $(SERVICES_HEADER)
+	$(SETTINGS_DIR)/include/commentbar_settings.h $(SERVICES_HEADER) $(VERSION_INCLUDE_DIR)/commentbar_version.h
 PLUGIN_SO := build/comment-bar.so
 OBS_CFLAGS = $(shell pkg-config --cflags libobs)
 OBS_LIBS = $(shell pkg-config --libs libobs)
