@@ -7,7 +7,9 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_DIR := .build/release
 RENDERER := $(RELEASE_DIR)/commentbar
-SWIFT_SOURCES := $(shell find Sources CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo -type f) Package.swift
+SWIFT_SOURCES := $(shell find Sources CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CommentBarVersion -type f) Package.swift
+# The one version: the renderer, the shim, the packages and the docs all take it from this file.
+VERSION := $(shell cat VERSION)
 
 # Debian 12 packages the build and the tests need.
 APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev obs-studio obs-plugins \
@@ -35,22 +37,29 @@ deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/"; exit 1; }
 
 # The renderer links the Swift runtime statically, so OBS machines need no Swift toolchain.
+# --disable-local-rpath: SwiftPM would add RUNPATH $$ORIGIN, which a static runtime does not need
+# (and a package must not carry).
 renderer: $(RENDERER)
 $(RENDERER): $(SWIFT_SOURCES)
-	$(SWIFT) build -c release --product commentbar --static-swift-stdlib
+	$(SWIFT) build -c release --product commentbar --static-swift-stdlib --disable-local-rpath
 	@touch $@
 
-demo: deps renderer
+# With a display: OBS opens with a private profile and scene collection (.build-demo, never the
+# user's own config) showing the bar over a test pattern. Without one: bar.png and a headless-OBS
+# screenshot, obs-demo.png.
+demo: deps renderer plugin
 	$(RENDERER) render --service demo --stream demo --at 20 --out bar.png
 	@echo "wrote bar.png"
+	packaging/demo/obs-demo.sh $(PLUGIN_SO) $(RENDERER) .build-demo
 
 test-swift:
 	$(SWIFT) test
 
-test: test-swift test-shim test-obs test-feeds
-check: deps
+test: test-swift test-shim test-obs test-feeds test-packaging
+check: deps packaging-deps
 	$(MAKE) test
 
 include CModules/plugin/plugin.mk
 include Tests/feeds/feeds.mk
 include Tests/bench/bench.mk
+include packaging/packaging.mk

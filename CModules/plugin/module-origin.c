@@ -30,7 +30,7 @@ static void look_at_module(void *param, obs_module_t *module)
 	struct other_copy_search *search = param;
 	if (search->found || module == search->self)
 		return;
-	const char *name = obs_get_module_name(module);
+	const char *name = obs_get_module_file_name(module);
 	if (name && strcmp(name, search->name) == 0)
 		search->found = obs_get_module_binary_path(module);
 }
@@ -39,7 +39,8 @@ const char *module_origin_other_copy(obs_module_t *self)
 {
 	if (!self)
 		return NULL;
-	struct other_copy_search search = {.self = self, .name = obs_get_module_name(self), .found = NULL};
+	/* By file name ("comment-bar.so"): obs_get_module_name is NULL for modules without obs_module_name(). */
+	struct other_copy_search search = {.self = self, .name = obs_get_module_file_name(self), .found = NULL};
 	if (!search.name)
 		return NULL;
 	/* OBS opens a module and initializes it before it opens the next, so any

@@ -11,6 +11,6 @@
 /* "user plugin folder", "system plugin folder" or "other folder" (OBS_PLUGINS_PATH, a test host). */
 const char *module_origin_kind(const char *so_path);
 
-/* The binary path of another module with this module's name that OBS opened
+/* The binary path of another module with this module's file name that OBS opened
  * before this one, or NULL. Needs a running OBS: NULL when self is NULL. */
 const char *module_origin_other_copy(obs_module_t *self);

@@ -1,6 +1,7 @@
 /* The OBS module: says which version and which copy loaded, and registers the Comment Bar source. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdlib.h>
 
 #include <obs-module.h>
 
@@ -32,17 +33,25 @@ static const char *own_binary_path(void)
 /* Only this copy registered: unload must not wait for another copy's renderers. */
 static bool registered;
 
+/* A path as the log shows it: resolved (OBS joins folders into "/usr//lib/..."), escaped. */
+static void show_path(char *out, size_t out_size, const char *path)
+{
+	char *resolved = path ? realpath(path, NULL) : NULL;
+	safe_text_escape_string(out, out_size, resolved ? resolved : path ? path : "(unknown)");
+	free(resolved);
+}
+
 bool obs_module_load(void)
 {
 	const char *path = own_binary_path();
 	char shown[SAFE_TEXT_LOG_SIZE];
-	safe_text_escape_string(shown, sizeof(shown), path ? path : "(unknown)");
+	show_path(shown, sizeof(shown), path);
 	const char *other = module_origin_other_copy(obs_current_module());
 	if (other) {
 		/* Failing the load would show OBS's "plugins failed to load" error for
 		 * a harmless duplicate: this copy loads and stays idle instead. */
 		char other_shown[SAFE_TEXT_LOG_SIZE];
-		safe_text_escape_string(other_shown, sizeof(other_shown), other);
+		show_path(other_shown, sizeof(other_shown), other);
 		plugin_log(LOG_WARNING, "comment-bar %s at %s (%s) not used: the copy at %s (%s) is already loaded",
 			   COMMENTBAR_VERSION, shown, module_origin_kind(path), other_shown, module_origin_kind(other));
 		return true;

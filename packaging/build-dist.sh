@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds comment-bar-<VERSION>-linux-<arch>.tar.gz for other distributions: install.sh and
+# uninstall.sh for OBS's user plugin folder, and the bundle in the layout `make install` makes.
+#   packaging/build-dist.sh PLUGIN_SO RENDERER OUT_DIR
+set -euo pipefail
+so=$(realpath "$1") renderer=$(realpath "$2") out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+version=$(cat "$top/VERSION")
+arch=$(dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null || echo amd64)
+name=comment-bar-$version-linux-$arch
+work=$(mktemp -d "${TMPDIR:-/tmp}/comment-bar-dist.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root=$work/$name
+install -d "$root/comment-bar/bin/64bit" "$root/comment-bar/data/locale"
+install -m 0755 "$so" "$root/comment-bar/bin/64bit/comment-bar.so"
+install -m 0755 "$renderer" "$root/comment-bar/bin/64bit/commentbar"
+# Stripped here, so install.sh needs no binutils on the user's machine.
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/comment-bar/bin/64bit/comment-bar.so"
+strip --remove-section=.comment --remove-section=.note "$root/comment-bar/bin/64bit/commentbar"
+install -m 0644 "$top"/plugin/data/locale/*.ini "$root/comment-bar/data/locale/"
+install -m 0755 "$here/dist/install.sh" "$here/dist/uninstall.sh" "$root/"
+install -m 0644 "$here/dist/README" "$here/copyright" "$root/"
+install -m 0644 "$here/debian/changelog" "$root/changelog"
+echo "$version" >"$root/VERSION"
+mkdir -p "$out"
+epoch=$(dpkg-parsechangelog -l"$here/debian/changelog" -STimestamp)
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -C "$work" -cf - "$name" |
+	gzip -9n >"$out/$name.tar.gz"
+echo "built $out/$name.tar.gz"
