@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The tarball: install.sh into a temporary XDG_CONFIG_HOME gives the layout `make install`
+# gives, the real OBS (headless, no plugin path overrides) loads it from the user folder and
+# renders the demo; a renderer that is not executable is named in the log; uninstall.sh
+# removes everything.
+#   Tests/packaging/test-dist.sh DIST_TARBALL PLUGIN_SO RENDERER
+set -uo pipefail
+dist=$(realpath "$1") so=$(realpath "$2") renderer=$(realpath "$3")
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/headless-obs.sh"
+work=$(mktemp -d /tmp/commentbar-test-dist.XXXXXX)
+cleanup() {
+	obs_stop
+	obs_stop_xvfb
+	rm -rf "$work"
+}
+trap cleanup EXIT
+passed=0 failed=0
+check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+version=$(cat "$here/../../VERSION")
+layout() { (cd "$1/obs-studio/plugins" && find . -printf '%p %y %m\n' | LC_ALL=C sort); }
+
+mkdir -p "$work/dist"
+tar -xzf "$dist" -C "$work/dist"
+check "the tarball holds install.sh, uninstall.sh, copyright and VERSION ($version)" \
+	'for f in install.sh uninstall.sh copyright VERSION; do [ -f "$work"/dist/*/$f ] || exit 1; done &&
+	 [ "$(cat "$work"/dist/*/VERSION)" = "$version" ]'
+config=$work/config
+XDG_CONFIG_HOME=$config "$work"/dist/*/install.sh >/dev/null
+XDG_CONFIG_HOME=$work/make-install "$here/../../plugin/install.sh" install "$so" "$renderer" "$here/../../plugin/data" >/dev/null
+check "install.sh gives the layout make install gives (files, kinds, modes)" \
+	'cmp -s <(layout "$config") <(layout "$work/make-install")'
+user_so=$config/obs-studio/plugins/comment-bar/bin/64bit/comment-bar.so
+user_renderer=$(dirname "$user_so")/commentbar
+
+obs_start_xvfb "$work" || { echo "FAIL Xvfb did not start"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+port=$(obs_free_port)
+obs_configure "$config" "$port"
+obs_start "$config" "$work/obs.out"
+shot=$(obs_screenshot "$port" "$work/user.png")
+check "a Comment Bar source renders the demo from the user folder ($shot)" 'grep -q "\"seconds\"" <<<"$shot"'
+log=$(obs_newest_log "$config")
+expected="comment-bar $version loaded from $user_so (user plugin folder)"
+if [ -e /usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/obs-plugins/comment-bar.so ]; then
+	expected="comment-bar $version" # the system package is installed too: test-deb checks which one wins
+fi
+check "OBS loads comment-bar from the user plugin folder and the log names $version" 'grep -qF "$expected" "$log"'
+check "the shim runs the renderer beside the .so" 'grep -qF "renderer executable: $user_renderer" "$log"'
+obs_stop
+
+chmod -x "$user_renderer"
+obs_start "$config" "$work/obs.out"
+for _ in $(seq 100); do
+	log=$(obs_newest_log "$config")
+	grep -q "cannot start the renderer" "$log" 2>/dev/null && break
+	sleep 0.1
+done
+check "a renderer that is not executable is named in the log" \
+	'grep -qF "no usable renderer: $user_renderer is not executable;" "$log" && grep -q "reinstall Comment Bar" "$log"'
+obs_stop
+chmod +x "$user_renderer"
+
+XDG_CONFIG_HOME=$config "$work"/dist/*/uninstall.sh >/dev/null
+check "uninstall.sh leaves no comment-bar folder" '[ ! -e "$config/obs-studio/plugins/comment-bar" ]'
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
