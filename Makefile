@@ -40,7 +40,9 @@ deps:
 # --disable-local-rpath: SwiftPM would add RUNPATH $$ORIGIN, which a static runtime does not need
 # (and a package must not carry).
 renderer: $(RENDERER)
-$(RENDERER): $(SWIFT_SOURCES)
+# The link order file is an input SwiftPM does not track: the old binary is removed so it relinks.
+$(RENDERER): $(SWIFT_SOURCES) linker/commentbar.order
+	@rm -f $@
 	$(SWIFT) build -c release --product commentbar --static-swift-stdlib --disable-local-rpath
 	@touch $@
 

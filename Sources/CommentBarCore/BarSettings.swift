@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The Comment Bar source's settings: what a streamer sets in the OBS source
 /// properties, sent to the renderer as JSON (the keys below are the OBS keys).
@@ -114,7 +114,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.backgroundOpacity = SettingsSchema.clamp(s.backgroundOpacity, "bg_opacity")
         s.cornerRadius = SettingsSchema.clamp(s.cornerRadius, "corner_radius")
         s.maxFPS = SettingsSchema.clamp(s.maxFPS, "fps")
-        if s.font.face.trimmingCharacters(in: .whitespaces).isEmpty { s.font.face = Font().face }
+        if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }
         return s
     }
 

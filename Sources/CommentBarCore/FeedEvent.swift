@@ -36,7 +36,7 @@ public enum ImageReference: Sendable, Equatable, Hashable, CustomStringConvertib
     /// Empty text is no image.
     public static func parse(_ text: String) throws(FeedEventJSON.ParseError) -> ImageReference? {
         if text.isEmpty { return nil }
-        if let schemeEnd = text.range(of: "://") {
+        if let schemeEnd = text.firstRange(of: "://") {
             let scheme = text[..<schemeEnd.lowerBound].lowercased()
             guard scheme == "https" else {
                 throw FeedEventJSON.ParseError("image URLs must be https:// (got \(scheme)://)")

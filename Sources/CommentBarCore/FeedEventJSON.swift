@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON form of feed events (docs/feed-protocol.md): one object per line in
 /// a file, per message on a WebSocket, per line of `commentbar tail`.

@@ -52,3 +52,25 @@ public enum TextSanitizer {
         String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension String {
+    /// The text without leading and trailing white space, as Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` (Zs and tab) or, with `andNewlines`,
+    /// `.whitespacesAndNewlines` (Z*, U+000A-U+000D, U+0085); FoundationEssentials has
+    /// neither, and full Foundation would link ICU's 34 MB of data into the renderer.
+    public func trimmingWhitespace(andNewlines: Bool = false) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            if scalar == "\t" { return true }
+            switch scalar.properties.generalCategory {
+            case .spaceSeparator: return true
+            case .lineSeparator, .paragraphSeparator: return andNewlines
+            default: return andNewlines && ((0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85)
+            }
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

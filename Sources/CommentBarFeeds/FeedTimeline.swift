@@ -1,5 +1,5 @@
 import CommentBarCore
-import Foundation
+import FoundationEssentials
 
 /// Events on a timeline of seconds from the start of a replay: the `file` and
 /// `demo` services.
@@ -71,7 +71,7 @@ public struct FeedTimeline: Sendable {
         var lastAt = 0.0
         for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = TextSanitizer.decodeLossy(rawLine).trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = TextSanitizer.decodeLossy(rawLine).trimmingWhitespace(andNewlines: true)
             if line.isEmpty || line.hasPrefix("//") { continue }
             do {
                 switch try FeedEventJSON.parse(line) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `COMMENTBAR_CONNECT_TO=HOST:PORT:ADDR:PORT[,…]`, curl's `--connect-to`: a connection
 /// meant for HOST:PORT goes to ADDR:PORT instead, while the host name, its TLS

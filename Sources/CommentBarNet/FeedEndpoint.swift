@@ -1,5 +1,5 @@
 import CommentBarFeeds
-import Foundation
+import FoundationEssentials
 
 /// Where a network feed connects: parsed and checked from the `server` setting.
 package struct FeedEndpoint: Sendable, Equatable, CustomStringConvertible {

@@ -68,7 +68,7 @@ package enum ReconnectLoop {
         if text.contains("CERTIFICATE_VERIFY_FAILED") {
             return "TLS: the server's certificate is not trusted (a private CA can be added with \(TLSSettings.extraCAFileVariable))"
         }
-        if let range = text.range(of: "OPENSSL_internal:") {
+        if let range = text.firstRange(of: "OPENSSL_internal:") {
             let code = text[range.upperBound...].prefix(while: { $0 != " " && $0 != "]" })
             return "TLS failed: \(code)"
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NIOSSL
 
 /// TLS for feeds: certificates are always verified against the system trust roots;

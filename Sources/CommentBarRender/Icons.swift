@@ -1,5 +1,5 @@
 import CCairo
-import Foundation
+import FoundationEssentials
 
 /// The bar's icons, drawn as vectors so they are sharp at any size.
 /// Each draws into the square (x, y, size, size).

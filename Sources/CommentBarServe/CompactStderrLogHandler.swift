@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 
 /// One line per message, "level: message", for the OBS log, which adds its own
@@ -21,7 +21,7 @@ public struct CompactStderrLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let line = "\(event.level): \(Self.oneLine("\(event.message)"))\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        POSIXIO.writeAll(line, fd: STDERR_FILENO)
     }
 
     /// `text` with controls escaped (`\n`, `\r`, `\t`, `\u{1b}`…) and cut to `maxMessageBytes`.

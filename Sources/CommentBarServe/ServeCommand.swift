@@ -1,5 +1,5 @@
 import CommentBarCore
-import Foundation
+import FoundationEssentials
 
 /// One line of the renderer's stdin, from the OBS shim (docs/architecture.md):
 /// `{"settings":{…}}` when the source's settings change, `{"active":true|false}`

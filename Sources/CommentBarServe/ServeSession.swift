@@ -3,7 +3,7 @@ import CommentBarFeeds
 import CommentBarFrames
 import CommentBarRender
 import CommentBarServices
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 

@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 
 /// Lines of stdin, read on their own thread (reading blocks); the stream ends at EOF.
@@ -10,7 +9,7 @@ public enum StdinLines {
         // Unbounded: every line counts (a dropped {"active":false} would keep a hidden bar drawing),
         // and the shim sends a line only when something changed.
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
-        let thread = Thread {
+        let started = POSIXIO.startThread {
             while let line = readLine(strippingNewline: true) {
                 if line.utf8.count <= maxLineBytes {
                     continuation.yield(line)
@@ -20,7 +19,10 @@ public enum StdinLines {
             }
             continuation.finish()
         }
-        thread.start()
+        if !started {
+            log.error("cannot start the stdin reader thread")
+            continuation.finish()
+        }
         return stream
     }
 }

@@ -4,7 +4,7 @@ import CommentBarFeeds
 import CommentBarFrames
 import CommentBarRender
 import DemoPlatform
-import Foundation
+import FoundationEssentials
 
 /// `commentbar bench`: what a frame costs, layered against a full redraw and
 /// against the floor of copying one frame.
@@ -48,13 +48,13 @@ struct Bench: ParsableCommand {
             return
         }
         func ms(_ median: Double, _ p90: Double) -> String {
-            String(format: "%8.3f ms (p90 %.3f)", median, p90)
+            "\(fixed(median, 8, 3)) ms (p90 \(fixed(p90, 0, 3)))"
         }
         for r in results {
             print("\(r.width)x\(r.height), \(iterations) frames per case, median and p90:")
             print("  full redraw        \(ms(r.full_redraw_ms, r.full_redraw_p90_ms))")
-            print("  new comment        \(ms(r.new_comment_ms, r.new_comment_p90_ms))   \(String(format: "%.2f", r.new_comment_vs_memcpy))x memcpy")
-            print("  clock tick         \(ms(r.clock_tick_ms, r.clock_tick_p90_ms))   \(String(format: "%.2f", r.clock_tick_vs_memcpy))x memcpy")
+            print("  new comment        \(ms(r.new_comment_ms, r.new_comment_p90_ms))   \(fixed(r.new_comment_vs_memcpy, 0, 2))x memcpy")
+            print("  clock tick         \(ms(r.clock_tick_ms, r.clock_tick_p90_ms))   \(fixed(r.clock_tick_vs_memcpy, 0, 2))x memcpy")
             print("  unchanged          \(ms(r.unchanged_ms, r.unchanged_p90_ms))   frames drawn: \(r.unchanged_frames_drawn)")
             print("  memcpy (floor)     \(ms(r.memcpy_ms, r.memcpy_p90_ms))")
             print("  sustained          \(Int(r.comments_per_second)) comments/s, one frame each")
@@ -111,6 +111,16 @@ struct Bench: ParsableCommand {
             new_comment_vs_memcpy: newComment.median / memcpyFloor.median,
             clock_tick_vs_memcpy: clockTick.median / memcpyFloor.median,
             unchanged_frames_drawn: drawn)
+    }
+
+    /// `value` with `decimals` digits after the point, right-aligned in `width` (printf's %W.Df).
+    private func fixed(_ value: Double, _ width: Int, _ decimals: Int) -> String {
+        var scaled = value
+        for _ in 0..<decimals { scaled *= 10 }
+        let digits = String(Int(scaled.rounded()))
+        let padded = String(repeating: "0", count: max(0, decimals + 1 - digits.count)) + digits
+        let text = decimals == 0 ? padded : padded.dropLast(decimals) + "." + padded.suffix(decimals)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// Milliseconds per call: median and 90th percentile after a warm-up.

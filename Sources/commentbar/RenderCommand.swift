@@ -5,7 +5,7 @@ import CommentBarFrames
 import CommentBarRender
 import CommentBarServe
 import CommentBarServices
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// `commentbar render`: the bar as it looks a number of seconds into a stream, as a PNG.

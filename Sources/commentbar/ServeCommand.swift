@@ -2,8 +2,9 @@ import ArgumentParser
 import CommentBarPool
 import CommentBarPoolABI
 import CommentBarServe
-import Foundation
+import Glibc
 import Logging
+import NIOCore
 
 /// `commentbar serve`: the renderer process the OBS shim starts. It draws the bar
 /// into the shared-memory pool passed as an inherited fd, reads the source's
@@ -17,6 +18,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         LoggingSystem.bootstrap { _ in CompactStderrLogHandler() }
+        // One event-loop thread serves every feed and fetch of one bar; NIO's default is one per
+        // core, each with its stack and malloc arena.
+        NIOSingletons.groupLoopCountSuggestion = 1
         let log = Logger(label: "commentbar")
         let pool: SharedMemoryFramePool
         do {
@@ -26,7 +30,7 @@ struct Serve: AsyncParsableCommand {
         }
         await ServeSession(sink: pool, log: log).run(commands: StdinLines.stream(log: log))
         // Feed connections still closing must not keep a process OBS has let go of.
-        Foundation.exit(0)
+        Glibc.exit(0)
     }
 }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CommentBarServices
-import Foundation
+import FoundationEssentials
 
 /// `commentbar services`: the service registry, for people and for the OBS shim's build,
 /// which generates its service list from `--c-header` (no hand-kept copy in C).

@@ -2,7 +2,10 @@ import ArgumentParser
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarServices
-import Foundation
+import CommentBarServe
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// `commentbar tail`: prints a feed's normalized events as JSON lines on stdout, in the
@@ -40,7 +43,7 @@ struct Tail: AsyncParsableCommand {
 /// A bad argument: one line on stderr and exit status 2, no usage page or stack trace
 /// (ArgumentParser prints nothing for an `ExitCode`).
 private func argumentFailure(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("commentbar tail: \(message)\n".utf8))
+    POSIXIO.writeAll("commentbar tail: \(message)\n", fd: STDERR_FILENO)
     return ExitCode(2)
 }
 
@@ -51,16 +54,16 @@ final class TailPrinter: Sendable {
     private let lock = Mutex(())
 
     func printHeader() {
-        write(FeedEventJSON.encode(.recording(time: Date().timeIntervalSince1970)) + "\n", to: .standardOutput)
+        write(FeedEventJSON.encode(.recording(time: Date().timeIntervalSince1970)) + "\n", to: STDOUT_FILENO)
     }
 
     func handle(_ event: FeedEvent) {
         switch event {
         case .status(let status):
-            write("status: \(status.label)\n", to: .standardError)
+            write("status: \(status.label)\n", to: STDERR_FILENO)
             return
         case .relayStatus(let status):
-            write("relay status: \(status.label)\n", to: .standardError)
+            write("relay status: \(status.label)\n", to: STDERR_FILENO)
             return
         default:
             break
@@ -68,11 +71,11 @@ final class TailPrinter: Sendable {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let at = (seconds * 1000).rounded() / 1000
-        write(FeedEventJSON.encode(.event(event, at: at)) + "\n", to: .standardOutput)
+        write(FeedEventJSON.encode(.event(event, at: at)) + "\n", to: STDOUT_FILENO)
     }
 
-    private func write(_ text: String, to handle: FileHandle) {
-        lock.withLock { _ in handle.write(Data(text.utf8)) }
+    private func write(_ text: String, to fd: Int32) {
+        lock.withLock { _ in POSIXIO.writeAll(text, fd: fd) }
     }
 }
 

@@ -1,8 +1,10 @@
 # Side-by-side benchmarks in real OBS (owned by the benchmark work).
 #   make bench        builds, runs every measure in one headless OBS, writes docs/benchmarks.md
 #   make bench-page   rewrites docs/benchmarks.md from the last run's results
+#   make bench-rss    the renderer's memory without OBS: peak RSS, PSS, USS and where the pages are
+#   make link-order   regenerates linker/commentbar.order (the renderer's hot functions) with callgrind
 # Raw results and logs: .build-bench-run/ (results.json, obs-last.log, run-*/).
-.PHONY: bench bench-deps bench-page bench-stage
+.PHONY: bench bench-deps bench-page bench-stage bench-rss link-order
 
 # Beyond the Makefile's APT_PACKAGES: the Chromium peer, the plot and screenshot decoding, WebSocket
 # (obs-websocket control, the bar's feed, Chromium's DevTools).
@@ -41,3 +43,18 @@ bench: deps bench-deps bench-stage
 
 bench-page:
 	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images
+
+# The renderer's memory without OBS (a memfd pool made as the shim makes it, a loopback WebSocket
+# chat at 10 comments/s): peak RSS, PSS, USS and where the resident pages are. Prints figures only.
+bench-rss: renderer
+	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(RENDERER) --seconds 30 --shm-copy
+	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(RENDERER) --seconds 120 --shm-copy --text kanji
+
+# Regenerates linker/commentbar.order from a callgrind run of `serve` (valgrind reads no DWARF 5:
+# the binary is profiled without its debug sections). Then `make renderer` links with it.
+link-order: renderer
+	strip --strip-debug -o $(BENCH_RUN)/commentbar-nodebug $(RENDERER)
+	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(BENCH_RUN)/commentbar-nodebug --seconds 40 \
+		--wrap 'valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file=$(BENCH_RUN)/callgrind.out'
+	python3 linker/order_from_callgrind.py $(BENCH_RUN)/callgrind.out $(abspath $(BENCH_RUN)/commentbar-nodebug) \
+		>linker/commentbar.order

@@ -1,5 +1,5 @@
 import CommentBarCore
-import Foundation
+import FoundationEssentials
 
 /// Turns the chat lines of one channel (PRIVMSG, USERNOTICE, CLEARMSG, CLEARCHAT, NOTICE)
 /// into bar events. Plain IRC and Twitch share it: Twitch-only tags are simply absent on IRC.
@@ -115,7 +115,7 @@ struct ChatEventMapper {
         let tags = message.tags
         // Twitch's `id`, IRCv3's `msgid`, else a fresh one (a repeated id would replace a line).
         let id = TwitchTags.text(tags["id"]) ?? TwitchTags.text(tags["msgid"]) ?? UUID().uuidString
-        let name = TwitchTags.text(tags["display-name"].map { $0.trimmingCharacters(in: .whitespaces) }) ?? login
+        let name = TwitchTags.text(tags["display-name"].map { $0.trimmingWhitespace() }) ?? login
         return ChatLine(id: id, user: name, login: login.isEmpty ? nil : login, text: text,
                         color: tags["color"].flatMap(RGBColor.init(hex:)), badges: TwitchTags.badges(tags["badges"]),
                         kind: kind)

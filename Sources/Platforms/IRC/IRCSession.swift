@@ -104,7 +104,8 @@ package struct IRCSession {
         case "NOTICE" where flavor == .twitch && !isJoined:
             // Twitch refuses a login with a NOTICE before 001.
             let text = message.params.last ?? ""
-            if text.localizedCaseInsensitiveContains("auth") || text.localizedCaseInsensitiveContains("login") {
+            let lowercased = text.lowercased()
+            if lowercased.contains("auth") || lowercased.contains("login") {
                 return [.fail("Twitch refused the login: \(text)")]
             }
             return []

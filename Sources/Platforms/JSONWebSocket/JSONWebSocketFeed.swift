@@ -1,7 +1,7 @@
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
-import Foundation
+import FoundationEssentials
 import NIOCore
 
 /// The `websocket` service: each text message is one event in the JSON schema of
