@@ -34,15 +34,15 @@ obs_start() {
 
 obs_stop() {
 	[ -n "$obs_pid" ] || return 0
-	kill -INT "$obs_pid" 2>/dev/null
+	kill -INT "$obs_pid" 2>/dev/null || true
 	for _ in $(seq 100); do kill -0 "$obs_pid" 2>/dev/null || break; sleep 0.1; done
-	kill -KILL "$obs_pid" 2>/dev/null
-	wait "$obs_pid" 2>/dev/null
+	kill -KILL "$obs_pid" 2>/dev/null || true
+	wait "$obs_pid" 2>/dev/null || true
 	obs_pid=
 }
 
 obs_stop_xvfb() {
-	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+	[ -z "$xvfb_pid" ] || { kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null; } || true
 	xvfb_pid=
 }
 
