@@ -46,13 +46,13 @@ bench-page:
 
 # The renderer's memory without OBS (a memfd pool made as the shim makes it, a loopback WebSocket
 # chat at 10 comments/s): peak RSS, PSS, USS and where the resident pages are. Prints figures only.
-bench-rss: renderer
+bench-rss: bench-deps renderer
 	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(RENDERER) --seconds 30 --shm-copy
 	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(RENDERER) --seconds 120 --shm-copy --text kanji
 
 # Regenerates linker/commentbar.order from a callgrind run of `serve` (valgrind reads no DWARF 5:
 # the binary is profiled without its debug sections). Then `make renderer` links with it.
-link-order: renderer
+link-order: bench-deps renderer
 	strip --strip-debug -o $(BENCH_RUN)/commentbar-nodebug $(RENDERER)
 	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(BENCH_RUN)/commentbar-nodebug --seconds 40 \
 		--wrap 'valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file=$(BENCH_RUN)/callgrind.out'

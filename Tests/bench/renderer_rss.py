@@ -8,21 +8,21 @@ the renderer's own binary, fonts, the pool memfd, shared libraries.
     python3 Tests/bench/renderer_rss.py --renderer .build/release/commentbar --seconds 30
     python3 Tests/bench/renderer_rss.py --renderer ... --env MALLOC_ARENA_MAX=1 --json
 
-Standard library only (the WebSocket server is a minimal RFC 6455 one: text frames out, pings answered).
+The chat is the benchmark's (chat.py), served by the benchmark's WebSocket server (wsloop.py, over
+Debian's python3-websockets).
 """
 import argparse
-import base64
-import hashlib
 import json
 import mmap
 import os
 import random
-import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
+
+from chat import COLORS, TEXTS, USERS
+from wsloop import Server
 
 # commentbar_pool.h
 CB_POOL_MAGIC = 0x4C4F4F5052414242
@@ -30,15 +30,6 @@ CB_POOL_VERSION = 1
 CB_POOL_HEADER_SIZE = 4096
 CB_POOL_SLOTS = 3
 F_ADD_SEALS, F_SEAL_SEAL, F_SEAL_SHRINK, F_SEAL_GROW = 1033, 0x1, 0x2, 0x4
-
-USERS = ["さくら", "ゆうき", "はると", "あおい", "りん", "そら", "ひなた", "めい",
-         "kaito_live", "MomoTV", "night_owl", "ren_ren", "gamer_kun", "Yuzu", "tanuki99", "mikan"]
-TEXTS = ["こんにちは！", "今日もおつかれさま", "その曲すき", "wwwww", "初見です、よろしくお願いします",
-         "GG!", "nice play", "声かわいい", "いまの神プレイでは？", "8888888", "待ってました",
-         "BGMなんですか？", "草", "つよい", "lol that was close", "もう一回見たい",
-         "おやすみなさい", "hello from Osaka", "きたー！", "かわいい"]
-COLORS = ["#ff7eb6", "#7ee0ff", "#ffd37e", "#9dff7e", "#c49bff", "#ff9b7e", "#7effc8", "#f0f0f0"]
-
 
 def make_pool(width, height):
     """The memfd as the shim makes it: sized, header written, handoff = 1, sealed."""
@@ -60,97 +51,6 @@ def pool_progress(header):
     pid, = struct.unpack_from("<I", header, 52)
     seq, hb = struct.unpack_from("<QQ", header, 56)
     return pid, seq, hb
-
-
-class WSServer:
-    """One-path WebSocket server on 127.0.0.1: broadcasts text frames to every client."""
-
-    def __init__(self):
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(4)
-        self.port = self.sock.getsockname()[1]
-        self.clients = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(c,), daemon=True).start()
-
-    def _serve(self, c):
-        data = b""
-        while b"\r\n\r\n" not in data:
-            chunk = c.recv(4096)
-            if not chunk:
-                return
-            data += chunk
-        key = ""
-        for line in data.decode("latin-1").split("\r\n"):
-            if line.lower().startswith("sec-websocket-key:"):
-                key = line.split(":", 1)[1].strip()
-        accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest())
-        c.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
-        with self.lock:
-            self.clients.append(c)
-        buf = data.split(b"\r\n\r\n", 1)[1]
-        try:
-            while True:  # client frames: masked; answer pings, stop at close
-                while len(buf) < 2:
-                    chunk = c.recv(4096)
-                    if not chunk:
-                        raise OSError
-                    buf += chunk
-                op, n = buf[0] & 0x0F, buf[1] & 0x7F
-                hdr = 2
-                if n == 126:
-                    hdr = 4
-                elif n == 127:
-                    hdr = 10
-                while len(buf) < hdr + 4:
-                    buf += c.recv(4096) or b""
-                n = n if hdr == 2 else int.from_bytes(buf[2:hdr], "big")
-                while len(buf) < hdr + 4 + n:
-                    chunk = c.recv(4096)
-                    if not chunk:
-                        raise OSError
-                    buf += chunk
-                mask = buf[hdr:hdr + 4]
-                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(buf[hdr + 4:hdr + 4 + n]))
-                buf = buf[hdr + 4 + n:]
-                if op == 0x9:
-                    self._send(c, 0xA, payload)
-                elif op == 0x8:
-                    self._send(c, 0x8, payload[:2])
-                    raise OSError
-        except OSError:
-            with self.lock:
-                if c in self.clients:
-                    self.clients.remove(c)
-            c.close()
-
-    def _send(self, c, op, payload):
-        n = len(payload)
-        head = bytes([0x80 | op]) + (bytes([n]) if n < 126 else bytes([126]) + n.to_bytes(2, "big") if n < 65536
-                                     else bytes([127]) + n.to_bytes(8, "big"))
-        with self.lock:
-            c.sendall(head + payload)
-
-    def broadcast(self, text):
-        for c in list(self.clients):
-            try:
-                self._send(c, 0x1, text.encode())
-            except OSError:
-                pass
-
-    def client_count(self):
-        return len(self.clients)
 
 
 def classify(path, renderer):
@@ -242,7 +142,7 @@ def main():
         renderer = shutil.copy2(renderer, os.path.join(copy_dir, "commentbar"))
 
     fd, header = make_pool(args.width, args.height)
-    server = WSServer() if args.service == "websocket" else None
+    server = Server() if args.service == "websocket" else None
     settings = {"avatar_path": "", "background_path": "", "bg_color": 4280161300, "bg_opacity": 78,
                 "corner_radius": 20, "font": {"face": "Noto Sans CJK JP", "flags": 0, "size": 26, "style": "Regular"},
                 "fps": 30, "height": args.height, "max_lines": 6, "server": "", "service": "demo",
