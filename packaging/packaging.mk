@@ -59,4 +59,5 @@ test-dist: $(DIST)
 test-packaging: test-version test-copyright test-deb test-dist
 
 bench-packaging: test-deb
-	python3 packaging/bench-section.py $(PACKAGING_DIR)/deb-results.json --out docs/benchmarks-packaging.md
+	python3 packaging/bench-section.py $(PACKAGING_DIR)/deb-results.json --out docs/benchmarks-packaging.md \
+		--page docs/benchmarks.md

@@ -461,6 +461,10 @@ def write_page(res, out_md, images_dir):
           "(VmHWM); for Chromium it is the proportional set size summed over its processes.",
           "- Latency probes: 30 per row, one comment at a time, alone and (bar only) among 10 comments/s.",
           "- Raw figures (every 1-s sample, every probe) are in `.build-bench-run/results.json` after a run.", "")
+    # The packaging section (make bench-packaging) is measured elsewhere: kept on every regeneration.
+    packaging = os.path.join(os.path.dirname(out_md) or ".", "benchmarks-packaging.md")
+    if os.path.exists(packaging):
+        p.add(open(packaging).read().rstrip("\n"), "")
     os.makedirs(os.path.dirname(out_md) or ".", exist_ok=True)
     with open(out_md, "w") as f:
         f.write(p.text())
