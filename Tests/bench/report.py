@@ -10,6 +10,7 @@ PLOT_NAME = "bench-cpu-latency.png"
 
 TARGET_LATENCY_P99_MS = 100.0
 TARGET_RSS_MIB = 40.0
+TARGET_RSS_MIB_SMALL = 32.0  # the smaller renderer's target (issue 13)
 IDLE_NEAR_ZERO = 1.0  # % of a core: what "next to nothing" is taken to mean
 
 
@@ -233,6 +234,8 @@ def write_page(res, out_md, images_dir):
     if rss:
         rows.append(["Renderer resident memory at most 40 MiB (peak sampled RSS, 10 to 1,000 comments/s)",
                      f"{fmt(max(rss))} MiB", verdict(max(rss) <= TARGET_RSS_MIB)])
+        rows.append(["(stricter, the smaller renderer's target: at most 32 MiB)",
+                     f"{fmt(max(rss))} MiB", verdict(max(rss) <= TARGET_RSS_MIB_SMALL)])
     else:
         rows.append(["Renderer resident memory at most 40 MiB", "not measured in this run", "**not measured**"])
     bi = a.get("bar_idle")
