@@ -14,8 +14,10 @@ check "commentbar_version.h is what VERSION gives (make version-header)" \
 	'"$top/packaging/version-header.sh" "$version" | cmp -s - "$top/CModules/CommentBarVersion/include/commentbar_version.h"'
 shown=$("$renderer" --version 2>&1)
 check "commentbar --version prints $version (got: $shown)" '[ "$shown" = "$version" ]'
+# Into a variable first: grep -q stopping early would fail strings (SIGPIPE) under pipefail.
+so_strings=$(strings -a "$so")
 check "the shim carries $version for its log line at load" \
-	'strings -a "$so" | grep -qx "$version" && strings -a "$so" | grep -q "comment-bar %s loaded from %s (%s)"'
+	'grep -qx "$version" <<<"$so_strings" && grep -q "comment-bar %s loaded from %s (%s)" <<<"$so_strings"'
 changelog=$(dpkg-parsechangelog -l"$top/packaging/debian/changelog" -SVersion)
 check "packaging/debian/changelog's newest entry is $version (got: $changelog)" '[ "$changelog" = "$version" ]'
 # Every package file name the docs show: comment-bar_X_amd64.deb, comment-bar-X-linux-amd64.tar.gz.
