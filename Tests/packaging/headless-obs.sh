@@ -1,6 +1,7 @@
 # Sourced by the packaging tests and the demo: the real OBS binary, headless on its own Xvfb,
 # with a private XDG_CONFIG_HOME written by packaging/demo/obs_config.py. No plugin path
 # overrides: OBS finds modules where a user's OBS would.
+#   obs_test_workdir NAME        a fresh $work folder; OBS, Xvfb and the folder are cleaned up at exit
 #   obs_start_xvfb WORK          Xvfb on a free display; exports DISPLAY
 #   obs_configure CONFIG PORT    the "CommentBar" profile and scene collection, obs-websocket on PORT
 #   obs_start CONFIG OUT         OBS with XDG_CONFIG_HOME=CONFIG; sets obs_pid
@@ -12,6 +13,11 @@ OBS_HELPERS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OBS_CONFIG_PY=$OBS_HELPERS_DIR/../../packaging/demo/obs_config.py
 OBS_PROFILE=CommentBar
 xvfb_pid= obs_pid=
+
+obs_test_workdir() {
+	work=$(mktemp -d "/tmp/commentbar-$1.XXXXXX")
+	trap 'obs_stop; obs_stop_xvfb; rm -rf "$work"' EXIT
+}
 
 obs_start_xvfb() {
 	Xvfb -displayfd 9 -screen 0 1280x720x24 -nolisten tcp 9>"$1/display" 2>"$1/xvfb.log" &

@@ -5,8 +5,7 @@
 set -uo pipefail
 copyright=$1 linklist=$2 checkouts=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
-passed=0 failed=0
-check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+source "$(dirname "$0")/../checks.sh"
 
 # .build/release/<Module>.build/<file>.o -> Module; its package: the checkout its sources come from,
 # as the module's build records (output-file-map.json, .d files) name them. A module name alone
@@ -35,5 +34,4 @@ check "copyright names no package that is not linked${extra:+ (extra: $(echo $ex
 check "copyright has BoringSSL's stanza (inside NIOSSL)" 'grep -q "^Files: .build/checkouts/swift-nio-ssl/Sources/CNIOBoringSSL/\*" "$copyright"'
 check "copyright has the Swift runtime's licence with its Runtime Library Exception" \
 	'grep -q "^License: Apache-2.0 with Runtime Library Exception$" "$copyright" && grep -q "Runtime Library Exception to the Apache 2.0 License" "$copyright"'
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+checks_verdict

@@ -9,15 +9,8 @@ set -uo pipefail
 deb=$(realpath "$1") older=$(realpath "$2") dist=$(realpath "$3") results=$4
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/headless-obs.sh"
-work=$(mktemp -d /tmp/commentbar-test-deb.XXXXXX)
-cleanup() {
-	obs_stop
-	obs_stop_xvfb
-	rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0 failed=0
-check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+obs_test_workdir test-deb
+source "$(dirname "$0")/../checks.sh"
 field() { dpkg-deb -f "$1" "$2"; }
 version=$(field "$deb" Version)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
@@ -121,5 +114,4 @@ json.dump({"package": os.path.basename(deb), "package_bytes": os.path.getsize(de
            "dpkg_to_first_frame_seconds": float(first) if first else None}, open(sys.argv[6], "w"), indent=1)' \
 	"$deb" "$first_frame" "$t_installed" "$t0" "$(field "$deb" Installed-Size)" "$results"
 echo "(package $(du -k "$deb" | cut -f1) KiB, installed $(field "$deb" Installed-Size) KiB, dpkg -i to first frame ${first_frame:-n/a} s)"
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+checks_verdict

@@ -8,15 +8,8 @@ set -uo pipefail
 dist=$(realpath "$1") so=$(realpath "$2") renderer=$(realpath "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/headless-obs.sh"
-work=$(mktemp -d /tmp/commentbar-test-dist.XXXXXX)
-cleanup() {
-	obs_stop
-	obs_stop_xvfb
-	rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0 failed=0
-check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+obs_test_workdir test-dist
+source "$(dirname "$0")/../checks.sh"
 version=$(cat "$here/../../VERSION")
 layout() { (cd "$1/obs-studio/plugins" && find . -printf '%p %y %m\n' | LC_ALL=C sort); }
 
@@ -62,5 +55,4 @@ chmod +x "$user_renderer"
 
 XDG_CONFIG_HOME=$config "$work"/dist/*/uninstall.sh >/dev/null
 check "uninstall.sh leaves no comment-bar folder" '[ ! -e "$config/obs-studio/plugins/comment-bar" ]'
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+checks_verdict

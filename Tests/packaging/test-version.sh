@@ -6,8 +6,7 @@ set -uo pipefail
 renderer=$1 so=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 version=$(cat "$top/VERSION")
-passed=0 failed=0
-check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+source "$(dirname "$0")/../checks.sh"
 
 check "VERSION ($version) is one line, a version" '[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] && [ "$(wc -l <"$top/VERSION")" = 1 ]'
 check "commentbar_version.h is what VERSION gives (make version-header)" \
@@ -25,5 +24,4 @@ mentions=$(cd "$top" && grep -ohE 'comment-bar(_|-)[0-9][0-9A-Za-z.~+]*(_amd64\.
 stale=$(grep -vE "^comment-bar(_${version//./\\.}_amd64\.deb|-${version//./\\.}-linux-amd64\.tar\.gz)\$" <<<"$mentions")
 check "README.md shows the .deb of $version" 'grep -q "comment-bar_${version}_amd64.deb" "$top/README.md"'
 check "the docs show no package of another version${stale:+ (stale: $(echo $stale))}" '[ -z "$stale" ]'
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+checks_verdict

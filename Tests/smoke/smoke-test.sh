@@ -15,8 +15,7 @@ cleanup() {
 	rm -rf "$root"
 }
 trap cleanup EXIT
-passed=0 failed=0
-check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+source "$(dirname "$0")/../checks.sh"
 
 export XDG_CONFIG_HOME=$root/config
 bundle=$(dirname "$0")/../../plugin # install.sh and data/: what `make install` uses
@@ -123,5 +122,4 @@ check "after kill -9 of OBS the renderer exits within 3 s (stdin EOF)" 'gone "$c
 if [ $failed -ne 0 ]; then
 	echo "--- OBS log ($log):"; grep -iE "comment-bar|error|warning" "$log" 2>/dev/null | tail -20
 fi
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+checks_verdict
