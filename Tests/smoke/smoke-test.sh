@@ -79,12 +79,14 @@ find_renderer_child() {
 		case $cmd in *"/comment-bar/bin/64bit/commentbar serve --pool-fd 3 "*) echo "${dir#/proc/}"; return ;; esac
 	done
 }
-child=
-for _ in $(seq 150); do
-	child=$(find_renderer_child)
-	[ -n "$child" ] && break
-	sleep 0.1
-done
+# The renderer's pid once OBS has started it (up to 15 s), else empty.
+wait_for_renderer_child() {
+	for _ in $(seq 150); do
+		find_renderer_child | grep . && return
+		sleep 0.1
+	done
+}
+child=$(wait_for_renderer_child)
 check "OBS starts the installed renderer as its child (bin/64bit/commentbar serve --pool-fd 3)" '[ -n "$child" ]'
 sleep 2
 log=$(ls -t "$obs_dir/logs/"*.txt 2>/dev/null | head -1)
@@ -107,12 +109,7 @@ check "the renderer is gone after OBS quits" 'gone "$child"'
 # OBS killed outright: the renderer's stdin reaches EOF and it must exit by itself.
 obs --multi --collection Smoke --profile Smoke >>"$root/obs.out" 2>&1 &
 obs_pid=$!
-child=
-for _ in $(seq 150); do
-	child=$(find_renderer_child)
-	[ -n "$child" ] && break
-	sleep 0.1
-done
+child=$(wait_for_renderer_child)
 kill -KILL "$obs_pid"
 wait "$obs_pid" 2>/dev/null
 obs_pid=
