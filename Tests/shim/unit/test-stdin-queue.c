@@ -89,12 +89,10 @@ static void never_blocks_and_loses_nothing(void)
 	char *first = long_line('a', FIRST_LENGTH);
 	char *second = long_line('b', 20000);
 	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, first);
-	const uint64_t t0 = now_ns();
+	/* The pipe is non-blocking: returning at all, with BLOCKED, is the proof (no timing). */
 	const enum stdin_flush_result result = stdin_queue_flush(&queue, fds[1]);
-	const double flush_ms = (double)(now_ns() - t0) / 1e6;
-	check(result == STDIN_FLUSH_BLOCKED && stdin_queue_has_lines(&queue) && flush_ms < 50,
-	      "stdin queue: a line larger than the pipe returns BLOCKED at once instead of waiting",
-	      "result %d after %.2f ms", (int)result, flush_ms);
+	check(result == STDIN_FLUSH_BLOCKED && stdin_queue_has_lines(&queue),
+	      "stdin queue: a line larger than the pipe returns BLOCKED instead of waiting", "result %d", (int)result);
 
 	/* While the first line is half written, newer settings and an active line arrive. */
 	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, "{\"settings\":\"superseded\"}\n");
