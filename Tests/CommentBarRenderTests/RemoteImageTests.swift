@@ -25,6 +25,17 @@ final class RemoteImageTests: XCTestCase {
         XCTAssertNotNil(ImageLoader.problem(inImage: Array(try png(width: 64, height: 64).prefix(40)), name: "cut"))
     }
 
+    /// A local PNG too large to decode (4 MP for formats decoded at full size) is refused from
+    /// its header: a 7071x7071 PNG once made the renderer peak at 192 MiB.
+    func testLargeLocalPictureIsRefusedBeforeDecoding() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID()).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(try png(width: 2100, height: 2100)).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try ImageLoader.load(path: path, coverSide: 100)) { error in
+            XCTAssertTrue("\(error)".contains("2100x2100 is too large a picture"), "\(error)")
+        }
+    }
+
     func testBytesDecodeScaledToTheSideShown() throws {
         let image = try ImageLoader.load(bytes: try png(width: 400, height: 200), name: "a", coverSide: 100)
         XCTAssertEqual(image.height, 100)

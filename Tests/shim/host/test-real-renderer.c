@@ -220,14 +220,17 @@ void test_real_renderer(void)
 void test_cycles(const char *renderer, const char *label)
 {
 	use_renderer(renderer, NULL);
-	/* One warm-up cycle: first-use allocations (thread stacks, caches) are not leaks. */
-	struct bar warm = bar_create(make_settings("demo", "demo", 320, 96));
-	const bool warm_framed = tick_until(&warm, has_texture, NULL, 15) >= 0;
-	bar_destroy(&warm);
-	wait_supervisors_finished(10);
-	if (!warm_framed) {
-		check(false, "100 create/destroy cycles", "the %s showed no frame in 15 s", label);
-		return;
+	/* Warm-up cycles: first-use allocations (thread stacks glibc keeps for reuse, the
+	 * sanitizer allocator's regions for each size class) are not leaks. */
+	for (int i = 0; i < 10; i++) {
+		struct bar warm = bar_create(make_settings("demo", "demo", 320, 96));
+		const bool warm_framed = tick_until(&warm, has_texture, NULL, 15) >= 0;
+		bar_destroy(&warm);
+		wait_supervisors_finished(10);
+		if (!warm_framed) {
+			check(false, "100 create/destroy cycles", "the %s showed no frame in 15 s", label);
+			return;
+		}
 	}
 	const struct resources before = resources_now();
 	const uint64_t start = now_ns();
@@ -244,7 +247,8 @@ void test_cycles(const char *renderer, const char *label)
 	const struct resources after = resources_now();
 	char what[256];
 	snprintf(what, sizeof(what), "100 create/destroy cycles (%s) leak no fd, mapping, thread or process", label);
-	check(finished >= 0 && after.fds == before.fds && after.maps <= before.maps + 2 && after.pool_maps == 0 &&
+	/* A mapping leaked per cycle would add 100; a few come and go with the allocators. */
+	check(finished >= 0 && after.fds == before.fds && after.maps <= before.maps + 5 && after.pool_maps == 0 &&
 		      after.children == 0 && framed == 100,
 	      what, "fds %d -> %d, maps %d -> %d, children %d, %d/100 showed a frame, %.1f s (+%.2f s to finish)",
 	      before.fds, after.fds, before.maps, after.maps, after.children, framed, cycles_s, finished);
