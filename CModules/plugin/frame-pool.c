@@ -178,6 +178,10 @@ const char *frame_pool_status_name(uint32_t code)
 		return "error";
 	case CB_STATUS_PAUSED:
 		return "paused";
+	case CB_STATUS_WAITING:
+		return "waiting";
+	case CB_STATUS_ENDED:
+		return "ended";
 	default:
 		return "unknown";
 	}

@@ -67,11 +67,18 @@ public enum FeedStatus: Sendable, Equatable {
     case reconnecting(reason: String)
     case error(message: String)
     case paused
+    /// The stream is not live yet (a channel that has not started, a programme before its
+    /// start): the feed checks again by itself and joins when it starts.
+    case waiting(reason: String)
+    /// The stream is over: no more chat will come.
+    case ended(reason: String)
 
     public var label: String {
         switch self {
         case .reconnecting(let reason) where !reason.isEmpty: return "reconnecting: \(reason)"
         case .error(let message) where !message.isEmpty: return "error: \(message)"
+        case .waiting(let reason) where !reason.isEmpty: return "waiting: \(reason)"
+        case .ended(let reason) where !reason.isEmpty: return "ended: \(reason)"
         default: return name
         }
     }
@@ -84,6 +91,16 @@ public enum FeedStatus: Sendable, Equatable {
         case .reconnecting: return "reconnecting"
         case .error: return "error"
         case .paused: return "paused"
+        case .waiting: return "waiting"
+        case .ended: return "ended"
+        }
+    }
+
+    /// The text a state carries beside its name, if any.
+    public var detail: String {
+        switch self {
+        case .reconnecting(let text), .error(let text), .waiting(let text), .ended(let text): return text
+        case .connecting, .live, .paused: return ""
         }
     }
 }
@@ -105,9 +122,11 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     public var color: RGBColor?
     public var badges: [String]
     public var kind: Kind
+    /// A row that stands out (a paid message's tier colour, a mention): drawn on a tinted pill.
+    public var highlight: RGBColor?
 
     public init(id: String, user: String, login: String? = nil, text: String, color: RGBColor? = nil,
-                badges: [String] = [], kind: Kind = .comment) {
+                badges: [String] = [], kind: Kind = .comment, highlight: RGBColor? = nil) {
         // Every string is bounded: 200 kept lines must not hold megabytes.
         self.id = String(id.unicodeScalars.prefix(TextSanitizer.maxIDScalars))
         self.user = TextSanitizer.clean(user, limit: TextSanitizer.maxNameScalars)
@@ -120,6 +139,7 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
         } else {
             self.kind = kind
         }
+        self.highlight = highlight
     }
 }
 

@@ -30,6 +30,7 @@ public enum FeedEventJSON {
         var login: String?
         var text: String?
         var color: String?
+        var highlight: String?
         var badges: [String]?
         var kind: String?
         var gift: String?
@@ -65,9 +66,9 @@ public enum FeedEventJSON {
             guard let value else { throw ParseError("\(type) event needs \"\(name)\"") }
             return value
         }
-        func color() throws(ParseError) -> RGBColor? {
-            guard let text = wire.color, !text.isEmpty else { return nil }
-            guard let value = RGBColor(hex: text) else { throw ParseError("\"color\" must be #rrggbb, got \(text)") }
+        func color(_ text: String?, _ key: String) throws(ParseError) -> RGBColor? {
+            guard let text, !text.isEmpty else { return nil }
+            guard let value = RGBColor(hex: text) else { throw ParseError("\"\(key)\" must be #rrggbb, got \(text)") }
             return value
         }
         let event: FeedEvent
@@ -89,15 +90,17 @@ public enum FeedEventJSON {
             case let other: throw ParseError("unknown comment kind \"\(other)\"")
             }
             event = .comment(ChatLine(id: try required(wire.id, "id"), user: wire.user ?? "", login: wire.login,
-                                      text: try required(wire.text, "text"), color: try color(),
-                                      badges: wire.badges ?? [], kind: kind))
+                                      text: try required(wire.text, "text"), color: try color(wire.color, "color"),
+                                      badges: wire.badges ?? [], kind: kind,
+                                      highlight: try color(wire.highlight, "highlight")))
         case "gift":
             let count = min(wire.count ?? 1, maxCount)
             guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
             let name = try required(wire.gift, "gift")
             event = .gift(ChatLine(id: try required(wire.id, "id"), user: try required(wire.user, "user"),
-                                   login: wire.login, text: wire.text ?? "", color: try color(),
-                                   badges: wire.badges ?? [], kind: .gift(name: name, count: count)))
+                                   login: wire.login, text: wire.text ?? "", color: try color(wire.color, "color"),
+                                   badges: wire.badges ?? [], kind: .gift(name: name, count: count),
+                                   highlight: try color(wire.highlight, "highlight")))
         case "viewers":
             let count = try required(wire.count, "count")
             guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
@@ -125,6 +128,8 @@ public enum FeedEventJSON {
             case "reconnecting": event = .status(.reconnecting(reason: wire.message ?? ""))
             case "error": event = .status(.error(message: wire.message ?? ""))
             case "paused": event = .status(.paused)
+            case "waiting": event = .status(.waiting(reason: wire.message ?? ""))
+            case "ended": event = .status(.ended(reason: wire.message ?? ""))
             case let other: throw ParseError("unknown status state \"\(other)\"")
             }
         default:
@@ -149,6 +154,7 @@ public enum FeedEventJSON {
                 wire.user = line.user
                 wire.login = line.login
                 wire.color = line.color?.hex
+                wire.highlight = line.highlight?.hex
                 wire.badges = line.badges.isEmpty ? nil : line.badges
                 switch line.kind {
                 case .comment: wire.type = "comment"; wire.text = line.text
@@ -168,11 +174,7 @@ public enum FeedEventJSON {
             case .status(let status), .relayStatus(let status):
                 wire.type = "status"
                 wire.state = status.name
-                switch status {
-                case .reconnecting(let reason): wire.message = reason
-                case .error(let message): wire.message = message
-                case .connecting, .live, .paused: break
-                }
+                wire.message = status.detail.isEmpty ? nil : status.detail
             }
         }
         let encoder = JSONEncoder()

@@ -47,19 +47,21 @@ final class LineImage {
             attributes.bold(bytes: composed.body)
         }
         let isGift = if case .gift = line.kind { true } else { false }
-        let inset = isGift ? Int((style.size * 0.4).rounded()) : 0
+        let pillColor = line.highlight ?? (isGift ? Palette.gift : nil)
+        let onPill = pillColor != nil
+        let inset = onPill ? Int((style.size * 0.4).rounded()) : 0
         let font = TextEngine.font(family: style.family, size: style.size, bold: style.bold, italic: style.italic)
         defer { pango_font_description_free(font) }
         let layout = engine.layout(composed.text, font: font, width: style.width - 2 * inset,
                                    maxLines: style.maxLinesPerComment, attributes: attributes.list)
         lineCount = layout.lineCount
-        let verticalInset = isGift ? Int((style.size * 0.12).rounded()) : 0
+        let verticalInset = onPill ? Int((style.size * 0.12).rounded()) : 0
         image = ImageSurface(width: min(style.width, layout.width + 2 * inset + 2),
                              height: layout.height + 2 * verticalInset)
         image.withContext { cr in
-            if isGift {
-                // Gifts stand out: a warm pill behind the row.
-                RGBA(Palette.gift, alpha: 0.2).setSource(cr)
+            if let pillColor {
+                // Gifts and highlighted rows stand out: a tinted pill behind the row.
+                RGBA(pillColor, alpha: line.highlight == nil ? 0.2 : 0.35).setSource(cr)
                 Icons.roundedRect(cr, 0, 0, Double(image.width), Double(image.height), Double(image.height) / 2)
                 cairo_fill(cr)
             }

@@ -209,15 +209,14 @@ final class StableLayer {
         case .reconnecting: return ("RECONNECTING", Palette.reconnecting)
         case .error: return ("ERROR", Palette.error)
         case .paused: return ("PAUSED", Palette.connecting)
+        case .waiting: return ("WAITING", Palette.connecting)
+        case .ended: return ("ENDED", Palette.connecting)
         }
     }
 
     static func detail(_ inputs: StableInputs) -> String? {
-        switch inputs.status {
-        case .reconnecting(let reason) where !reason.isEmpty: return reason
-        case .error(let message) where !message.isEmpty: return message
-        default: return inputs.relayStatus.map { "relay: \($0.label)" } ?? inputs.notice
-        }
+        if inputs.status != .live, !inputs.status.detail.isEmpty { return inputs.status.detail }
+        return inputs.relayStatus.map { "relay: \($0.label)" } ?? inputs.notice
     }
 
     static func grouped(_ value: Int) -> String {

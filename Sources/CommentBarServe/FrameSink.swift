@@ -18,4 +18,6 @@ public enum SinkStatus: Sendable, Equatable {
     case reconnecting
     case error
     case paused
+    case waiting
+    case ended
 }

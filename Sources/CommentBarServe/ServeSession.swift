@@ -183,6 +183,8 @@ public final class ServeSession: @unchecked Sendable {
         case .reconnecting(let reason): return (.reconnecting, reason)
         case .error(let message): return (.error, message)
         case .paused: return (.paused, "")
+        case .waiting(let reason): return (.waiting, reason)
+        case .ended(let reason): return (.ended, reason)
         }
     }
 }

@@ -45,6 +45,8 @@ extension SharedMemoryFramePool: FrameSink {
         case .reconnecting: code = CB_STATUS_RECONNECTING
         case .error: code = CB_STATUS_ERROR
         case .paused: code = CB_STATUS_PAUSED
+        case .waiting: code = CB_STATUS_WAITING
+        case .ended: code = CB_STATUS_ENDED
         }
         setStatus(code, detail)
     }

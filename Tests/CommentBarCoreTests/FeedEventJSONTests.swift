@@ -22,6 +22,11 @@ final class FeedEventJSONTests: XCTestCase {
             (#"{"type":"avatar","path":""}"#, .avatar(nil)),
             (#"{"type":"status","state":"paused"}"#, .status(.paused)),
             (#"{"type":"status","state":"reconnecting","message":"timeout"}"#, .status(.reconnecting(reason: "timeout"))),
+            (#"{"type":"status","state":"waiting","message":"not live yet"}"#, .status(.waiting(reason: "not live yet"))),
+            (#"{"type":"status","state":"ended"}"#, .status(.ended(reason: ""))),
+            (##"{"type":"gift","id":"s1","user":"u","gift":"¥1,000","text":"がんばって","highlight":"#1de9b6"}"##,
+             .gift(ChatLine(id: "s1", user: "u", text: "がんばって", kind: .gift(name: "¥1,000", count: 1),
+                            highlight: RGBColor(hex: "#1de9b6")))),
         ]
         for (json, expected) in cases {
             XCTAssertEqual(try FeedEventJSON.parse(json), .event(expected, at: nil), json)
@@ -37,6 +42,7 @@ final class FeedEventJSONTests: XCTestCase {
             (#"{"type":"avatar","url":"http://cdn.example/a.png"}"#, "image URLs must be https:// (got http://)"),
             (#"{"type":"background","path":"file:///etc/passwd"}"#, "image URLs must be https:// (got file://)"),
             ("[1,2]", "not a JSON object"),
+            (#"{"type":"comment","id":"c","text":"t","highlight":"gold"}"#, "\"highlight\" must be #rrggbb, got gold"),
             (#"{"id":"x"}"#, "missing \"type\""),
             (#"{"type":"wat"}"#, "unknown event type \"wat\""),
             (#"{"type":"comment","id":"x"}"#, "comment event needs \"text\""),

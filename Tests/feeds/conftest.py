@@ -14,7 +14,17 @@ import pytest
 
 EVENTUALLY = 45  # seconds: generous limits for "eventually", never a timed assertion
 # Real host names the test certificate also covers (reached through COMMENTBAR_CONNECT_TO).
-REAL_HOST_NAMES = ["yt3.ggpht.com"]
+# One list for every platform's tests, so that adding a platform's names touches no other test.
+REAL_HOST_NAMES = [
+    "yt3.ggpht.com", "www.youtube.com", "youtube.com", "youtu.be",  # YouTube
+    "gql.twitch.tv", "static-cdn.jtvnw.net",  # Twitch metadata, emote images
+    "api.betterttv.net", "cdn.betterttv.net", "api.frankerfacez.com", "cdn.frankerfacez.com", "7tv.io", "cdn.7tv.app",
+    "live.nicovideo.jp", "live2.nicovideo.jp", "a.live2.nicovideo.jp", "mpn.live.nicovideo.jp",  # niconico
+    "twitcasting.tv", "frontendapi.twitcasting.tv", "apiv2.twitcasting.tv",  # TwitCasting
+    "www.openrec.tv", "public.openrec.tv", "chat.openrec.tv",  # OPENREC
+    "www.showroom-live.com", "online.showroom-live.com",  # SHOWROOM
+    "www.mirrativ.com",
+]
 
 
 def binary():

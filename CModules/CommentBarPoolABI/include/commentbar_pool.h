@@ -59,6 +59,8 @@ enum cb_pool_status {
 	CB_STATUS_RECONNECTING = 3,
 	CB_STATUS_ERROR = 4,
 	CB_STATUS_PAUSED = 5,
+	CB_STATUS_WAITING = 6, /* the stream has not started; the feed checks again */
+	CB_STATUS_ENDED = 7,   /* the stream is over */
 };
 
 struct cb_pool_header {

@@ -13,7 +13,12 @@ import NIOSSL
 package enum HTTPFetcher {
     package struct Failure: Error, CustomStringConvertible, Sendable, Equatable {
         package var description: String
-        package init(_ description: String) { self.description = description }
+        /// The HTTP status when the server answered with one other than 200 (429: slow down).
+        package var status: Int?
+        package init(_ description: String, status: Int? = nil) {
+            self.description = description
+            self.status = status
+        }
     }
 
     package struct Limits: Sendable {
@@ -28,17 +33,47 @@ package enum HTTPFetcher {
     }
 
     /// The body of `url`, or why not. `url` must be https.
-    package static func get(_ url: String, limits: Limits, accept: String = "*/*") async throws(Failure) -> [UInt8] {
+    package static func get(_ url: String, limits: Limits, accept: String = "*/*",
+                            headers: [(String, String)] = []) async throws(Failure) -> [UInt8] {
+        try await fetch(url, method: .GET, body: nil, limits: limits, accept: accept, headers: headers)
+    }
+
+    /// POSTs `body` (JSON unless `contentType` says otherwise) and returns the response body.
+    package static func post(_ url: String, body: [UInt8], contentType: String = "application/json",
+                             limits: Limits, accept: String = "application/json",
+                             headers: [(String, String)] = []) async throws(Failure) -> [UInt8] {
+        try await fetch(url, method: .POST, body: body, limits: limits, accept: accept,
+                        headers: headers + [("Content-Type", contentType)])
+    }
+
+    /// The response of a GET whose status is 200, with its body not yet read: for streams
+    /// (long-lived chunked responses) that the caller reads chunk by chunk with its own caps.
+    /// `deadline` bounds the whole response, body included; redirects are not followed.
+    package static func open(_ url: String, deadline: NIODeadline, accept: String = "*/*",
+                             headers: [(String, String)] = []) async throws(Failure) -> HTTPClientResponse {
+        let (client, connectTo) = try setup.get()
+        let request = try makeRequest(url, method: .GET, body: nil, accept: accept, headers: headers, connectTo: connectTo)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: deadline)
+        } catch {
+            throw Failure(reason(error, url: url))
+        }
+        guard response.status.code == 200 else { throw Failure("\(shown(url)): HTTP \(response.status.code)") }
+        return response
+    }
+
+    private static func fetch(_ url: String, method: HTTPMethod, body: [UInt8]?, limits: Limits, accept: String,
+                              headers: [(String, String)]) async throws(Failure) -> [UInt8] {
         let (client, connectTo) = try setup.get()
         let deadline = NIODeadline.now() + .nanoseconds(Int64(limits.timeout.components.seconds) * 1_000_000_000
                                                         + limits.timeout.components.attoseconds / 1_000_000_000)
         var current = url
+        var method = method
+        var body = body
         for _ in 0...limits.maxRedirects {
-            let target = try Target(url: current, connectTo: connectTo)
-            var request = HTTPClientRequest(url: target.requestURL)
-            request.headers.add(name: "Host", value: target.hostHeader)
-            request.headers.add(name: "User-Agent", value: "CommentBar")
-            request.headers.add(name: "Accept", value: accept)
+            let request = try makeRequest(current, method: method, body: body, accept: accept, headers: headers,
+                                          connectTo: connectTo)
             let response: HTTPClientResponse
             do {
                 response = try await client.execute(request, deadline: deadline)
@@ -65,12 +100,36 @@ package enum HTTPFetcher {
                     throw Failure("\(shown(url)): redirected somewhere that is not https://")
                 }
                 current = next
+                // As browsers do: 303 (and 301/302 after a POST) become a GET without a body.
+                if response.status.code == 303 || (method == .POST && response.status.code < 307) {
+                    method = .GET
+                    body = nil
+                }
+            case 429:
+                throw Failure("\(shown(url)): HTTP 429 (too many requests)", status: 429)
             default:
-                throw Failure("\(shown(url)): HTTP \(response.status.code)")
+                throw Failure("\(shown(url)): HTTP \(response.status.code)", status: Int(response.status.code))
             }
         }
         throw Failure("\(shown(url)): more than \(limits.maxRedirects) redirects")
     }
+
+    private static func makeRequest(_ url: String, method: HTTPMethod, body: [UInt8]?, accept: String,
+                                    headers: [(String, String)], connectTo: ConnectTo) throws(Failure) -> HTTPClientRequest {
+        let target = try Target(url: url, connectTo: connectTo)
+        var request = HTTPClientRequest(url: target.requestURL)
+        request.method = method
+        request.headers.add(name: "Host", value: target.hostHeader)
+        request.headers.add(name: "User-Agent", value: userAgent)
+        request.headers.add(name: "Accept", value: accept)
+        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        return request
+    }
+
+    /// Web platforms serve their pages only to browsers: a current desktop browser's name.
+    package static let userAgent =
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 
     /// Where a URL's request really goes.
     struct Target {
