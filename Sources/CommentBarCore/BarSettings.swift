@@ -42,6 +42,13 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var showViewers = SettingsSchema.bool("show_viewers")
     public var showGifts = SettingsSchema.bool("show_gifts")
     public var showMic = SettingsSchema.bool("show_mic")
+    /// What the clock counts from, and so what the on-air badge follows.
+    public var clockSource = ClockSource(rawValue: SettingsSchema.string("clock_source")) ?? .auto
+    /// The OBS audio source whose state the mic badge shows ("" = OBS's first Mic/Aux channel);
+    /// the shim watches it, the renderer only gets its state.
+    public var micSource: String = SettingsSchema.string("mic_source")
+    /// A level meter beside the mic badge.
+    public var micMeter = SettingsSchema.bool("mic_meter")
     public var showAvatar = SettingsSchema.bool("show_avatar")
     /// Local files: the streamer chose them in the properties.
     public var avatarPath: String = SettingsSchema.string("avatar_path")
@@ -64,6 +71,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case showViewers = "show_viewers"
         case showGifts = "show_gifts"
         case showMic = "show_mic"
+        case clockSource = "clock_source"
+        case micSource = "mic_source"
+        case micMeter = "mic_meter"
         case showAvatar = "show_avatar"
         case avatarPath = "avatar_path"
         case backgroundPath = "background_path"
@@ -96,6 +106,10 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.showViewers = value(.showViewers, s.showViewers)
         s.showGifts = value(.showGifts, s.showGifts)
         s.showMic = value(.showMic, s.showMic)
+        // An unknown clock source (a newer shim's) is the default.
+        s.clockSource = ClockSource(rawValue: value(.clockSource, s.clockSource.rawValue)) ?? .auto
+        s.micSource = value(.micSource, s.micSource)
+        s.micMeter = value(.micMeter, s.micMeter)
         s.showAvatar = value(.showAvatar, s.showAvatar)
         s.avatarPath = value(.avatarPath, s.avatarPath)
         s.backgroundPath = value(.backgroundPath, s.backgroundPath)

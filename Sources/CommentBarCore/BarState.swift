@@ -12,7 +12,8 @@ public struct BarState: Sendable, Equatable {
     public var giftsTotal: Int = 0
     /// Unix seconds; nil until the feed says when the stream started.
     public var streamStart: Double?
-    public var micOn: Bool = true
+    /// What the feed's `mic` events said last; nil until one came (the badge then shows unknown).
+    public var micOn: Bool?
     public var avatar: ImageReference?
     public var background: ImageReference?
     public var status: FeedStatus = .connecting
@@ -58,11 +59,16 @@ public struct BarState: Sendable, Equatable {
         }
     }
 
-    /// Elapsed stream time as HH:MM:SS, at most 99:59:59.
+    /// The clock with no start: shown dimmed.
+    public static let idleClockText = "--:--:--"
+    /// The longest the clock counts: 9999:59:59 (a start from far away must not trap).
+    static let maxElapsedSeconds = 9999 * 3600 + 3599
+
+    /// Elapsed stream time as HH:MM:SS; past 99 hours the hours take more digits (100:00:00).
     public static func elapsedText(since start: Double?, now: Double) -> String {
-        guard let start else { return "--:--:--" }
+        guard let start else { return idleClockText }
         // Clamped before converting: a start time from far away must not trap.
-        let total = Int(min(max((now - start).rounded(.down), 0), 359_999))
+        let total = Int(min(max((now - start).rounded(.down), 0), Double(maxElapsedSeconds)))
         let hours = total / 3600, minutes = (total / 60) % 60, seconds = total % 60
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(two(hours)):\(two(minutes)):\(two(seconds))"

@@ -37,6 +37,7 @@ public final class BarRenderer {
     private var lastStable: StableInputs?
     private var lastLines: [ChatLine]?
     private var lastClock: String?
+    private var lastMeter: Int?
     /// Rows of the last frame, newest first; nil when the next frame must be composed from nothing.
     private var lastPlaced: [Placed]?
     /// Whether the stable layer is the same on every row of the comment area,
@@ -100,6 +101,7 @@ public final class BarRenderer {
         lastStable = nil
         lastLines = nil
         lastClock = nil
+        lastMeter = nil
         lastPlaced = nil
     }
 
@@ -107,12 +109,19 @@ public final class BarRenderer {
     /// and publishes it. Returns false, having drawn nothing, when the frame would
     /// look the same as the last one.
     @discardableResult
-    public func render(_ state: BarState, now: Double, into pool: any FramePool) -> Bool {
+    public func render(_ state: BarState, obs: OBSLiveState = OBSLiveState(), now: Double,
+                       into pool: any FramePool) -> Bool {
         lastWork = Work()
-        let clockText = settings.showClock ? BarState.elapsedText(since: state.streamStart, now: now) : ""
+        let reading = BroadcastReading.resolve(settings.clockSource, feedStart: state.streamStart,
+                                               feedStatus: state.status, obs: obs)
+        let clockText = settings.showClock && !reading.clockHidden
+            ? BarState.elapsedText(since: reading.start, now: now) : ""
+        let meterLevel = settings.micMeter && settings.showMic ? obs.micLevel ?? 0 : nil
         var inputs = StableInputs(
             settings: settings, layout: layout, viewers: state.viewers, giftsTotal: state.giftsTotal,
-            micOn: state.micOn,
+            mic: MicState.resolve(obs: obs.mic, feed: state.micOn), onAir: reading.onAir,
+            clockHourDigits: max(2, clockText.split(separator: ":").first?.count ?? 2),
+            showsMeter: meterLevel != nil,
             // The streamer's own files win over what a feed names.
             avatar: settings.avatarPath.isEmpty ? state.avatar : .file(path: settings.avatarPath),
             background: settings.backgroundPath.isEmpty ? state.background : .file(path: settings.backgroundPath),
@@ -124,7 +133,8 @@ public final class BarRenderer {
         }
         let stableChanged = inputs != lastStable
         let linesChanged = lastLines.map { $0 != state.lines } ?? true
-        guard stableChanged || linesChanged || clockText != lastClock || lastPlaced == nil else { return false }
+        guard stableChanged || linesChanged || clockText != lastClock || meterLevel != lastMeter || lastPlaced == nil
+        else { return false }
 
         let frame = pool.backBuffer()
         let slot = pool.backSlot
@@ -163,12 +173,17 @@ public final class BarRenderer {
                 redrawClock(clockText, in: frame, stablePixels: stablePixels)
                 damage.append(stable.clockRect.clamped(width: width, height: height))
             }
+            if meterLevel != lastMeter {
+                redrawMeter(meterLevel, in: frame, stablePixels: stablePixels)
+                damage.append(stable.meterRect.clamped(width: width, height: height))
+            }
             lastWork.kind = rowsChanged ? .scrolled : .copied
         } else {
             copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
                      destinationStride: frame.stride, rect: full)
             blend(placed[...], into: frame)
             drawClock(clockText, in: frame)
+            drawMeter(meterLevel, in: frame)
             damage = [full]
             lastWork.kind = .composed
         }
@@ -180,6 +195,7 @@ public final class BarRenderer {
         lastPlaced = placed
         lastLines = state.lines
         lastClock = clockText
+        lastMeter = meterLevel
         return true
     }
 
@@ -289,7 +305,26 @@ public final class BarRenderer {
     private func drawClock(_ text: String, in frame: FrameBuffer) {
         guard let clock, !text.isEmpty else { return }
         let rect = stable.clockRect
-        withCairo(on: frame) { cr in clock.draw(text, on: cr, x: rect.x, y: rect.y) }
+        // The idle clock is dimmed: it must never read as a running one.
+        let alpha = text == BarState.idleClockText ? 0.4 : 1
+        withCairo(on: frame) { cr in clock.draw(text, on: cr, x: rect.x, y: rect.y, alpha: alpha) }
+    }
+
+    private func drawMeter(_ level: Int?, in frame: FrameBuffer) {
+        guard let level else { return }
+        let rect = stable.meterRect
+        withCairo(on: frame) { cr in
+            Icons.levelMeter(cr, rect: rect, level: level, steps: OBSLiveState.MicLevel.steps)
+        }
+    }
+
+    /// Puts the stable layer back under the meter, then draws the new level: a level
+    /// change touches only the meter's rectangle.
+    private func redrawMeter(_ level: Int?, in frame: FrameBuffer, stablePixels: UnsafeMutableRawPointer) {
+        let rect = stable.meterRect.clamped(width: width, height: height)
+        copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
+                 destinationStride: frame.stride, rect: rect)
+        drawMeter(level, in: frame)
     }
 
     /// Puts the stable layer back under the old clock, then draws the new one.

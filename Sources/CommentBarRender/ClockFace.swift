@@ -31,14 +31,14 @@ final class ClockFace {
     }
 
     /// Draws `text` with its top-left at (x, y); characters it has no image for are skipped.
-    func draw(_ text: String, on cr: OpaquePointer, x: Int, y: Int) {
+    func draw(_ text: String, on cr: OpaquePointer, x: Int, y: Int, alpha: Double = 1) {
         var pen = x
         for character in text {
             let advance = advance(of: character)
             if let glyph = glyphs[character] {
                 let offset = (advance - glyph.advance) / 2 - 1
                 cairo_set_source_surface(cr, glyph.image.surface, Double(pen + offset), Double(y))
-                cairo_paint(cr)
+                cairo_paint_with_alpha(cr, alpha)
             }
             pen += advance
         }

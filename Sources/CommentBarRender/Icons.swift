@@ -69,6 +69,21 @@ enum Icons {
         }
     }
 
+    /// A mic level meter: `steps` small bars, the first `level` lit (green, then amber, then red).
+    static func levelMeter(_ cr: OpaquePointer, rect: PixelRect, level: Int, steps: Int) {
+        guard rect.width > 0, rect.height > 0, steps > 0 else { return }
+        let gap = max(1, Double(rect.width) / Double(steps) * 0.25)
+        let bar = (Double(rect.width) - gap * Double(steps - 1)) / Double(steps)
+        for index in 0..<steps {
+            let lit = index < level
+            let fraction = Double(index) / Double(steps)
+            let color = fraction < 0.6 ? RGBA(0.30, 0.78, 0.45) : fraction < 0.85 ? RGBA(1.0, 0.72, 0.30) : RGBA(0.94, 0.33, 0.31)
+            color.with(alpha: lit ? 1 : 0.22).setSource(cr)
+            cairo_rectangle(cr, Double(rect.x) + Double(index) * (bar + gap), Double(rect.y), bar, Double(rect.height))
+            cairo_fill(cr)
+        }
+    }
+
     /// The default avatar when none is set: a friendly round character.
     static func defaultAvatar(_ cr: OpaquePointer, centerX cx: Double, centerY cy: Double, radius r: Double) {
         let face = cairo_pattern_create_radial(cx - r * 0.3, cy - r * 0.4, r * 0.1, cx, cy, r)

@@ -10,6 +10,19 @@ enum Palette {
     static let gift = RGBColor(red: 0xFF, green: 0xD5, blue: 0x4F)
     static let notice = RGBColor(red: 0xB3, green: 0x9D, blue: 0xDB)
     static let micOff = RGBA(hex: "#ef5350")
+    static let micOn = RGBA(0.18, 0.74, 0.42)
+    static let offAir = RGBA(hex: "#9e9e9e")
+    static let chatLive = RGBA(hex: "#66bb6a")
+
+    /// The mic badge's fill: green on, red muted, grey when there is no mic or nothing is known.
+    static func micBadge(_ state: MicState) -> RGBA {
+        switch state {
+        case .on: return micOn
+        case .muted: return micOff
+        case .none: return RGBA(hex: "#616161")
+        case .unknown: return RGBA(hex: "#78909c")
+        }
+    }
 
     /// Names without a colour of their own get one of these, the same for the same name.
     private static let names: [RGBColor] = [

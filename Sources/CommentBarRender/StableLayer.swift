@@ -8,7 +8,13 @@ struct StableInputs: Equatable {
     var layout: BarLayout
     var viewers: Int?
     var giftsTotal: Int
-    var micOn: Bool
+    var mic: MicState
+    /// The on-air badge: OBS's streaming/recording (or the feed's live stream), never the chat link.
+    var onAir: OnAirState
+    /// How many hour digits the clock shows: its box grows past 99 hours.
+    var clockHourDigits: Int
+    /// Whether the mic level meter has its place in the header.
+    var showsMeter: Bool
     var avatar: ImageReference?
     var background: ImageReference?
     var status: FeedStatus
@@ -25,6 +31,8 @@ final class StableLayer {
     let image: ImageSurface
     /// Where the clock goes (top-left), and how wide it may be.
     private(set) var clockRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    /// Where the mic level meter goes (empty when it is off).
+    private(set) var meterRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
 
     init(width: Int, height: Int) {
         image = ImageSurface(width: width, height: height)
@@ -96,14 +104,15 @@ final class StableLayer {
             // The mic state as a badge on the avatar, as in a call.
             let badge = avatarRadius * 0.42
             let bx = cx + avatarRadius * 0.68, by = cy + avatarRadius * 0.68
-            (inputs.micOn ? RGBA(0.18, 0.74, 0.42) : Palette.micOff).setSource(cr)
+            Palette.micBadge(inputs.mic).setSource(cr)
             cairo_arc(cr, bx, by, badge, 0, 2 * Double.pi)
             cairo_fill_preserve(cr)
             cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
             cairo_set_line_width(cr, max(1.5, badge * 0.12))
             cairo_stroke(cr)
-            Icons.microphone(cr, x: bx - badge * 0.65, y: by - badge * 0.65, size: badge * 1.3, on: inputs.micOn,
-                             color: RGBA(1, 1, 1), offColor: RGBA(1, 1, 1))
+            Icons.microphone(cr, x: bx - badge * 0.65, y: by - badge * 0.65, size: badge * 1.3,
+                             on: inputs.mic == .on || inputs.mic == .unknown,
+                             color: RGBA(1, 1, 1, inputs.mic == .unknown ? 0.6 : 1), offColor: RGBA(1, 1, 1))
         }
     }
 
@@ -118,35 +127,27 @@ final class StableLayer {
         var left = header.x
         var right = header.maxX
 
-        // Status pill: LIVE when all is well, otherwise what the feed is doing.
-        let (label, pillColor) = Self.statusPill(inputs.status)
+        // The on-air badge: LIVE, REC or OFF AIR, from OBS (or the feed's live stream).
         let boldFont = TextEngine.font(family: family, size: size * 0.8, bold: true)
         defer { pango_font_description_free(boldFont) }
-        let pillText = engine.layout(label, font: boldFont)
         let pillHeight = Double(header.height) * 0.72
-        let dot = inputs.status == .live ? pillHeight * 0.28 : 0
-        let pillWidth = Double(pillText.width) + pillHeight * 0.7 + (dot > 0 ? dot + pillHeight * 0.2 : 0)
-        pillColor.setSource(cr)
-        Icons.roundedRect(cr, Double(left), centerY - pillHeight / 2, pillWidth, pillHeight, pillHeight / 2)
-        cairo_fill(cr)
-        var textX = Double(left) + pillHeight * 0.35
-        if dot > 0 {
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_arc(cr, textX + dot / 2, centerY, dot / 2, 0, 2 * Double.pi)
-            cairo_fill(cr)
-            textX += dot + pillHeight * 0.2
-        }
-        pillText.draw(cr, x: textX.rounded(), y: (centerY - Double(pillText.height) / 2).rounded(), color: RGBA(1, 1, 1))
-        left += Int(pillWidth.rounded(.up)) + gap
+        left += Int(Self.drawOnAirBadge(cr, inputs.onAir, x: Double(left), centerY: centerY, height: pillHeight,
+                                        font: boldFont, engine: engine).rounded(.up)) + gap
 
-        if settings.showClock, let clock {
-            let width = clock.width(of: "00:00:00")
+        if settings.showClock, settings.clockSource != .off, let clock {
+            let width = clock.width(of: String(repeating: "0", count: inputs.clockHourDigits) + ":00:00")
             clockRect = PixelRect(x: left, y: Int((centerY - Double(clock.height) / 2).rounded()),
                                   width: width, height: clock.height)
             left += width + gap
         } else {
             clockRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
+
+        // The chat connection, as a small outlined chip: it can never pass for the on-air badge.
+        let chipFont = TextEngine.font(family: family, size: size * 0.62, bold: true)
+        defer { pango_font_description_free(chipFont) }
+        left += Int(Self.drawChatChip(cr, inputs.status, x: Double(left), centerY: centerY, height: pillHeight * 0.8,
+                                      font: chipFont, engine: engine).rounded(.up)) + gap
 
         // Counters on the right, right to left: mic, gifts, viewers.
         let font = TextEngine.font(family: family, size: size, bold: true)
@@ -162,9 +163,20 @@ final class StableLayer {
         }
         if settings.showMic && inputs.layout.avatarPanel == nil {
             right -= Int(icon)
-            Icons.microphone(cr, x: Double(right), y: centerY - icon / 2, size: icon, on: inputs.micOn,
-                             color: textColor, offColor: Palette.micOff)
+            Icons.microphone(cr, x: Double(right), y: centerY - icon / 2, size: icon,
+                             on: inputs.mic == .on || inputs.mic == .unknown,
+                             color: inputs.mic == .on ? textColor : Palette.micBadge(.unknown),
+                             offColor: inputs.mic == .muted ? Palette.micOff : Palette.micBadge(.none))
             right -= gap
+        }
+        if inputs.showsMeter {
+            let meterWidth = Int((size * 2.2).rounded())
+            right -= meterWidth
+            meterRect = PixelRect(x: right, y: Int((centerY - icon * 0.35).rounded()), width: meterWidth,
+                                  height: Int((icon * 0.7).rounded()))
+            right -= gap
+        } else {
+            meterRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
         if settings.showGifts {
             counter(Self.grouped(inputs.giftsTotal)) { x in
@@ -202,15 +214,81 @@ final class StableLayer {
         return images.failure(for: [inputs.avatar, inputs.background])
     }
 
-    static func statusPill(_ status: FeedStatus) -> (String, RGBA) {
+    /// Draws the on-air badge with its left edge at x; returns its width.
+    static func drawOnAirBadge(_ cr: OpaquePointer, _ state: OnAirState, x: Double, centerY: Double, height: Double,
+                               font: OpaquePointer, engine: TextEngine) -> Double {
+        let label: String
+        switch state {
+        case .live: label = "LIVE"
+        case .recording: label = "REC"
+        case .offAir: label = "OFF AIR"
+        }
+        let text = engine.layout(label, font: font)
+        let dot = state == .offAir ? 0 : height * 0.28
+        let width = Double(text.width) + height * 0.7 + (dot > 0 ? dot + height * 0.2 : 0)
+        let top = centerY - height / 2
+        Icons.roundedRect(cr, x, top, width, height, height / 2)
+        let textColor: RGBA
+        switch state {
+        case .live:
+            Palette.live.setSource(cr)
+            cairo_fill(cr)
+            textColor = RGBA(1, 1, 1)
+        case .recording:
+            // Dark with a red dot: recording, but nobody is watching.
+            RGBA(0.12, 0.12, 0.14, 0.95).setSource(cr)
+            cairo_fill_preserve(cr)
+            Palette.live.setSource(cr)
+            cairo_set_line_width(cr, max(1.5, height * 0.07))
+            cairo_stroke(cr)
+            textColor = RGBA(1, 1, 1)
+        case .offAir:
+            // Outlined and grey: nothing on this badge may look like LIVE.
+            Palette.offAir.with(alpha: 0.9).setSource(cr)
+            cairo_set_line_width(cr, max(1.5, height * 0.07))
+            cairo_stroke(cr)
+            textColor = Palette.offAir
+        }
+        var textX = x + height * 0.35
+        if dot > 0 {
+            (state == .live ? RGBA(1, 1, 1) : Palette.live).setSource(cr)
+            cairo_arc(cr, textX + dot / 2, centerY, dot / 2, 0, 2 * Double.pi)
+            cairo_fill(cr)
+            textX += dot + height * 0.2
+        }
+        text.draw(cr, x: textX.rounded(), y: (centerY - Double(text.height) / 2).rounded(), color: textColor)
+        return width
+    }
+
+    /// Draws the chat connection chip (a dot and "chat", or "chat: reconnecting"); returns its width.
+    static func drawChatChip(_ cr: OpaquePointer, _ status: FeedStatus, x: Double, centerY: Double, height: Double,
+                             font: OpaquePointer, engine: TextEngine) -> Double {
+        let (label, color) = chatChip(status)
+        let text = engine.layout(label, font: font)
+        let dot = height * 0.34
+        let width = Double(text.width) + dot + height * 0.9
+        Icons.roundedRect(cr, x, centerY - height / 2, width, height, height / 2)
+        color.with(alpha: 0.8).setSource(cr)
+        cairo_set_line_width(cr, max(1, height * 0.06))
+        cairo_stroke(cr)
+        color.setSource(cr)
+        cairo_arc(cr, x + height * 0.35 + dot / 2, centerY, dot / 2, 0, 2 * Double.pi)
+        cairo_fill(cr)
+        text.draw(cr, x: (x + height * 0.55 + dot).rounded(), y: (centerY - Double(text.height) / 2).rounded(),
+                  color: color)
+        return width
+    }
+
+    /// The chat chip's text and colour for each connection state.
+    static func chatChip(_ status: FeedStatus) -> (String, RGBA) {
         switch status {
-        case .live: return ("LIVE", Palette.live)
-        case .connecting: return ("CONNECTING", Palette.connecting)
-        case .reconnecting: return ("RECONNECTING", Palette.reconnecting)
-        case .error: return ("ERROR", Palette.error)
-        case .paused: return ("PAUSED", Palette.connecting)
-        case .waiting: return ("WAITING", Palette.connecting)
-        case .ended: return ("ENDED", Palette.connecting)
+        case .live: return ("chat", Palette.chatLive)
+        case .connecting: return ("chat: connecting", Palette.connecting)
+        case .reconnecting: return ("chat: reconnecting", Palette.reconnecting)
+        case .error: return ("chat: error", Palette.error)
+        case .paused: return ("chat: paused", Palette.connecting)
+        case .waiting: return ("chat: waiting", Palette.connecting)
+        case .ended: return ("chat: ended", Palette.connecting)
         }
     }
 

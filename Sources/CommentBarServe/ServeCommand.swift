@@ -3,15 +3,18 @@ import FoundationEssentials
 
 /// One line of the renderer's stdin, from the OBS shim (docs/architecture.md):
 /// `{"settings":{…}}` when the source's settings change, `{"active":true|false}`
-/// when it is shown or hidden. Unknown keys are ignored, so a newer shim can talk
-/// to an older renderer.
+/// when it is shown or hidden, `{"obs":{…}}` when OBS's own state changes. Unknown keys
+/// are ignored, so a newer shim can talk to an older renderer.
 public struct ServeCommand: Decodable, Sendable, Equatable {
     public var settings: BarSettings?
     public var active: Bool?
+    /// `{"obs":{…}}`: OBS's streaming, recording and mic state (`OBSLiveState`).
+    public var obs: OBSLiveState?
 
-    public init(settings: BarSettings? = nil, active: Bool? = nil) {
+    public init(settings: BarSettings? = nil, active: Bool? = nil, obs: OBSLiveState? = nil) {
         self.settings = settings
         self.active = active
+        self.obs = obs
     }
 
     public struct DecodeError: Error, CustomStringConvertible, Sendable {

@@ -21,6 +21,8 @@ public final class ServeSession: @unchecked Sendable {
         var state = BarState()
         var settings = BarSettings()
         var active = true
+        /// What OBS says (streaming, recording, mic); kept when the feed changes.
+        var obs = OBSLiveState()
         /// Bumped when the settings change, so the frame loop picks them up.
         var settingsRevision = 0
         /// Bumped when the feed is replaced: events from an older feed still in flight are dropped.
@@ -73,6 +75,9 @@ public final class ServeSession: @unchecked Sendable {
             if let active = command.active {
                 shared.withLock { $0.active = active }
                 log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
+            }
+            if let obs = command.obs {
+                shared.withLock { $0.obs = obs }
             }
             if let settings = command.settings {
                 let key = [settings.service, settings.streamID, settings.server]
@@ -169,7 +174,7 @@ public final class ServeSession: @unchecked Sendable {
             let due = lastFrame + interval
             if clock.now < due { try? await clock.sleep(until: due) }
             let latest = shared.withLock { $0 }
-            if renderer.render(latest.state, now: Date().timeIntervalSince1970, into: sink) {
+            if renderer.render(latest.state, obs: latest.obs, now: Date().timeIntervalSince1970, into: sink) {
                 lastFrame = clock.now
             }
         }

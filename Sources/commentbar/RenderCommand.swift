@@ -22,14 +22,41 @@ struct Render: AsyncParsableCommand {
     @Option(help: "A JSON file of source settings, as OBS stores them (font, colours, toggles...).")
     var settings: String?
     @Option(help: "Where to write the PNG.") var out: String = "bar.png"
+    @Option(name: .customLong("obs-streaming"), help: ArgumentHelp(
+        "Draw the bar as if OBS had been streaming this many seconds.", valueName: "seconds"))
+    var obsStreaming: Double?
+    @Option(name: .customLong("obs-recording"), help: ArgumentHelp(
+        "Draw the bar as if OBS had been recording this many seconds.", valueName: "seconds"))
+    var obsRecording: Double?
+    @Option(name: .customLong("obs-mic"), help: "The OBS mic's state: on, muted or none (no such source).")
+    var obsMic: String?
+    @Option(name: .customLong("obs-meter"), help: "The mic level meter's step, 0 to 10 (with mic_meter on).")
+    var obsMeter: Int?
 
     func validate() throws {
+        if let obsMic, MicState(rawValue: obsMic) == nil || obsMic == "unknown" {
+            throw ValidationError("--obs-mic must be on, muted or none")
+        }
+        for (name, value) in [("--obs-streaming", obsStreaming), ("--obs-recording", obsRecording)] {
+            if let value, !(value.isFinite && value >= 0) { throw ValidationError("\(name) must be a number of seconds >= 0") }
+        }
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a number of seconds >= 0") }
         for (name, value) in [("--width", width), ("--height", height)] {
             if let value, !BarSettings.sizeRange.contains(value) {
                 throw ValidationError("\(name) must be between \(BarSettings.sizeRange.lowerBound) and \(BarSettings.sizeRange.upperBound)")
             }
         }
+    }
+
+    /// The OBS state the `--obs-…` options describe, at unix time `now`.
+    func obsState(now: Double) -> OBSLiveState {
+        var obs = OBSLiveState()
+        obs.frontend = obsStreaming != nil || obsRecording != nil
+        if let seconds = obsStreaming { obs.streaming = true; obs.streamingStart = now - seconds }
+        if let seconds = obsRecording { obs.recording = true; obs.recordingStart = now - seconds }
+        obs.mic = obsMic.flatMap(MicState.init(rawValue:)) ?? .unknown
+        obs.micLevel = obsMeter.map { min(max($0, 0), OBSLiveState.MicLevel.steps) }
+        return obs
     }
 
     func run() async throws {
@@ -51,7 +78,7 @@ struct Render: AsyncParsableCommand {
         let pool = MemoryFramePool(width: barSettings.width, height: barSettings.height)
         let renderer = BarRenderer(settings: barSettings, width: barSettings.width, height: barSettings.height,
                                    remoteImages: images.store)
-        renderer.render(state, now: now, into: pool)
+        renderer.render(state, obs: obsState(now: now), now: now, into: pool)
         guard let frame = pool.newestFrame else { throw CLIError("nothing was rendered") }
         do {
             try PNGFile.write(frame, to: out)

@@ -46,8 +46,9 @@ final class BarStateTests: XCTestCase {
         XCTAssertEqual(state.giftsTotal, 15)
         state.apply(.viewers(-3))
         XCTAssertEqual(state.viewers, 0)
+        XCTAssertNil(state.micOn, "no mic event yet: unknown, never on")
         state.apply(.mic(on: false))
-        XCTAssertFalse(state.micOn)
+        XCTAssertEqual(state.micOn, false)
         state.apply(.avatar(.file(path: "/a.png")))
         state.apply(.background(nil))
         XCTAssertEqual(state.avatar, .file(path: "/a.png"))
@@ -67,8 +68,8 @@ final class BarStateTests: XCTestCase {
         XCTAssertEqual(state.giftsTotal, FeedEventJSON.maxCount * 3)
         state.apply(.viewers(Int.max))
         XCTAssertEqual(state.viewers, FeedEventJSON.maxCount)
-        XCTAssertEqual(BarState.elapsedText(since: -1e300, now: 0), "99:59:59")
-        XCTAssertEqual(BarState.elapsedText(since: 0, now: .infinity), "99:59:59")
+        XCTAssertEqual(BarState.elapsedText(since: -1e300, now: 0), "9999:59:59")
+        XCTAssertEqual(BarState.elapsedText(since: 0, now: .infinity), "9999:59:59")
         if case .event(.gift(let line), _) = try FeedEventJSON.parse(#"{"type":"gift","id":"g","user":"u","gift":"g","count":9223372036854775807}"#),
            case .gift(_, let count) = line.kind {
             XCTAssertEqual(count, FeedEventJSON.maxCount)
@@ -81,7 +82,8 @@ final class BarStateTests: XCTestCase {
         XCTAssertEqual(BarState.elapsedText(since: nil, now: 100), "--:--:--")
         XCTAssertEqual(BarState.elapsedText(since: 100, now: 100), "00:00:00")
         XCTAssertEqual(BarState.elapsedText(since: 0, now: 4985.9), "01:23:05")
-        XCTAssertEqual(BarState.elapsedText(since: 0, now: 360_000), "99:59:59", "the clock has room for two hour digits")
+        XCTAssertEqual(BarState.elapsedText(since: 0, now: 360_000), "100:00:00", "a 100-hour stream shows 100 hours")
+        XCTAssertEqual(BarState.elapsedText(since: 0, now: 359_999), "99:59:59")
         XCTAssertEqual(BarState.elapsedText(since: 100, now: 50), "00:00:00", "a start in the future is not negative")
     }
 }

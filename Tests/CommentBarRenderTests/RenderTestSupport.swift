@@ -7,11 +7,11 @@ import Foundation
 import XCTest
 
 /// Renders one state from nothing: a fresh renderer, no caches.
-func renderFromNothing(_ state: BarState, now: Double, settings: BarSettings = BarSettings(),
-                       width: Int = 1280, height: Int = 360) -> [UInt8] {
+func renderFromNothing(_ state: BarState, obs: OBSLiveState = OBSLiveState(), now: Double,
+                       settings: BarSettings = BarSettings(), width: Int = 1280, height: Int = 360) -> [UInt8] {
     let pool = MemoryFramePool(width: width, height: height)
     let renderer = BarRenderer(settings: settings, width: width, height: height)
-    renderer.render(state, now: now, into: pool)
+    renderer.render(state, obs: obs, now: now, into: pool)
     return pool.newestFrame.map(bytes) ?? []
 }
 

@@ -35,6 +35,9 @@
 	X(show_viewers, "show_viewers", CB_SETTING_BOOL, NULL, 1, 0, 0)                 \
 	X(show_gifts, "show_gifts", CB_SETTING_BOOL, NULL, 1, 0, 0)                     \
 	X(show_mic, "show_mic", CB_SETTING_BOOL, NULL, 1, 0, 0)                         \
+	X(clock_source, "clock_source", CB_SETTING_STRING, "auto", 0, 0, 0)             \
+	X(mic_source, "mic_source", CB_SETTING_STRING, "", 0, 0, 0)                     \
+	X(mic_meter, "mic_meter", CB_SETTING_BOOL, NULL, 0, 0, 0)                       \
 	X(show_avatar, "show_avatar", CB_SETTING_BOOL, NULL, 1, 0, 0)                   \
 	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0)                   \
 	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0)           \
