@@ -19,6 +19,7 @@
 
 #include <obs-module.h>
 
+#include "bar-live-state.h"
 #include "comment-bar-source.h"
 #include "commentbar_services.h"
 #include "commentbar_settings.h"
@@ -47,6 +48,7 @@ static char renderer_problem[768];
 struct comment_bar_source {
 	obs_source_t *source;
 	struct renderer_supervisor *supervisor;
+	struct bar_live_state *live; /* OBS's streaming, recording and mic state for the renderer */
 	/* Written by update, read by get_width/get_height on the graphics thread. */
 	atomic_uint width;
 	atomic_uint height;
@@ -57,6 +59,12 @@ struct comment_bar_source {
 	uint32_t texture_width;
 	uint32_t texture_height;
 };
+
+/* The key of a row of the settings table. */
+static const char *key_of(enum cb_setting_index index)
+{
+	return cb_setting_at(index)->key;
+}
 
 /* The object a settings row lives in: the font's members in the font object
  * (NULL if there is none), the others at the top. *key is the key within it. */
@@ -131,6 +139,13 @@ static const char *cb_get_name(void *type_data)
 	return obs_module_text("CommentBar");
 }
 
+/* The mic the badge shows and whether to meter it: the shim watches them, not the renderer. */
+static void configure_live_state(struct comment_bar_source *s, obs_data_t *settings)
+{
+	bar_live_state_configure(s->live, obs_data_get_string(settings, key_of(CB_SETTING_INDEX_mic_source)),
+				 obs_data_get_bool(settings, key_of(CB_SETTING_INDEX_mic_meter)));
+}
+
 static void cb_update(void *data, obs_data_t *settings)
 {
 	struct comment_bar_source *s = data;
@@ -142,6 +157,7 @@ static void cb_update(void *data, obs_data_t *settings)
 		atomic_store(&s->height, height);
 	}
 	bfree(line);
+	configure_live_state(s, settings);
 }
 
 static void *cb_create(obs_data_t *settings, obs_source_t *source)
@@ -159,6 +175,8 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 		bfree(s);
 		return NULL;
 	}
+	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor);
+	configure_live_state(s, settings);
 	return s;
 }
 
@@ -167,6 +185,8 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 static void cb_destroy(void *data)
 {
 	struct comment_bar_source *s = data;
+	/* First: its callbacks hand lines to the supervisor. */
+	bar_live_state_destroy(s->live);
 	renderer_supervisor_stop(s->supervisor);
 	frame_pool_unref(s->pool);
 	if (s->texture) {
@@ -206,6 +226,7 @@ static void cb_video_tick(void *data, float seconds)
 {
 	UNUSED_PARAMETER(seconds);
 	struct comment_bar_source *s = data;
+	bar_live_state_tick(s->live);
 	renderer_supervisor_adopt_pool(s->supervisor, &s->pool);
 	if (!s->pool)
 		return;
@@ -276,12 +297,6 @@ static void cb_get_defaults(obs_data_t *settings)
 	obs_data_release(font);
 }
 
-/* The key of a row of the settings table. */
-static const char *key_of(enum cb_setting_index index)
-{
-	return cb_setting_at(index)->key;
-}
-
 static obs_property_t *add_int(obs_properties_t *props, enum cb_setting_index index, const char *label_key)
 {
 	const struct cb_setting *row = cb_setting_at(index);
@@ -308,6 +323,54 @@ static void add_service(obs_property_t *list, const char *id, const char *regist
 	const char *translated = NULL;
 	const bool found = obs_module_get_string(key, &translated) && translated && *translated;
 	obs_property_list_add_string(list, found ? translated : registry_name, id);
+}
+
+/* "Clock shows": the values BarSettings.clockSource knows. */
+static void add_clock_source(obs_properties_t *props)
+{
+	obs_property_t *list = obs_properties_add_list(props, key_of(CB_SETTING_INDEX_clock_source),
+						       obs_module_text("ClockSource"), OBS_COMBO_TYPE_LIST,
+						       OBS_COMBO_FORMAT_STRING);
+	static const char *const values[] = {"auto", "streaming", "recording", "feed", "off"};
+	static const char *const labels[] = {"ClockSource.Auto", "ClockSource.Streaming", "ClockSource.Recording",
+					     "ClockSource.Feed", "ClockSource.Off"};
+	for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++)
+		obs_property_list_add_string(list, obs_module_text(labels[i]), values[i]);
+	obs_property_set_long_description(list, obs_module_text("ClockSource.Description"));
+}
+
+static bool add_audio_source(void *data, obs_source_t *source)
+{
+	obs_property_t *list = data;
+	const char *name = obs_source_get_name(source);
+	if ((obs_source_get_output_flags(source) & OBS_SOURCE_AUDIO) && name && *name)
+		obs_property_list_add_string(list, name, name);
+	return true;
+}
+
+/* "Microphone": OBS's first Mic/Aux channel, then every audio source by name;
+ * a name the settings hold that no longer exists stays listed, marked missing. */
+static void add_mic_source(obs_properties_t *props, struct comment_bar_source *s)
+{
+	obs_property_t *list = obs_properties_add_list(props, key_of(CB_SETTING_INDEX_mic_source),
+						       obs_module_text("MicSource"), OBS_COMBO_TYPE_LIST,
+						       OBS_COMBO_FORMAT_STRING);
+	obs_property_list_add_string(list, obs_module_text("MicSource.Default"), "");
+	obs_enum_sources(add_audio_source, list);
+	obs_property_set_long_description(list, obs_module_text("MicSource.Description"));
+	if (!s)
+		return;
+	obs_data_t *settings = obs_source_get_settings(s->source);
+	const char *chosen = obs_data_get_string(settings, key_of(CB_SETTING_INDEX_mic_source));
+	bool listed = !chosen || !*chosen;
+	for (size_t i = 0; !listed && i < obs_property_list_item_count(list); i++)
+		listed = strcmp(obs_property_list_item_string(list, i), chosen) == 0;
+	if (!listed) {
+		char label[512];
+		snprintf(label, sizeof(label), "%s (%s)", chosen, obs_module_text("MicSource.Missing"));
+		obs_property_list_add_string(list, label, chosen);
+	}
+	obs_data_release(settings);
 }
 
 static obs_properties_t *cb_get_properties(void *data)
@@ -338,9 +401,12 @@ static obs_properties_t *cb_get_properties(void *data)
 	add_int_slider(props, CB_SETTING_INDEX_corner_radius, "CornerRadius", " px");
 
 	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_clock), obs_module_text("ShowClock"));
+	add_clock_source(props);
 	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_viewers), obs_module_text("ShowViewers"));
 	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_gifts), obs_module_text("ShowGifts"));
 	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_mic), obs_module_text("ShowMic"));
+	add_mic_source(props, s);
+	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_mic_meter), obs_module_text("MicMeter"));
 	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_avatar), obs_module_text("ShowAvatar"));
 
 	const char *images = obs_module_text("ImageFiles");

@@ -8,6 +8,7 @@
 #include "comment-bar-source.h"
 #include "commentbar_version.h"
 #include "module-origin.h"
+#include "on-air.h"
 #include "plugin-log.h"
 #include "safe-text.h"
 
@@ -57,6 +58,7 @@ bool obs_module_load(void)
 		return true;
 	}
 	plugin_log(LOG_INFO, "comment-bar %s loaded from %s (%s)", COMMENTBAR_VERSION, shown, module_origin_kind(path));
+	on_air_start();
 	comment_bar_source_register();
 	registered = true;
 	return true;
@@ -64,7 +66,9 @@ bool obs_module_load(void)
 
 void obs_module_unload(void)
 {
-	if (registered)
+	if (registered) {
 		comment_bar_source_unregister();
+		on_air_stop();
+	}
 	registered = false;
 }

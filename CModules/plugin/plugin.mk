@@ -18,7 +18,7 @@ GENERATED_DIR := build/generated
 SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
 PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c renderer-supervisor.c \
 	child-process.c stdin-queue.c stderr-log.c log-limiter.c pool-watch.c supervisor-threads.c safe-text.c \
-	frame-pool.c) $(SETTINGS_DIR)/commentbar_settings.c
+	frame-pool.c on-air.c mic-watch.c bar-live-state.c) $(SETTINGS_DIR)/commentbar_settings.c
 # The version header (from VERSION) names the release in the log line at load.
 VERSION_INCLUDE_DIR := CModules/CommentBarVersion/include
 PLUGIN_INCLUDES := -ICModules/CommentBarPoolABI/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR) -I$(VERSION_INCLUDE_DIR)
@@ -47,7 +47,7 @@ $(SERVICES_HEADER): $(SERVICES_RENDERER) $(PLUGIN_DIR)/plugin.mk
 plugin: $(PLUGIN_SO)
 $(PLUGIN_SO): $(PLUGIN_SOURCES) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p build
-	$(PLUGIN_CC) $(PLUGIN_CFLAGS) -O2 -g $(OBS_CFLAGS) -shared -o $@ $(PLUGIN_SOURCES) $(OBS_LIBS) -lpthread -Wl,-z,defs
+	$(PLUGIN_CC) $(PLUGIN_CFLAGS) -O2 -g $(OBS_CFLAGS) -shared -o $@ $(PLUGIN_SOURCES) $(OBS_LIBS) -lpthread -lm -Wl,-z,defs
 
 # ---- the stub host (Tests/shim) ----
 # The plugin is rebuilt with sanitizers. The stub host links the real libobs for
@@ -74,7 +74,7 @@ SHIM_UNIT_SOURCES := $(wildcard Tests/shim/unit/*.c) $(SHIM_CHECK) $(addprefix $
 
 $(SHIM_PLUGIN): $(PLUGIN_SOURCES) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
-	$(PLUGIN_CC) $(PLUGIN_CFLAGS) -O1 -g $(SANITIZE) $(OBS_CFLAGS) -shared -o $@ $(PLUGIN_SOURCES) $(OBS_LIBS) -lpthread
+	$(PLUGIN_CC) $(PLUGIN_CFLAGS) -O1 -g $(SANITIZE) $(OBS_CFLAGS) -shared -o $@ $(PLUGIN_SOURCES) $(OBS_LIBS) -lpthread -lm
 
 $(SHIM_HOST): $(STUB_HOST_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)

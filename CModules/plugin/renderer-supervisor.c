@@ -59,6 +59,7 @@ struct renderer_run {
 	struct stdin_queue input;
 	uint64_t sent_settings_version;
 	uint64_t sent_active_version;
+	uint64_t sent_obs_version;
 	bool input_blocked_logged;
 };
 
@@ -73,6 +74,8 @@ struct renderer_supervisor {
 	pthread_mutex_t mutex;
 	char *settings_line; /* the newest line that fits; NULL if none did yet */
 	uint64_t settings_version;
+	char *obs_line; /* the newest {"obs":...} line; NULL if none yet */
+	uint64_t obs_version;
 	uint32_t want_width;
 	uint32_t want_height;
 	bool stopping;
@@ -185,6 +188,17 @@ static void queue_new_input(struct renderer_supervisor *sup)
 		stdin_queue_put(&run->input, STDIN_KIND_SETTINGS, settings);
 	free(settings);
 
+	char *obs = NULL;
+	pthread_mutex_lock(&sup->mutex);
+	if (sup->obs_version != run->sent_obs_version && sup->obs_line) {
+		obs = strdup(sup->obs_line);
+		run->sent_obs_version = sup->obs_version;
+	}
+	pthread_mutex_unlock(&sup->mutex);
+	if (obs)
+		stdin_queue_put(&run->input, STDIN_KIND_OBS, obs);
+	free(obs);
+
 	const uint64_t active_version = atomic_load(&sup->active_version);
 	if (active_version != run->sent_active_version) {
 		char *line = active_line(atomic_load(&sup->active));
@@ -259,7 +273,7 @@ static bool start_renderer(struct renderer_supervisor *sup, uint32_t width, uint
 	pool_watch_init(&run->watch, pool, run->child.pid, sup->name, now);
 	/* A new renderer knows nothing yet: it gets the settings, then the active state. */
 	stdin_queue_clear(&run->input);
-	run->sent_settings_version = run->sent_active_version = 0;
+	run->sent_settings_version = run->sent_active_version = run->sent_obs_version = 0;
 	run->input_blocked_logged = false;
 	publish_pool(sup, pool);
 	source_log(LOG_INFO, sup->name, "started renderer pid %d with a %ux%u pool", (int)run->child.pid, width, height);
@@ -419,6 +433,7 @@ static void free_supervisor(struct renderer_supervisor *sup)
 		close(sup->wake_fd);
 	pthread_mutex_destroy(&sup->mutex);
 	free(sup->settings_line);
+	free(sup->obs_line);
 	free(sup->renderer_path);
 	free(sup->name);
 	free(sup);
@@ -520,6 +535,7 @@ fail:;
 	free(sup->name);
 	free(sup->renderer_path);
 	free(sup->settings_line);
+	free(sup->obs_line);
 	free(sup);
 	return NULL;
 }
@@ -578,6 +594,24 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 	if (changed)
 		wake(sup);
 	return true;
+}
+
+void renderer_supervisor_set_obs_state(struct renderer_supervisor *sup, const char *obs_line)
+{
+	char *copy = strdup(obs_line);
+	if (!copy)
+		return;
+	pthread_mutex_lock(&sup->mutex);
+	const bool changed = !sup->obs_line || strcmp(sup->obs_line, copy) != 0;
+	char *old = changed ? sup->obs_line : copy;
+	if (changed) {
+		sup->obs_line = copy;
+		sup->obs_version++;
+	}
+	pthread_mutex_unlock(&sup->mutex);
+	free(old);
+	if (changed)
+		wake(sup);
 }
 
 void renderer_supervisor_set_active(struct renderer_supervisor *sup, bool active)

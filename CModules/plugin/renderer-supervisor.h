@@ -43,6 +43,9 @@ bool renderer_supervisor_wait_all(unsigned timeout_ms);
  * than RENDERER_SETTINGS_LINE_MAX: the log and describe() then say so. */
 bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const char *settings_line, uint32_t width,
 				      uint32_t height);
+/* OBS's own state for the renderer: one {"obs":{...}} line ending in '\n'.
+ * Any thread; never blocks on I/O; a line equal to the last one is not sent again. */
+void renderer_supervisor_set_obs_state(struct renderer_supervisor *sup, const char *obs_line);
 /* From show/hide: lock-free. */
 void renderer_supervisor_set_active(struct renderer_supervisor *sup, bool active);
 

@@ -202,6 +202,25 @@ const char *obs_source_get_name(const obs_source_t *source)
 	return "stub source";
 }
 
+/* No OBS core here: no other sources, no global signals, no audio channels.
+ * The shim's OBS-state parts see "unknown" and stay quiet. */
+void obs_enum_sources(bool (*enum_proc)(void *, obs_source_t *), void *param)
+{
+	(void)enum_proc;
+	(void)param;
+}
+
+signal_handler_t *obs_get_signal_handler(void)
+{
+	return NULL;
+}
+
+obs_data_t *obs_source_get_settings(const obs_source_t *source)
+{
+	(void)source;
+	return obs_data_create();
+}
+
 const char *data_dir = "plugin/data";
 
 /* The real one needs a loaded obs_module_t; this reads the bundle's files the same way. */

@@ -1,0 +1,42 @@
+/*
+ * mic-watch: the state of the microphone a Comment Bar source shows, from the
+ * OBS audio source its properties name ("" = OBS's first global Mic/Aux
+ * channel): on, muted (muted, disabled, volume 0, push-to-talk not held,
+ * push-to-mute held), none (no such source, or not an audio source) or
+ * unknown (no name and no Mic/Aux channel), and optionally its level.
+ *
+ * It follows the source through renames, removal and re-creation and the
+ * user's audio settings: per-source signals update the state at once; changes
+ * to which source it is (created, removed, renamed, channel changed) are
+ * resolved in mic_watch_tick, called from the source's video_tick.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+enum mic_state {
+	MIC_STATE_UNKNOWN,
+	MIC_STATE_NONE,
+	MIC_STATE_ON,
+	MIC_STATE_MUTED,
+};
+
+/* The level meter's steps: 0 (silent) to MIC_LEVEL_STEPS. */
+#define MIC_LEVEL_STEPS 10
+
+struct mic_watch;
+/* Called (from OBS's signal, audio or graphics threads) when the state or level
+ * changed; must not block. */
+typedef void (*mic_watch_changed)(void *data);
+
+/* bar_name is for log lines. Without a running OBS core (a stub host) the watch
+ * stays at unknown. */
+struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed changed, void *data);
+/* From update: which source, and whether to measure its level. */
+void mic_watch_configure(struct mic_watch *watch, const char *source_name, bool meter);
+/* From video_tick: resolves the source again if something may have changed it. */
+void mic_watch_tick(struct mic_watch *watch);
+/* level: 0..MIC_LEVEL_STEPS, or -1 when the meter is off. Any thread. */
+void mic_watch_read(struct mic_watch *watch, enum mic_state *state, int *level);
+const char *mic_state_name(enum mic_state state);
+void mic_watch_destroy(struct mic_watch *watch);
