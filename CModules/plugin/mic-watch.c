@@ -42,6 +42,8 @@ struct mic_watch {
 	 * audio lock, which OBS may hold while it calls us. */
 	atomic_bool push_to_talk;
 	atomic_bool push_to_mute;
+	/* OBS signals "volume" before it stores the new volume: the handler keeps it here. */
+	atomic_bool silent;
 	atomic_int level;           /* -1: no meter */
 };
 
@@ -68,7 +70,7 @@ static enum mic_state compute_locked(struct mic_watch *w)
 		return w->wanted[0] ? MIC_STATE_NONE : MIC_STATE_UNKNOWN;
 	if (!(obs_source_get_output_flags(source) & OBS_SOURCE_AUDIO))
 		return MIC_STATE_NONE;
-	if (obs_source_muted(source) || !obs_source_enabled(source) || obs_source_get_volume(source) <= 0.0f)
+	if (obs_source_muted(source) || !obs_source_enabled(source) || atomic_load(&w->silent))
 		return MIC_STATE_MUTED;
 	/* Push-to-talk and push-to-mute keys are known only to OBS's audio path: it
 	 * tells each audio packet's capture callback whether the packet is muted. */
@@ -94,6 +96,13 @@ static void source_state_signal(void *data, calldata_t *params)
 {
 	(void)params;
 	update_state(data);
+}
+
+static void volume_signal(void *data, calldata_t *params)
+{
+	struct mic_watch *w = data;
+	atomic_store(&w->silent, calldata_float(params, "volume") <= 0.0f);
+	update_state(w);
 }
 
 static void push_to_talk_signal(void *data, calldata_t *params)
@@ -146,7 +155,7 @@ static void volmeter_update(void *data, const float magnitude[MAX_AUDIO_CHANNELS
 		w->changed(w->changed_data);
 }
 
-static const char *const state_signals[] = {"mute", "enable", "volume"};
+static const char *const state_signals[] = {"mute", "enable"};
 static const char *const identity_signals[] = {"rename", "remove", "destroy"};
 
 /* Stops watching the current source. Tick's thread, mutex not held: once the
@@ -163,6 +172,7 @@ static void detach(struct mic_watch *w)
 		signal_handler_disconnect(signals, state_signals[i], source_state_signal, w);
 	for (size_t i = 0; i < sizeof(identity_signals) / sizeof(*identity_signals); i++)
 		signal_handler_disconnect(signals, identity_signals[i], source_identity_signal, w);
+	signal_handler_disconnect(signals, "volume", volume_signal, w);
 	signal_handler_disconnect(signals, "push_to_talk_changed", push_to_talk_signal, w);
 	signal_handler_disconnect(signals, "push_to_mute_changed", push_to_mute_signal, w);
 	obs_source_remove_audio_capture_callback(source, audio_capture, w);
@@ -183,10 +193,12 @@ static void attach(struct mic_watch *w, obs_source_t *source, bool meter)
 	atomic_store(&w->capture_muted, false);
 	atomic_store(&w->push_to_talk, obs_source_push_to_talk_enabled(source));
 	atomic_store(&w->push_to_mute, obs_source_push_to_mute_enabled(source));
+	atomic_store(&w->silent, obs_source_get_volume(source) <= 0.0f);
 	pthread_mutex_lock(&w->mutex);
 	w->source = source;
 	pthread_mutex_unlock(&w->mutex);
 	signal_handler_t *signals = obs_source_get_signal_handler(source);
+	signal_handler_connect(signals, "volume", volume_signal, w);
 	signal_handler_connect(signals, "push_to_talk_changed", push_to_talk_signal, w);
 	signal_handler_connect(signals, "push_to_mute_changed", push_to_mute_signal, w);
 	for (size_t i = 0; i < sizeof(state_signals) / sizeof(*state_signals); i++)
@@ -292,6 +304,7 @@ struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed chang
 	atomic_init(&w->capture_muted, false);
 	atomic_init(&w->push_to_talk, false);
 	atomic_init(&w->push_to_mute, false);
+	atomic_init(&w->silent, false);
 	atomic_init(&w->level, -1);
 	w->core_signals = obs_get_signal_handler();
 	if (w->core_signals)

@@ -5,7 +5,12 @@
  * and checks that the bar's pixels are where they belong: equal to
  * `commentbar render` of the same state inside the bar, black outside.
  *
- *   obs_host --plugin SO --data DIR --fixture FILE --reference PNG
+ * Then the mic badge: an ffmpeg_source looping a WAV as OBS's Mic/Aux channel,
+ * named in the bar's settings; muting it, removing it and creating it again must
+ * each bring the bar to `commentbar render --obs-mic on|muted|none`.
+ *
+ *   obs_host --plugin SO --data DIR --fixture FILE --reference PNG --mic-wav WAV
+ *            --mic-on PNG --mic-muted PNG --mic-none PNG
  *   obs_host --bench-upload   (the cost of the shim's per-frame upload on this GPU)
  * (COMMENTBAR_RENDERER names the renderer; DISPLAY the X server.)
  * Prints "N passed, M failed"; exits non-zero on any failure.
@@ -51,13 +56,21 @@ static void check(bool ok, const char *what, const char *detail_format, ...)
 	fflush(stdout);
 }
 
+/* Whether the log said the module runs without a frontend (it must, here, once). */
+static int frontend_fallback_lines;
+static int missing_mic_lines;
+
 /* libobs's log goes to stderr (run.sh keeps it in build/obs/obs.log); stdout is the verdicts. */
 static void log_to_stderr(int level, const char *format, va_list args, void *param)
 {
 	(void)param;
-	fprintf(stderr, "%d: ", level);
-	vfprintf(stderr, format, args);
-	fputc('\n', stderr);
+	char line[4096];
+	vsnprintf(line, sizeof(line), format, args);
+	fprintf(stderr, "%d: %s\n", level, line);
+	if (strstr(line, "[comment-bar]") && strstr(line, "no OBS frontend in this host"))
+		__atomic_add_fetch(&frontend_fallback_lines, 1, __ATOMIC_RELAXED);
+	if (strstr(line, "[comment-bar]") && strstr(line, "no such source: the mic badge shows \"no mic\""))
+		__atomic_add_fetch(&missing_mic_lines, 1, __ATOMIC_RELAXED);
 }
 
 static uint64_t now_ns(void)
@@ -139,16 +152,98 @@ static void save_output(const char *path)
 	pthread_mutex_unlock(&frame_mutex);
 }
 
-/* Opens the one system module the test needs (image-source: the colour source). */
+/* Opens the system modules the test needs: image-source (the colour source) and
+ * obs-ffmpeg (a media source that plays a WAV: an audio source without a device). */
 static obs_module_t *image_source_module;
-static void open_image_source(void *param, const struct obs_module_info2 *info)
+static obs_module_t *ffmpeg_module;
+static void open_system_modules(void *param, const struct obs_module_info2 *info)
 {
 	(void)param;
-	if (strcmp(info->name, "image-source") != 0 || image_source_module)
+	obs_module_t **slot = !strcmp(info->name, "image-source") ? &image_source_module
+			      : !strcmp(info->name, "obs-ffmpeg") ? &ffmpeg_module
+								  : NULL;
+	if (!slot || *slot)
 		return;
-	if (obs_open_module(&image_source_module, info->bin_path, info->data_path) != MODULE_SUCCESS ||
-	    !obs_init_module(image_source_module))
-		image_source_module = NULL;
+	if (obs_open_module(slot, info->bin_path, info->data_path) != MODULE_SUCCESS || !obs_init_module(*slot))
+		*slot = NULL;
+}
+
+/* Waits up to limit_s for the composited bar to equal reference; the seconds it took, or -1. */
+static double wait_for_match(cairo_surface_t *reference, double limit_s, struct comparison *last)
+{
+	const uint64_t start = now_ns();
+	while (now_ns() - start < (uint64_t)(limit_s * 1e9)) {
+		*last = compare(reference);
+		if (last->mean < 0.25 && last->off_share < 0.001 && last->outside_lit == 0)
+			return (double)(now_ns() - start) / 1e9;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static obs_source_t *create_mic(const char *wav)
+{
+	obs_data_t *settings = obs_data_create();
+	obs_data_set_bool(settings, "is_local_file", true);
+	obs_data_set_string(settings, "local_file", wav);
+	obs_data_set_bool(settings, "looping", true);
+	obs_source_t *mic = obs_source_create("ffmpeg_source", "Mic", settings, NULL);
+	obs_data_release(settings);
+	if (mic)
+		obs_set_output_source(3, mic); /* OBS's first Mic/Aux channel: active, like a real mic */
+	return mic;
+}
+
+/* The mic badge follows the OBS source the bar names: mute, removal, re-creation. */
+static void test_mic_badge(obs_source_t *bar, const char *wav, cairo_surface_t *on, cairo_surface_t *muted,
+			   cairo_surface_t *none)
+{
+	check(ffmpeg_module != NULL, "OBS's obs-ffmpeg module (media source) loads", "%s", "");
+	obs_source_t *mic = create_mic(wav);
+	check(mic != NULL, "an ffmpeg_source playing a WAV is the mic", "%s", "");
+	if (!mic)
+		return;
+	obs_data_t *update = obs_data_create();
+	obs_data_set_string(update, "mic_source", "Mic");
+	obs_source_update(bar, update);
+	obs_data_release(update);
+
+	struct comparison c;
+	double took = wait_for_match(on, 10, &c);
+	check(took >= 0, "the mic badge shows on for the named, unmuted source", "mean difference %.3f", c.mean);
+
+	obs_source_set_muted(mic, true);
+	took = wait_for_match(muted, 10, &c);
+	check(took >= 0, "obs_source_set_muted(true) turns the badge to muted", "after %.3f s; mean difference %.3f",
+	      took, c.mean);
+	printf("     (mute to composited badge: %.0f ms, at 30 fps)\n", took * 1000);
+
+	obs_source_set_muted(mic, false);
+	took = wait_for_match(on, 10, &c);
+	check(took >= 0, "unmuting turns it back on", "mean difference %.3f", c.mean);
+
+	obs_source_set_volume(mic, 0.0f);
+	took = wait_for_match(muted, 10, &c);
+	check(took >= 0, "volume 0 shows as muted", "mean difference %.3f", c.mean);
+	obs_source_set_volume(mic, 1.0f);
+	took = wait_for_match(on, 10, &c);
+
+	obs_set_output_source(3, NULL);
+	obs_source_remove(mic);
+	obs_source_release(mic);
+	took = wait_for_match(none, 10, &c);
+	check(took >= 0, "removing the source shows \"no mic\"", "mean difference %.3f", c.mean);
+	check(__atomic_load_n(&missing_mic_lines, __ATOMIC_RELAXED) == 1, "one log line says the mic is missing",
+	      "%d lines", missing_mic_lines);
+
+	mic = create_mic(wav);
+	took = wait_for_match(on, 10, &c);
+	check(took >= 0, "a new source of that name is followed", "mean difference %.3f", c.mean);
+	obs_set_output_source(3, NULL);
+	if (mic) {
+		obs_source_remove(mic);
+		obs_source_release(mic);
+	}
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -214,6 +309,7 @@ static int count_children(void)
 int main(int argc, char **argv)
 {
 	const char *plugin = NULL, *data = NULL, *fixture = NULL, *reference_path = NULL, *save = NULL;
+	const char *mic_wav = NULL, *mic_on = NULL, *mic_muted = NULL, *mic_none = NULL;
 	const bool bench = argc == 2 && !strcmp(argv[1], "--bench-upload");
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--plugin"))
@@ -226,9 +322,18 @@ int main(int argc, char **argv)
 			reference_path = argv[i + 1];
 		else if (!strcmp(argv[i], "--save"))
 			save = argv[i + 1];
+		else if (!strcmp(argv[i], "--mic-wav"))
+			mic_wav = argv[i + 1];
+		else if (!strcmp(argv[i], "--mic-on"))
+			mic_on = argv[i + 1];
+		else if (!strcmp(argv[i], "--mic-muted"))
+			mic_muted = argv[i + 1];
+		else if (!strcmp(argv[i], "--mic-none"))
+			mic_none = argv[i + 1];
 	}
-	if (!bench && (!plugin || !data || !fixture || !reference_path)) {
-		fprintf(stderr, "usage: obs_host --plugin SO --data DIR --fixture FILE --reference PNG [--save PNG]\n");
+	if (!bench && (!plugin || !data || !fixture || !reference_path || !mic_wav || !mic_on || !mic_muted || !mic_none)) {
+		fprintf(stderr, "usage: obs_host --plugin SO --data DIR --fixture FILE --reference PNG --mic-wav WAV "
+				"--mic-on PNG --mic-muted PNG --mic-none PNG [--save PNG]\n");
 		return 2;
 	}
 	cairo_surface_t *reference = cairo_image_surface_create_from_png(bench ? "/nonexistent" : reference_path);
@@ -284,7 +389,12 @@ int main(int argc, char **argv)
 	check(name && !strcmp(name, "Comment Bar"), "libobs knows comment_bar_source by its locale name", "\"%s\"",
 	      name ? name : "(null)");
 
-	obs_find_modules2(open_image_source, NULL);
+	check(frontend_fallback_lines == 1, "without a frontend the module loads and logs its fallback once",
+	      "%d lines", frontend_fallback_lines);
+	struct obs_audio_info audio = {.samples_per_sec = 48000, .speakers = SPEAKERS_STEREO};
+	check(obs_reset_audio(&audio), "obs_reset_audio", "%s", "");
+
+	obs_find_modules2(open_system_modules, NULL);
 	check(image_source_module != NULL, "OBS's image-source module (colour source) loads", "%s", "");
 	obs_data_t *backdrop_settings = obs_data_create();
 	obs_data_set_int(backdrop_settings, "color", 0xFF000000 | BACKDROP << 16 | BACKDROP << 8 | BACKDROP);
@@ -346,6 +456,14 @@ int main(int argc, char **argv)
 	      c.outside_lit);
 	check(matched, "the bar composited over the backdrop equals `commentbar render` blended (ONE, INVSRCALPHA)",
 	      "after %.1f s: mean difference %.3f, %.3f%% pixels off", took, c.mean, c.off_share * 100);
+
+	cairo_surface_t *on = cairo_image_surface_create_from_png(mic_on);
+	cairo_surface_t *muted = cairo_image_surface_create_from_png(mic_muted);
+	cairo_surface_t *none = cairo_image_surface_create_from_png(mic_none);
+	test_mic_badge(bar, mic_wav, on, muted, none);
+	cairo_surface_destroy(on);
+	cairo_surface_destroy(muted);
+	cairo_surface_destroy(none);
 
 	obs_remove_raw_video_callback(on_raw_video, NULL);
 	obs_set_output_source(0, NULL);

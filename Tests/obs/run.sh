@@ -47,11 +47,27 @@ if ! "$renderer" render --service file --stream "$fixture" --at 60 --settings "$
 	exit 1
 fi
 
+# The mic badge's three states, and a WAV for a device-less audio source.
+for mic in on muted none; do
+	if ! "$renderer" render --service file --stream "$fixture" --at 60 --settings "$work/settings.json" \
+		--width 640 --height 200 --obs-mic $mic --out "$work/mic-$mic.png" 2>"$work/render.log"; then
+		echo "FAIL commentbar render --obs-mic $mic: $(head -c 500 "$work/render.log")"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
+python3 -c 'import math, struct, sys, wave
+with wave.open(sys.argv[1], "wb") as out:
+    out.setnchannels(1); out.setsampwidth(2); out.setframerate(48000)
+    out.writeframes(b"".join(struct.pack("<h", int(8000 * math.sin(2 * math.pi * 440 * i / 48000)))
+                             for i in range(48000)))' "$work/tone.wav"
+
 start_xvfb
 export COMMENTBAR_RENDERER="$renderer"
 export LIBGL_ALWAYS_SOFTWARE=1
 mkdir -p build/obs
 "$host" --plugin "$plugin" --data plugin/data --fixture "$fixture" --reference "$work/reference.png" \
+	--mic-wav "$work/tone.wav" --mic-on "$work/mic-on.png" --mic-muted "$work/mic-muted.png" --mic-none "$work/mic-none.png" \
 	--save build/obs/output.png 2>build/obs/obs.log
 status=$?
 if [ $status -ne 0 ]; then
