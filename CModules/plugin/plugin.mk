@@ -1,7 +1,7 @@
 # The OBS shim: built, tested and installed here (owned by the plugin work).
 #   make plugin       build/comment-bar.so
 #   make test-shim    the shim's unit tests, then the shim in a stub host, under ASan+UBSan, against the real renderer
-#   make test-obs     the shim in real libobs under Xvfb
+#   make test-obs     the shim in real libobs under Xvfb, then OBS's own state on the bar in real OBS
 #   make bench-shim   frame hand-off latency and upload cost
 #   make smoke-install  the installed bundle in the real OBS binary (throwaway config)
 #   make install      renderer + plugin into OBS's user plugin folder
@@ -117,8 +117,10 @@ $(OBS_HOST): Tests/obs/obs_host.c $(PLUGIN_DIR)/plugin.mk
 	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(OBS_CFLAGS) $(CAIRO_CFLAGS) -o $@ Tests/obs/obs_host.c \
 		$(OBS_LIBS) $(CAIRO_LIBS) -lX11 -lpthread -lm
 
+# Then real OBS: recording, streaming (to a loopback ffmpeg RTMP sink) and a mic's mute on the bar.
 test-obs: $(PLUGIN_SO) $(OBS_HOST) $(SHIM_RENDERER)
 	Tests/obs/run.sh $(OBS_HOST) $(PLUGIN_SO) $(SHIM_RENDERER) Tests/shim/fixtures
+	/usr/bin/python3 Tests/obs/obs_state_test.py --plugin $(PLUGIN_SO) --data plugin/data --renderer $(SHIM_RENDERER)
 
 # ---- install into OBS's user plugin folder ----
 install: renderer plugin

@@ -1,0 +1,247 @@
+"""The bar tells the truth in real OBS (headless, over obs-websocket): Start/StopRecord and
+Start/StopStream (to a loopback RTMP sink) drive the on-air badge and the clock, ToggleInputMute
+on the chosen mic flips the badge, and a bar added mid-stream shows the true elapsed time.
+
+Each screenshot of the bar is matched against `commentbar render --obs-…` references of every
+state in question; the closest must be the expected one (clock within ±1 s).
+    obs_state_test.py --plugin SO --data DIR --renderer BIN
+Prints "ok"/"FAIL" lines and "N passed, M failed"; exits non-zero on a failure.
+"""
+import argparse
+import io
+import json
+import math
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import wave
+
+from PIL import Image
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+import obsctl  # noqa: E402
+
+WIDTH, HEIGHT = 640, 200
+passed = failed = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    passed, failed = passed + bool(ok), failed + (not ok)
+    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}", flush=True)
+    return ok
+
+
+class References:
+    """Reference bars, rendered once per state by the real renderer."""
+
+    def __init__(self, renderer, fixture, settings, work):
+        self.renderer, self.fixture, self.settings, self.work = renderer, fixture, settings, work
+        self.cache = {}
+
+    def get(self, air, seconds=None, mic="on"):
+        key = (air, seconds, mic)
+        if key not in self.cache:
+            out = os.path.join(self.work, f"ref-{air}-{seconds}-{mic}.png")
+            args = [self.renderer, "render", "--service", "file", "--stream", self.fixture, "--at", "60",
+                    "--settings", self.settings, "--out", out, "--obs-mic", mic]
+            if air == "rec":
+                args += ["--obs-recording", str(seconds)]
+            elif air == "live":
+                args += ["--obs-streaming", str(seconds)]
+            subprocess.run(args, check=True, capture_output=True)
+            self.cache[key] = Image.open(out).convert("RGBA")
+        return self.cache[key]
+
+
+def distance(shot, reference):
+    """Mean RGB difference over the reference's opaque pixels (the bar is drawn opaque)."""
+    a, b = shot.load(), reference.load()
+    total = count = 0
+    for y in range(0, HEIGHT, 2):
+        for x in range(0, WIDTH, 2):
+            r = b[x, y]
+            if r[3] != 255:
+                continue
+            s = a[x, y]
+            total += abs(s[0] - r[0]) + abs(s[1] - r[1]) + abs(s[2] - r[2])
+            count += 1
+    return total / max(count, 1) / 3
+
+
+def screenshot(obs, source):
+    for _ in range(100):
+        _, _, png = obs.screenshot(source, WIDTH, HEIGHT)
+        if png:
+            return Image.open(io.BytesIO(png)).convert("RGBA")
+        time.sleep(0.1)
+    raise RuntimeError(f"no screenshot of {source}")
+
+
+def classify(obs, source, refs, candidates):
+    """The candidate (a key for refs.get) closest to a screenshot taken now."""
+    shot = screenshot(obs, source)
+    scored = sorted((distance(shot, refs.get(*c)), c) for c in candidates)
+    return scored[0][1], scored[0][0], scored
+
+
+def wait_for(obs, source, refs, expected, candidates, timeout=20):
+    """Waits until the closest candidate is `expected`; returns (ok, what was seen, seconds taken)."""
+    start = time.monotonic()
+    seen = None
+    while time.monotonic() - start < timeout:
+        seen, score, _ = classify(obs, source, refs, candidates)
+        if seen == expected:
+            return True, seen, time.monotonic() - start
+        time.sleep(0.05)
+    return False, seen, time.monotonic() - start
+
+
+def clock_check(obs, source, refs, air, since, what):
+    """The bar shows `air` with the clock at the seconds elapsed since `since` (monotonic), ±1 s."""
+    elapsed = time.monotonic() - since
+    around = range(max(0, int(elapsed) - 3), int(elapsed) + 4)
+    candidates = [(a, s, "on") for a in (air, "rec" if air == "live" else "live") for s in around]
+    candidates += [("off", None, "on")]
+    seen, score, _ = classify(obs, source, refs, candidates)
+    after = time.monotonic() - since
+    ok = seen[0] == air and elapsed - 1.5 <= seen[1] <= after + 1.5
+    check(ok, what, f"closest reference {seen[0]} {seen[1]} s (mean difference {score:.1f}); "
+                    f"{elapsed:.1f}-{after:.1f} s since the start")
+
+
+def write_tone(path):
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(48000)
+        out.writeframes(b"".join(struct.pack("<h", int(6000 * math.sin(2 * math.pi * 440 * i / 48000)))
+                                 for i in range(48000)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--renderer", required=True)
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="commentbar-obs-state.")
+    cleanup = []
+    try:
+        os.makedirs(os.path.join(work, "plugins"))
+        shutil.copy(args.plugin, os.path.join(work, "plugins", "comment-bar.so"))
+        os.makedirs(os.path.join(work, "data"))
+        shutil.copytree(args.data, os.path.join(work, "data", "comment-bar"))
+        fixture = os.path.join(work, "chat.jsonl")
+        with open(fixture, "w") as f:  # no start event: the clock's auto mode falls back to OBS
+            for line in ({"type": "recording", "time": 1700000000},
+                         {"type": "comment", "at": 0, "id": "1", "user": "viewer", "text": "hello from the chat"},
+                         {"type": "comment", "at": 0.1, "id": "2", "user": "さくら", "text": "こんにちは"}):
+                f.write(json.dumps(line) + "\n")
+        settings = {"service": "file", "stream_id": fixture, "width": WIDTH, "height": HEIGHT, "bg_opacity": 100,
+                    "clock_source": "auto", "mic_source": "Mic", "show_viewers": False, "show_gifts": False}
+        settings_path = os.path.join(work, "settings.json")
+        with open(settings_path, "w") as f:
+            json.dump(settings, f)
+        refs = References(os.path.abspath(args.renderer), fixture, settings_path, work)
+        tone = os.path.join(work, "tone.wav")
+        write_tone(tone)
+
+        xvfb = obsctl.Xvfb(work)
+        cleanup.append(xvfb.stop)
+        home = os.path.join(work, "home")
+        os.makedirs(home)
+        obs = obsctl.OBS(home, xvfb.display, work, {
+            "OBS_PLUGINS_PATH": os.path.join(work, "plugins"), "OBS_PLUGINS_DATA_PATH": os.path.join(work, "data"),
+            "COMMENTBAR_RENDERER": os.path.abspath(args.renderer), "HOME": home})
+        cleanup.append(obs.stop)
+        kinds = obs.request("GetInputKindList").get("inputKinds", [])
+        if not check("comment_bar_source" in kinds, "OBS loads the comment-bar module"):
+            return
+        obs.create_input("Mic", "ffmpeg_source", {"is_local_file": True, "local_file": tone, "looping": True})
+        obs.create_input("Comment Bar", "comment_bar_source", settings)
+        off = [("off", None, "on"), ("off", None, "muted"), ("rec", 0, "on"), ("live", 0, "on")]
+        ok, seen, _ = wait_for(obs, "Comment Bar", refs, ("off", None, "on"), off, timeout=30)
+        check(ok, "before anything starts: OFF AIR, the idle clock, the mic on", f"closest {seen}")
+
+        # Recording.
+        obs.request("StartRecord")
+        rec_start = time.monotonic()
+        for _ in range(100):
+            if obs.request("GetRecordStatus").get("outputActive"):
+                break
+            time.sleep(0.1)
+        time.sleep(3)
+        clock_check(obs, "Comment Bar", refs, "rec", rec_start, "StartRecord: REC and the clock counts from the recording start")
+
+        elapsed = int(time.monotonic() - rec_start)
+        muted = [("rec", s, m) for s in range(elapsed - 1, elapsed + 4) for m in ("on", "muted")]
+        for candidate in muted:
+            refs.get(*candidate)  # rendered before the clock starts: the wait measures OBS, not us
+        t = time.monotonic()
+        obs.request("ToggleInputMute", {"inputName": "Mic"})
+        ok = False
+        while time.monotonic() - t < 10:
+            seen, _, _ = classify(obs, "Comment Bar", refs, muted)
+            if seen[2] == "muted":
+                ok = True
+                break
+        check(ok, "ToggleInputMute on the chosen mic: the badge shows muted",
+              f"seen after {time.monotonic() - t:.2f} s (screenshot round trips included)")
+        obs.request("ToggleInputMute", {"inputName": "Mic"})
+
+        obs.request("StopRecord")
+        ok, seen, _ = wait_for(obs, "Comment Bar", refs, ("off", None, "on"), off)
+        check(ok, "StopRecord: OFF AIR and the idle clock again", f"closest {seen}")
+
+        # Streaming to a loopback RTMP sink.
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        sink = subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "error", "-listen", "1", "-i",
+                                 f"rtmp://127.0.0.1:{port}/live/test", "-f", "null", "-"],
+                                stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "rtmp.log"), "w"))
+        cleanup.append(sink.kill)
+        time.sleep(1)
+        obs.request("SetStreamServiceSettings", {"streamServiceType": "rtmp_custom", "streamServiceSettings": {
+            "server": f"rtmp://127.0.0.1:{port}/live", "key": "test", "use_auth": False}})
+        obs.request("StartStream")
+        live = False
+        for _ in range(150):
+            if obs.request("GetStreamStatus").get("outputActive"):
+                live = True
+                break
+            time.sleep(0.1)
+        stream_start = time.monotonic()
+        if check(live, "StartStream to the loopback RTMP sink makes the output active"):
+            time.sleep(3)
+            clock_check(obs, "Comment Bar", refs, "live", stream_start, "StartStream: LIVE and the clock counts from the stream start")
+            time.sleep(2)
+            obs.create_input("Late Bar", "comment_bar_source", settings)
+            time.sleep(3)
+            clock_check(obs, "Late Bar", refs, "live", stream_start, "a bar added mid-stream shows the true elapsed time")
+            obs.request("StopStream")
+            ok, seen, _ = wait_for(obs, "Comment Bar", refs, ("off", None, "on"), off)
+            check(ok, "StopStream: OFF AIR again", f"closest {seen}")
+        log = obs.log_path()
+        text = open(log, errors="replace").read() if log else ""
+        check("on-air badge and clock follow OBS's streaming and recording" in text,
+              "the module says in OBS's log that it follows OBS's frontend")
+    finally:
+        for stop in reversed(cleanup):
+            try:
+                stop()
+            except Exception as error:  # noqa: BLE001 - cleanup goes on
+                print(f"(cleanup: {error})")
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(1 if failed or not passed else 0)
