@@ -102,6 +102,14 @@ def wait_for(obs, source, refs, expected, candidates, timeout=20):
     return False, seen, time.monotonic() - start
 
 
+SHOTS_DIR = os.environ.get("COMMENTBAR_OBS_SHOTS")  # set: keep the real screenshots (docs/images)
+
+
+def keep_shot(obs, source, name):
+    if SHOTS_DIR:
+        screenshot(obs, source).save(os.path.join(SHOTS_DIR, name))
+
+
 def clock_check(obs, source, refs, air, since, what):
     """The bar shows `air` with the clock at the seconds elapsed since `since` (monotonic), ±1 s."""
     elapsed = time.monotonic() - since
@@ -168,6 +176,7 @@ def main():
         off = [("off", None, "on"), ("off", None, "muted"), ("rec", 0, "on"), ("live", 0, "on")]
         ok, seen, _ = wait_for(obs, "Comment Bar", refs, ("off", None, "on"), off, timeout=30)
         check(ok, "before anything starts: OFF AIR, the idle clock, the mic on", f"closest {seen}")
+        keep_shot(obs, "Comment Bar", "badge-off-air.png")
 
         # Recording.
         obs.request("StartRecord")
@@ -178,6 +187,7 @@ def main():
             time.sleep(0.1)
         time.sleep(3)
         clock_check(obs, "Comment Bar", refs, "rec", rec_start, "StartRecord: REC and the clock counts from the recording start")
+        keep_shot(obs, "Comment Bar", "badge-rec.png")
 
         elapsed = int(time.monotonic() - rec_start)
         muted = [("rec", s, m) for s in range(elapsed - 1, elapsed + 4) for m in ("on", "muted")]
@@ -193,6 +203,7 @@ def main():
                 break
         check(ok, "ToggleInputMute on the chosen mic: the badge shows muted",
               f"seen after {time.monotonic() - t:.2f} s (screenshot round trips included)")
+        keep_shot(obs, "Comment Bar", "badge-rec-muted.png")
         obs.request("ToggleInputMute", {"inputName": "Mic"})
 
         obs.request("StopRecord")
@@ -221,6 +232,7 @@ def main():
         if check(live, "StartStream to the loopback RTMP sink makes the output active"):
             time.sleep(3)
             clock_check(obs, "Comment Bar", refs, "live", stream_start, "StartStream: LIVE and the clock counts from the stream start")
+            keep_shot(obs, "Comment Bar", "badge-live.png")
             time.sleep(2)
             obs.create_input("Late Bar", "comment_bar_source", settings)
             time.sleep(3)
