@@ -228,6 +228,18 @@ static void test_mic_badge(obs_source_t *bar, const char *wav, cairo_surface_t *
 	obs_source_set_volume(mic, 1.0f);
 	took = wait_for_match(on, 10, &c);
 
+	/* A video source is no mic. */
+	update = obs_data_create();
+	obs_data_set_string(update, "mic_source", "backdrop");
+	obs_source_update(bar, update);
+	took = wait_for_match(none, 10, &c);
+	check(took >= 0, "naming a video source shows \"no mic\"", "mean difference %.3f", c.mean);
+	obs_data_set_string(update, "mic_source", "Mic");
+	obs_source_update(bar, update);
+	obs_data_release(update);
+	took = wait_for_match(on, 10, &c);
+	check(took >= 0, "naming the mic again shows it on", "mean difference %.3f", c.mean);
+
 	obs_set_output_source(3, NULL);
 	obs_source_remove(mic);
 	obs_source_release(mic);
