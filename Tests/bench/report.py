@@ -243,6 +243,18 @@ def write_page(res, out_md, images_dir):
         rows.append([f"An idle bar costs next to nothing (taken as at most {IDLE_NEAR_ZERO:.0f} % of a core added)",
                      f"idle bar adds {fmt(bi['total_added'])} % (OBS {fmt(bi['obs_added'])} %, renderer {fmt(bi['helper'])} %)",
                      verdict(bi["total_added"] <= IDLE_NEAR_ZERO)])
+    on, off, silent = cpu.get("mic_meter_on"), cpu.get("mic_meter_off"), cpu.get("mic_meter_silent")
+    if on and off and "groups" in on and "groups" in off:
+        cost = cpu_of(on, "obs") - cpu_of(off, "obs")
+        rows.append(["The mic level meter costs OBS at most 1 % of a core (tone playing, meter on vs off)",
+                     f"{fmt(cost)} points (OBS {fmt(cpu_of(on, 'obs'))} % on, {fmt(cpu_of(off, 'obs'))} % off; "
+                     f"renderer {fmt(cpu_of(on, 'renderer'))} % on, {fmt(cpu_of(off, 'renderer'))} % off)",
+                     verdict(cost <= 1.0)])
+    if silent and "groups" in silent and bi:
+        rows.append(["A silent mic makes no frames: the bar with the meter on and the mic muted costs what the idle bar does",
+                     f"renderer {fmt(cpu_of(silent, 'renderer'))} % (idle bar: {fmt(bi['helper'])} %), "
+                     f"OBS {fmt(cpu_of(silent, 'obs'))} %",
+                     verdict(cpu_of(silent, "renderer") <= bi["helper"] + 0.5)])
     p.table(["target", "measured in this run", "verdict"], rows)
 
     # ---- machine and command

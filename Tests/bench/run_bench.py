@@ -253,6 +253,45 @@ def phase_bar_cpu(obs, work, args, results, groups_for):
         server.close()
 
 
+def write_speech_like_tone(path, seconds=4):
+    """A 220 Hz tone whose loudness swings three times a second, like speech: the meter keeps moving."""
+    import math
+    import struct
+    import wave
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(48000)
+        out.writeframes(b"".join(
+            struct.pack("<h", int(12000 * (0.55 + 0.45 * math.sin(2 * math.pi * 3 * i / 48000))
+                                  * math.sin(2 * math.pi * 220 * i / 48000)))
+            for i in range(48000 * seconds)))
+
+
+def phase_mic_cpu(obs, work, args, results, groups_for):
+    """The mic level meter: OBS and renderer CPU with a tone playing, meter off and on, and with the mic
+    muted (a silent meter must make no frames)."""
+    tone = os.path.join(work, "speech-like.wav")
+    write_speech_like_tone(tone)
+    server = wsloop.Server()
+    obs.create_input("Mic", "ffmpeg_source", {"is_local_file": True, "local_file": tone, "looping": True})
+    try:
+        start_bar(obs, server)
+        groups = groups_for(lambda: renderer_pids(obs))
+        for key, meter, muted, label in [("mic_meter_off", False, False, "bar, tone playing, meter off"),
+                                         ("mic_meter_on", True, False, "bar, tone playing, meter on"),
+                                         ("mic_meter_silent", True, True, "bar, meter on, mic muted")]:
+            obs.request("SetInputSettings", {"inputName": "Comment Bar",
+                                             "inputSettings": {"mic_source": "Mic", "mic_meter": meter}})
+            obs.request("SetInputMute", {"inputName": "Mic", "inputMuted": muted})
+            r = cpu_window(groups, args.warmup, args.window, label)
+            results["cpu"][key] = r
+    finally:
+        obs.remove_input("Comment Bar")
+        obs.remove_input("Mic")
+        server.close()
+
+
 def phase_image_cpu(obs, work, args, results, groups):
     """Control: a still image of the bar, same size, as OBS's own image source: what showing (compositing)
     a 1280x360 layer costs in this OBS, with no updates at all."""
@@ -492,7 +531,7 @@ def main():
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rate", type=int, default=10, help="comments a second")
     ap.add_argument("--probes", type=int, default=30, help="latency probes per source")
-    ap.add_argument("--only", default="", help="comma list of phases to run (empty,text,bar,image,chromium,latency-text,"
+    ap.add_argument("--only", default="", help="comma list of phases to run (empty,text,bar,mic,image,chromium,latency-text,"
                                               "latency-bar,frames); default all")
     ap.add_argument("--no-bar", action="store_true", help="skip every Comment Bar phase")
     ap.add_argument("--command", default="make bench", help="how this run was started, for the page")
@@ -587,6 +626,8 @@ def main():
             phase("text", phase_text_cpu, obs, work, args, results, groups_for())
         if want("bar") and bar_ok:
             phase("bar", phase_bar_cpu, obs, work, args, results, groups_for)
+        if want("mic") and bar_ok:
+            phase("mic", phase_mic_cpu, obs, work, args, results, groups_for)
         if want("image") and os.path.exists(args.renderer or ""):
             phase("image", phase_image_cpu, obs, work, args, results, groups_for())
         if want("chromium"):
