@@ -27,6 +27,16 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var service: String = SettingsSchema.string("service")
     public var streamID: String = SettingsSchema.string("stream_id")
     public var server: String = SettingsSchema.string("server")
+    /// The streams, each a URL or `service:id`; empty: the single `service`/`stream_id`/`server`.
+    public var feeds: [String] = []
+    public var hideBots = SettingsSchema.bool("hide_bots")
+    public var botNames: [String] = []
+    public var hideCommands = SettingsSchema.bool("hide_commands")
+    public var ngWords: [String] = []
+    public var ngMode = NGMode(rawValue: SettingsSchema.string("ng_mode")) ?? .mask
+    public var hiddenUsers: [String] = []
+    public var highlightNames: [String] = []
+    public var highlightFirst = SettingsSchema.bool("highlight_first")
     public var width: Int = SettingsSchema.int("width")
     public var height: Int = SettingsSchema.int("height")
     public var maxLines: Int = SettingsSchema.int("max_lines")
@@ -60,7 +70,16 @@ public struct BarSettings: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case service
         case streamID = "stream_id"
-        case server, width, height
+        case server, feeds
+        case hideBots = "hide_bots"
+        case botNames = "bot_names"
+        case hideCommands = "hide_commands"
+        case ngWords = "ng_words"
+        case ngMode = "ng_mode"
+        case hiddenUsers = "hidden_users"
+        case highlightNames = "highlight_names"
+        case highlightFirst = "highlight_first"
+        case width, height
         case maxLines = "max_lines"
         case font
         case textColor = "text_color"
@@ -93,6 +112,15 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.service = value(.service, s.service)
         s.streamID = value(.streamID, s.streamID)
         s.server = value(.server, s.server)
+        s.feeds = value(.feeds, SettingsList()).values
+        s.hideBots = value(.hideBots, s.hideBots)
+        s.botNames = value(.botNames, SettingsList()).values
+        s.hideCommands = value(.hideCommands, s.hideCommands)
+        s.ngWords = value(.ngWords, SettingsList()).values
+        s.ngMode = NGMode(rawValue: value(.ngMode, s.ngMode.rawValue)) ?? .mask
+        s.hiddenUsers = value(.hiddenUsers, SettingsList()).values
+        s.highlightNames = value(.highlightNames, SettingsList()).values
+        s.highlightFirst = value(.highlightFirst, s.highlightFirst)
         s.width = value(.width, s.width)
         s.height = value(.height, s.height)
         s.maxLines = value(.maxLines, s.maxLines)
@@ -130,6 +158,12 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.maxFPS = SettingsSchema.clamp(s.maxFPS, "fps")
         if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }
         return s
+    }
+
+    /// The filters and highlights these settings ask for.
+    public var filters: ChatFilters {
+        ChatFilters(hideBots: hideBots, botNames: botNames, hideCommands: hideCommands, ngWords: ngWords, ngMode: ngMode,
+                    hiddenUsers: hiddenUsers, highlightNames: highlightNames, highlightFirstMessages: highlightFirst)
     }
 
     /// Decodes the settings object the shim sends; bad JSON is an error with a message.

@@ -19,16 +19,123 @@ public struct BarState: Sendable, Equatable {
     public var status: FeedStatus = .connecting
     /// What a relay says of its upstream, when it is not simply live.
     public var relayStatus: FeedStatus?
+    /// The filters and highlights every new row goes through.
+    public var filters = ChatFilters.none
+    /// Each stream's own state, when the bar reads several (see `apply(_:from:)`).
+    public private(set) var streams: [StreamSlot] = []
+    /// Who has written in this stream, for the first-message highlight (bounded).
+    private var seenUsers: Set<String> = []
+    static let maxSeenUsers = 50_000
+
+    /// One stream of several: its own status, viewers and start.
+    public struct StreamSlot: Sendable, Equatable {
+        public var name: String
+        public var status: FeedStatus = .connecting
+        public var viewers: Int?
+        public var start: Double?
+    }
+
+    /// Where an event came from when the bar reads several streams.
+    public struct Origin: Sendable, Equatable {
+        /// 0-based, below `count`.
+        public var index: Int
+        public var count: Int
+        /// How the bar and the log name the stream (`YouTube`, `twitch:name`).
+        public var name: String
+        /// The service id: the rows' platform icon.
+        public var service: String
+
+        public init(index: Int, count: Int, name: String, service: String) {
+            self.index = index
+            self.count = count
+            self.name = name
+            self.service = service
+        }
+
+        /// Row ids are made unique per stream, so one stream's deletions touch only its rows.
+        func rowID(_ id: String) -> String { "\(index)/\(id)" }
+        func owns(_ line: ChatLine) -> Bool { line.id.hasPrefix("\(index)/") }
+    }
 
     public init() {}
+
+    /// An event of one of several streams: rows are tagged with their stream, and the
+    /// header shows the streams together (viewers summed, the earliest start, the
+    /// state of any stream that is not live, named).
+    public mutating func apply(_ event: FeedEvent, from origin: Origin) {
+        // One stream: its rows need no tag or icon.
+        guard origin.count > 1 else { return apply(event) }
+        if streams.count != origin.count {
+            streams = (0..<origin.count).map { StreamSlot(name: $0 == origin.index ? origin.name : "") }
+        }
+        if streams[origin.index].name.isEmpty { streams[origin.index].name = origin.name }
+        switch event {
+        case .start(let time):
+            streams[origin.index].start = time
+            streamStart = streams.compactMap(\.start).min()
+        case .viewers(let count):
+            streams[origin.index].viewers = min(max(count, 0), FeedEventJSON.maxCount)
+            let known = streams.compactMap(\.viewers)
+            viewers = known.isEmpty ? nil : min(known.reduce(0, +), FeedEventJSON.maxCount)
+        case .status(let status):
+            streams[origin.index].status = status
+            self.status = Self.combined(streams)
+        case .comment(var line):
+            line.id = origin.rowID(line.id)
+            line.platform = origin.service
+            apply(.comment(line))
+        case .gift(var line):
+            line.id = origin.rowID(line.id)
+            line.platform = origin.service
+            apply(.gift(line))
+        case .delete(let id):
+            apply(.delete(id: origin.rowID(id)))
+        case .deleteUser(let user):
+            let key = user.lowercased()
+            removeLines { origin.owns($0) && ($0.login ?? $0.user).lowercased() == key }
+        case .clear:
+            removeLines { origin.owns($0) }
+        case .mic, .avatar, .background, .relayStatus:
+            apply(event)
+        }
+    }
+
+    /// Live when every stream is; else the state of the first one that is not, named,
+    /// most serious first: an error, then reconnecting, connecting, waiting, ended.
+    static func combined(_ streams: [StreamSlot]) -> FeedStatus {
+        func rank(_ status: FeedStatus) -> Int {
+            switch status {
+            case .error: return 0
+            case .reconnecting: return 1
+            case .connecting: return 2
+            case .waiting: return 3
+            case .ended: return 4
+            case .paused: return 5
+            case .live: return 6
+            }
+        }
+        guard let worst = streams.min(by: { rank($0.status) < rank($1.status) }), worst.status != .live else {
+            return .live
+        }
+        let detail = worst.status.detail.isEmpty ? worst.name : "\(worst.name): \(worst.status.detail)"
+        switch worst.status {
+        case .error: return .error(message: detail)
+        case .reconnecting: return .reconnecting(reason: detail)
+        case .waiting: return .waiting(reason: detail)
+        case .ended: return .ended(reason: detail)
+        case .connecting, .paused, .live: return worst.status == .paused ? .paused : .reconnecting(reason: "\(worst.name): connecting")
+        }
+    }
 
     public mutating func apply(_ event: FeedEvent) {
         switch event {
         case .start(let time):
             streamStart = time
         case .comment(let line):
-            append(line)
-        case .gift(let line):
+            guard let shown = filtered(line) else { return }
+            append(shown)
+        case .gift(let original):
+            guard let line = filtered(original) else { return }
             if case .gift(_, let count) = line.kind {
                 // Saturating: a hostile count must not trap.
                 giftsTotal = min(giftsTotal + min(max(count, 0), FeedEventJSON.maxCount), Self.maxGiftsTotal)
@@ -72,6 +179,18 @@ public struct BarState: Sendable, Equatable {
         let hours = total / 3600, minutes = (total / 60) % 60, seconds = total % 60
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(two(hours)):\(two(minutes)):\(two(seconds))"
+    }
+
+    /// The row through the filters (nil: hidden), noting its writer for the first-message highlight.
+    private mutating func filtered(_ line: ChatLine) -> ChatLine? {
+        let key = (line.login ?? line.user).lowercased()
+        // A replaced row (same id) is not a first message.
+        let replaces = lines.contains { $0.id == line.id }
+        var isFirst = false
+        if !key.isEmpty, !replaces, seenUsers.count < Self.maxSeenUsers {
+            isFirst = seenUsers.insert((line.platform ?? "") + "\u{1}" + key).inserted
+        }
+        return filters.apply(line, isFirstMessage: isFirst)
     }
 
     private mutating func append(_ line: ChatLine) {

@@ -124,6 +124,8 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     public var kind: Kind
     /// A row that stands out (a paid message's tier colour, a mention): drawn on a tinted pill.
     public var highlight: RGBColor?
+    /// The service the row came from, when the bar reads several: its icon is drawn before the name.
+    public var platform: String?
 
     public init(id: String, user: String, login: String? = nil, text: String, color: RGBColor? = nil,
                 badges: [String] = [], kind: Kind = .comment, highlight: RGBColor? = nil) {

@@ -69,6 +69,53 @@ enum Icons {
         }
     }
 
+    /// A platform's small mark before a row's name when the bar reads several streams:
+    /// its colour in a rounded square with a simple white sign (no logos, no network).
+    static func platform(_ cr: OpaquePointer, service: String, x: Double, y: Double, size s: Double) {
+        let (color, sign) = platformStyle(service)
+        RGBA(hex: color).setSource(cr)
+        roundedRect(cr, x, y, s, s, s * 0.22)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        switch sign {
+        case .play:
+            cairo_move_to(cr, x + s * 0.38, y + s * 0.28)
+            cairo_line_to(cr, x + s * 0.72, y + s * 0.5)
+            cairo_line_to(cr, x + s * 0.38, y + s * 0.72)
+            cairo_close_path(cr)
+            cairo_fill(cr)
+        case .bubble:
+            cairo_rectangle(cr, x + s * 0.4, y + s * 0.3, s * 0.08, s * 0.22)
+            cairo_rectangle(cr, x + s * 0.58, y + s * 0.3, s * 0.08, s * 0.22)
+            cairo_fill(cr)
+        case .screen:
+            cairo_set_line_width(cr, s * 0.09)
+            roundedRect(cr, x + s * 0.22, y + s * 0.3, s * 0.56, s * 0.42, s * 0.08)
+            cairo_stroke(cr)
+        case .ring:
+            cairo_set_line_width(cr, s * 0.11)
+            cairo_arc(cr, x + s * 0.5, y + s * 0.5, s * 0.22, 0, 2 * Double.pi)
+            cairo_stroke(cr)
+        case .dot:
+            cairo_arc(cr, x + s * 0.5, y + s * 0.5, s * 0.16, 0, 2 * Double.pi)
+            cairo_fill(cr)
+        }
+    }
+
+    enum PlatformSign { case play, bubble, screen, ring, dot }
+
+    static func platformStyle(_ service: String) -> (String, PlatformSign) {
+        switch service {
+        case "youtube": return ("#ff0033", .play)
+        case "twitch": return ("#9146ff", .bubble)
+        case "niconico": return ("#424242", .screen)
+        case "twitcasting": return ("#1e88e5", .ring)
+        case "openrec": return ("#ef6c00", .ring)
+        case "showroom": return ("#d81b60", .dot)
+        default: return ("#78909c", .dot)
+        }
+    }
+
     /// A mic level meter: `steps` small bars, the first `level` lit (green, then amber, then red).
     static func levelMeter(_ cr: OpaquePointer, rect: PixelRect, level: Int, steps: Int) {
         guard rect.width > 0, rect.height > 0, steps > 0 else { return }

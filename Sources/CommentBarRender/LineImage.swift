@@ -28,6 +28,10 @@ final class LineImage {
         self.line = line
         let composed = Self.compose(line)
         let attributes = TextAttributes()
+        let iconSize = (style.size * 0.9).rounded()
+        if let icon = composed.icon {
+            attributes.inlineBox(bytes: icon, width: iconSize, ascent: iconSize * 0.82, descent: iconSize * 0.18)
+        }
         let nameColor = Palette.nameColor(for: line)
         if !composed.name.isEmpty {
             attributes.bold(bytes: composed.name)
@@ -66,39 +70,48 @@ final class LineImage {
                 cairo_fill(cr)
             }
             layout.draw(cr, x: Double(inset), y: Double(verticalInset), color: style.textColor)
+            if let icon = composed.icon, let platform = line.platform {
+                let box = layout.box(atByte: icon.lowerBound)
+                Icons.platform(cr, service: platform, x: Double(inset) + box.x,
+                               y: Double(verticalInset) + box.y + (box.height - iconSize) / 2, size: iconSize)
+            }
         }
     }
 
-    /// The row's text and the byte ranges of its name and body, for attributes.
-    static func compose(_ line: ChatLine) -> (text: String, name: Range<Int>, body: Range<Int>) {
-        var text = badgePrefix(line.badges)
+    /// The row's text and the byte ranges of its platform icon (when the bar reads several
+    /// streams), its name and its body, for attributes.
+    static func compose(_ line: ChatLine) -> (text: String, icon: Range<Int>?, name: Range<Int>, body: Range<Int>) {
+        var text = ""
         func append(_ part: String) -> Range<Int> {
             let start = text.utf8.count
             text += part
             return start..<text.utf8.count
         }
+        let icon = line.platform.map { _ in append("\u{FFFC}") }
+        if icon != nil { text += " " }
+        text += badgePrefix(line.badges)
         switch line.kind {
         case .comment:
             let name = append(line.user)
             text += "  "
             let body = append(line.text)
-            return (text, name, body)
+            return (text, icon, name, body)
         case .action:
             let name = append(line.user)
             text += " "
             let body = append(line.text)
-            return (text, name, body)
+            return (text, icon, name, body)
         case .notice:
             text += "📣 "
             let body = append(line.text)
-            return (text, 0..<0, body)
+            return (text, icon, 0..<0, body)
         case .gift(let giftName, let count):
             text += "🎁 "
             let name = append(line.user)
             text += "  "
             let body = append(count > 1 ? "\(giftName) ×\(count)" : giftName)
             if !line.text.isEmpty { text += "  " + line.text }
-            return (text, name, body)
+            return (text, icon, name, body)
         }
     }
 

@@ -86,6 +86,14 @@ final class TextLayout {
         self.init(layout)
     }
 
+    /// Where the character at `byte` sits, in pixels from the layout's top-left (an inline box's place).
+    func box(atByte byte: Int) -> (x: Double, y: Double, width: Double, height: Double) {
+        var rect = PangoRectangle()
+        pango_layout_index_to_pos(layout, Int32(byte), &rect)
+        let scale = Double(PANGO_SCALE)
+        return (Double(rect.x) / scale, Double(rect.y) / scale, Double(rect.width) / scale, Double(rect.height) / scale)
+    }
+
     func draw(_ cr: OpaquePointer, x: Double, y: Double, color: RGBA) {
         cairo_save(cr)
         cairo_move_to(cr, x, y)
@@ -104,6 +112,14 @@ final class TextAttributes {
     func color(_ color: RGBColor, bytes: Range<Int>) {
         add(pango_attr_foreground_new(UInt16(color.red) * 257, UInt16(color.green) * 257, UInt16(color.blue) * 257),
             bytes)
+    }
+
+    /// Makes the character at `bytes` (an U+FFFC object replacement) an empty box of this
+    /// size, sitting on the baseline like a glyph: the caller draws a picture into it.
+    func inlineBox(bytes: Range<Int>, width: Double, ascent: Double, descent: Double) {
+        var rect = PangoRectangle(x: 0, y: Int32(-ascent * Double(PANGO_SCALE)), width: Int32(width * Double(PANGO_SCALE)),
+                                  height: Int32((ascent + descent) * Double(PANGO_SCALE)))
+        add(pango_attr_shape_new(&rect, &rect), bytes)
     }
 
     func bold(bytes: Range<Int>) { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD), bytes) }

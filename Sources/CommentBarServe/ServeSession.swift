@@ -80,10 +80,13 @@ public final class ServeSession: @unchecked Sendable {
                 shared.withLock { $0.obs = obs }
             }
             if let settings = command.settings {
-                let key = [settings.service, settings.streamID, settings.server]
+                let key = [settings.service, settings.streamID, settings.server] + settings.feeds
+                let filters = settings.filters
                 shared.withLock {
                     $0.settings = settings
                     $0.settingsRevision += 1
+                    // New rows go through the new filters; rows already shown stay.
+                    $0.state.filters = filters
                 }
                 if key != feedKey {
                     feedTask?.cancel()
@@ -99,28 +102,35 @@ public final class ServeSession: @unchecked Sendable {
     }
 
     private func startFeed(_ settings: BarSettings) -> Task<Void, Never> {
+        let filters = settings.filters
         let generation = shared.withLock {
             $0.state = BarState()
+            $0.state.filters = filters
             $0.feedGeneration += 1
             return $0.feedGeneration
         }
-        let feed: any CommentFeed
-        do {
-            feed = try ServiceRegistry.makeFeed(service: settings.service,
-                                                request: FeedRequest(streamID: settings.streamID,
-                                                                     server: settings.server))
-        } catch {
-            log.error("\(error.message)")
-            shared.withLock { $0.state.apply(.status(.error(message: error.message))) }
-            return Task {}
-        }
-        log.info("feed: \(settings.service) \(settings.streamID)")
+        let plan = StreamPlan(settings: settings)
+        for problem in plan.problems { log.error("\(problem)") }
+        log.info("feeds: \(plan.streams.map(\.name).joined(separator: ", "))")
         return Task {
-            await feed.run { [weak self] event in
-                guard let self else { return }
-                if case .status(let status) = event { self.log.info("feed status: \(status.label)") }
-                self.shared.withLock { if $0.feedGeneration == generation { $0.state.apply(event) } }
-                self.wakeUp.yield()
+            await withTaskGroup(of: Void.self) { group in
+                for (index, stream) in plan.streams.enumerated() {
+                    let origin = BarState.Origin(index: index, count: plan.streams.count, name: stream.name,
+                                                 service: stream.service)
+                    group.addTask {
+                        // Each stream runs on its own: one that fails or hangs never stalls the others.
+                        await stream.feed.run { [weak self] event in
+                            guard let self else { return }
+                            if case .status(let status) = event {
+                                self.log.info("feed status\(origin.count > 1 ? " (\(origin.name))" : ""): \(status.label)")
+                            }
+                            self.shared.withLock {
+                                if $0.feedGeneration == generation { $0.state.apply(event, from: origin) }
+                            }
+                            self.wakeUp.yield()
+                        }
+                    }
+                }
             }
         }
     }

@@ -21,6 +21,7 @@ final class SettingsSchemaTests: XCTestCase {
             switch row.type {
             case CB_SETTING_STRING: value = String(cString: row.default_string)
             case CB_SETTING_BOOL: value = row.default_number != 0
+            case CB_SETTING_LIST: value = [Any]()
             default: value = row.default_number
             }
             if key.hasPrefix("font.") { font[String(key.dropFirst(5))] = value } else { object[key] = value }

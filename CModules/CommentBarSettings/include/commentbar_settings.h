@@ -15,11 +15,21 @@
 
 /* X(name, key, type, default string, default number, min, max)
  * STRING rows use the default string; INT, COLOR and BOOL rows the default number
- * (BOOL: 0 or 1). INT rows are clamped to [min, max]; the others ignore them. */
+ * (BOOL: 0 or 1). INT rows are clamped to [min, max]; the others ignore them.
+ * LIST rows are OBS editable lists (an array of {"value": string}), empty by default. */
 #define CB_SETTINGS(X)                                                                  \
 	X(service, "service", CB_SETTING_STRING, "demo", 0, 0, 0)                       \
 	X(stream_id, "stream_id", CB_SETTING_STRING, "", 0, 0, 0)                       \
 	X(server, "server", CB_SETTING_STRING, "", 0, 0, 0)                             \
+	X(feeds, "feeds", CB_SETTING_LIST, NULL, 0, 0, 0)                               \
+	X(hide_bots, "hide_bots", CB_SETTING_BOOL, NULL, 1, 0, 0)                       \
+	X(bot_names, "bot_names", CB_SETTING_LIST, NULL, 0, 0, 0)                       \
+	X(hide_commands, "hide_commands", CB_SETTING_BOOL, NULL, 1, 0, 0)               \
+	X(ng_words, "ng_words", CB_SETTING_LIST, NULL, 0, 0, 0)                         \
+	X(ng_mode, "ng_mode", CB_SETTING_STRING, "mask", 0, 0, 0)                       \
+	X(hidden_users, "hidden_users", CB_SETTING_LIST, NULL, 0, 0, 0)                 \
+	X(highlight_names, "highlight_names", CB_SETTING_LIST, NULL, 0, 0, 0)           \
+	X(highlight_first, "highlight_first", CB_SETTING_BOOL, NULL, 1, 0, 0)           \
 	X(width, "width", CB_SETTING_INT, NULL, 1280, 64, 3840)                         \
 	X(height, "height", CB_SETTING_INT, NULL, 360, 64, 3840)                        \
 	X(max_lines, "max_lines", CB_SETTING_INT, NULL, 6, 1, 50)                       \
@@ -48,6 +58,7 @@ enum cb_setting_type {
 	CB_SETTING_INT,
 	CB_SETTING_COLOR,
 	CB_SETTING_BOOL,
+	CB_SETTING_LIST,
 };
 
 struct cb_setting {

@@ -1,0 +1,26 @@
+/// Text as the filters compare it: case-insensitive and width-insensitive, so that
+/// `ＮＧ`, `Ng` and `ng` are the same word. One folded key per character, so a match
+/// maps back to the characters to mask.
+enum TextFolding {
+    /// Lower case, with full-width ASCII (U+FF01…U+FF5E) and the ideographic space as their
+    /// ASCII forms.
+    static func fold(_ character: Character) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in character.unicodeScalars {
+            switch scalar.value {
+            case 0xFF01...0xFF5E: out.append(Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar)
+            case 0x3000: out.append(" ")
+            default: out.append(scalar)
+            }
+        }
+        return String(out).lowercased()
+    }
+
+    static func fold(_ text: String) -> [String] {
+        text.map(fold)
+    }
+
+    static func foldedString(_ text: String) -> String {
+        fold(text).joined()
+    }
+}

@@ -1,0 +1,81 @@
+import FoundationEssentials
+
+/// What one entry of a bar's stream list names: a service, its stream id and its
+/// server. Written by the streamer as a stream URL (the service is detected from
+/// `StreamURLTable`), as `service:id`, or, in the older single-stream settings, as
+/// a service, a stream id and a server.
+public struct StreamAddress: Sendable, Hashable, CustomStringConvertible {
+    public var service: String
+    public var streamID: String
+    public var server: String
+
+    public init(service: String, streamID: String, server: String = "") {
+        self.service = service
+        self.streamID = streamID
+        self.server = server
+    }
+
+    /// The most streams one bar reads: each is a connection and a share of the renderer.
+    public static let maxStreams = 8
+
+    /// How a log line or the bar names this stream: `youtube:ID`, or the relay's URL.
+    public var description: String {
+        if streamID.isEmpty { return "\(service):\(server)" }
+        return "\(service):\(streamID)"
+    }
+
+    /// One entry of the stream list: a URL (service detected) or `service:id`.
+    /// `knownServices` are the ids `service:id` may name.
+    public static func parse(_ text: String, knownServices: [String]) throws(FeedConfigError) -> StreamAddress {
+        let entry = text.trimmingWhitespace(andNewlines: true)
+        guard !entry.isEmpty else { throw FeedConfigError("an empty stream entry") }
+        if let detected = try StreamURLTable.detect(entry) { return detected }
+        if let colon = entry.firstIndex(of: ":") {
+            let service = String(entry[..<colon]).lowercased()
+            if knownServices.contains(service) {
+                return StreamAddress(service: service, streamID: String(entry[entry.index(after: colon)...]))
+            }
+        }
+        throw FeedConfigError("\(Self.shown(entry)): not a stream URL or service:id. \(StreamURLTable.supportedHelp)")
+    }
+
+    /// The older single-stream settings: a URL in the stream id is detected as in a list
+    /// entry; anything else is the id for the chosen service, as before.
+    public static func legacy(service: String, streamID: String, server: String) throws(FeedConfigError) -> StreamAddress {
+        let id = streamID.trimmingWhitespace(andNewlines: true)
+        if let detected = try StreamURLTable.detect(id) {
+            // A relay's own server setting still wins for services that take one.
+            return server.isEmpty || !detected.server.isEmpty
+                ? detected : StreamAddress(service: detected.service, streamID: detected.streamID, server: server)
+        }
+        return StreamAddress(service: service, streamID: streamID, server: server)
+    }
+
+    /// The streams of a bar, each once, at most `maxStreams`; what could not be used is
+    /// said in `problems` (one line each) and left out, so one bad entry stops nothing else.
+    public static func list(_ entries: [String], knownServices: [String])
+        -> (addresses: [StreamAddress], problems: [String])
+    {
+        var addresses: [StreamAddress] = []
+        var problems: [String] = []
+        for entry in entries where !entry.trimmingWhitespace(andNewlines: true).isEmpty {
+            do {
+                let address = try parse(entry, knownServices: knownServices)
+                if addresses.contains(address) { continue }  // the same stream twice is one feed
+                guard addresses.count < maxStreams else {
+                    problems.append("more than \(maxStreams) streams: \(shown(entry)) and the ones after it are not read")
+                    break
+                }
+                addresses.append(address)
+            } catch {
+                problems.append(error.message)
+            }
+        }
+        return (addresses, problems)
+    }
+
+    static func shown(_ text: String) -> String {
+        let cut = text.count > 80 ? String(text.prefix(77)) + "…" : text
+        return String(reflecting: cut)
+    }
+}

@@ -1,0 +1,67 @@
+import CommentBarCore
+import CommentBarFeeds
+
+/// The feeds a bar's settings name: the `feeds` list (URLs or `service:id`), or the
+/// older single `service`/`stream_id`/`server`. Each stream becomes a feed; one that
+/// cannot (an unknown URL, a bad id, a service this build lacks) becomes a feed that
+/// only reports its error, so it shows on the bar while the others run.
+public struct StreamPlan: Sendable {
+    public struct Stream: Sendable {
+        /// How the bar names it: the service's name, numbered when a service is there twice.
+        public var name: String
+        public var service: String
+        public var feed: any CommentFeed
+    }
+
+    public var streams: [Stream]
+
+    public init(settings: BarSettings) {
+        var entries: [(address: StreamAddress?, problem: String?)] = []
+        if settings.feeds.contains(where: { !$0.trimmingWhitespace(andNewlines: true).isEmpty }) {
+            let (addresses, problems) = StreamAddress.list(settings.feeds, knownServices: ServiceRegistry.ids)
+            entries = addresses.map { ($0, nil) } + problems.map { (nil, $0) }
+        } else {
+            do throws(FeedConfigError) {
+                entries = [(try StreamAddress.legacy(service: settings.service, streamID: settings.streamID,
+                                                     server: settings.server), nil)]
+            } catch {
+                entries = [(nil, error.message)]
+            }
+        }
+        var seen: [String: Int] = [:]
+        streams = entries.map { entry in
+            let service = entry.address?.service ?? "error"
+            let displayName = ServiceRegistry.service(id: service)?.displayName ?? service
+            seen[displayName, default: 0] += 1
+            let name = seen[displayName, default: 1] > 1 ? "\(displayName) \(seen[displayName, default: 1])" : displayName
+            guard let address = entry.address else {
+                return Stream(name: "stream list", service: service, feed: FailedFeed(message: entry.problem ?? ""))
+            }
+            do throws(FeedConfigError) {
+                let feed = try ServiceRegistry.makeFeed(service: address.service,
+                                                        request: FeedRequest(streamID: address.streamID,
+                                                                             server: address.server))
+                return Stream(name: name, service: address.service, feed: feed)
+            } catch {
+                return Stream(name: name, service: address.service, feed: FailedFeed(message: error.message))
+            }
+        }
+    }
+
+    /// What the plan's problems say, for the log (empty when every stream has a feed).
+    public var problems: [String] {
+        streams.compactMap { ($0.feed as? FailedFeed).map { failed in "\(failed.message)" } }
+    }
+}
+
+/// A stream that could not be made: it reports why and does nothing else.
+struct FailedFeed: CommentFeed {
+    let message: String
+
+    func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
+        emit(.status(.error(message: message)))
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: .seconds(3600)) } catch { return }
+        }
+    }
+}
