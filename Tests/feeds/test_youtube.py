@@ -79,7 +79,7 @@ def test_live_chat_events_viewers_and_start(youtube, test_ca, tail_factory):
     tail.wait_event(lambda e: e == {**e, "type": "delete", "user": "UCunTx7KcIG50KLggQdd5JEQ"})
     tail.wait_event(lambda e: e == {**e, "type": "delete", "user": "UColdfan00000000000000000"})
     tail.wait_event(lambda e: e.get("type") == "delete" and e.get("id") == "ChwKGkNKU3VwZXJDaGF0NVVTRDAwMDAwMDAwMDAw")
-    tail.wait_event(lambda e: e.get("type") == "delete" and e.get("id", "").endswith("2667="))
+    tail.wait_event(lambda e: e.get("type") == "delete" and e.get("id", "").endswith("MTg5NzI2Njc="))
     placeholder, _ = tail.wait_event(lambda e: e.get("id", "").startswith("CkUKGkNManQyNHV6"))
     assert placeholder["type"] == "comment" and placeholder["text"] == "[message hidden]"
     tail.wait_event(lambda e: e.get("text") == "please keep it civil (edited)")
