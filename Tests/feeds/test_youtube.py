@@ -160,6 +160,15 @@ def test_channel_handle_resolves_to_its_live_stream(youtube, test_ca, tail_facto
     assert tail.stop() == 0
 
 
+def test_chat_page_names_the_continuation_when_the_watch_page_does_not(youtube, test_ca, tail_factory):
+    youtube.add(Video(VIDEO, state="live_no_bar", pages=[fixture_actions("pytchat_textmessage.json")]))
+    tail = start_tail(tail_factory, youtube, test_ca)
+    tail.wait_stderr("status: live")
+    tail.wait_event(by_id("dummy_id"))
+    assert len(youtube.requests_to("/live_chat?is_popout=1&v=" + VIDEO)) == 1
+    assert tail.stop() == 0
+
+
 def test_channel_that_is_not_live_waits(youtube, test_ca, tail_factory):
     youtube.channels["@sleepy"] = None
     tail = start_tail(tail_factory, youtube, test_ca, "https://www.youtube.com/@sleepy")

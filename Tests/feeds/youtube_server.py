@@ -48,7 +48,7 @@ class Video:
     def __init__(self, video_id, state="live", pages=(), timeout_ms=1000, end=False,
                  start="2024-05-01T10:00:00+00:00"):
         self.video_id = video_id
-        self.state = state  # live, upcoming, ended, private, missing, chat_off, consent
+        self.state = state  # live, live_no_bar (chat only on /live_chat), upcoming, ended, private, missing, chat_off, consent
         self.pages = list(pages)
         self.timeout_ms = timeout_ms
         self.end = end
@@ -137,6 +137,9 @@ class FakeYouTube:
         if parts == ["watch"]:
             video_id = parse_qs(url.query).get("v", [""])[0]
             self._send(handler, 200, self.watch_page(self.videos.get(video_id), video_id), "text/html; charset=utf-8")
+        elif parts == ["live_chat"]:
+            video_id = parse_qs(url.query).get("v", [""])[0]
+            self._send(handler, 200, self.chat_page(self.videos.get(video_id), video_id), "text/html; charset=utf-8")
         elif len(parts) == 2 and parts[0].startswith("@") and parts[1] == "live":
             live = self.channels.get(parts[0])
             video = self.videos.get(live) if live else None
@@ -200,7 +203,7 @@ class FakeYouTube:
             return (b"<!DOCTYPE html><html><head><title>Before you continue to YouTube</title></head><body>"
                     b"<form action=\"https://consent.youtube.com/save\" method=\"POST\"></form></body></html>")
         state = video.state if video else "missing"
-        live = state in ("live", "chat_off")
+        live = state in ("live", "chat_off", "live_no_bar")
         playability = {"status": "OK", "playableInEmbed": True}
         if state == "upcoming":
             playability = {"status": "LIVE_STREAM_OFFLINE", "reason": "This live event will begin in a few moments."}
@@ -238,6 +241,16 @@ class FakeYouTube:
             "results": {"results": {"contents": []}}, "conversationBar": conversation}}}
         return self._html(config, initial, player)
 
+    def chat_page(self, video, video_id):
+        """The chat's own page (`/live_chat?is_popout=1&v=ID`): its ytInitialData is the chat."""
+        config = {"INNERTUBE_API_KEY": API_KEY, "INNERTUBE_CONTEXT": {"client": {"clientName": "WEB", "clientVersion": CLIENT_VERSION}}}
+        if video is None or video.state not in ("live", "live_no_bar"):
+            return self._html(config, {"responseContext": {}}, None)
+        initial = {"responseContext": {}, "continuationContents": {"liveChatContinuation": {
+            "continuations": [{"invalidationContinuationData": {"continuation": f"{video_id}:0", "timeoutMs": 1000}}],
+            "actions": []}}}
+        return self._html(config, initial, None, window_style=True)
+
     def channel_page(self, handle):
         """A channel with no live stream: YouTube shows the channel's home page (no player)."""
         config = {"INNERTUBE_API_KEY": API_KEY, "INNERTUBE_CONTEXT": {"client": {"clientName": "WEB", "clientVersion": CLIENT_VERSION}}}
@@ -246,7 +259,7 @@ class FakeYouTube:
         return self._html(config, initial, None)
 
     @staticmethod
-    def _html(config, initial, player):
+    def _html(config, initial, player, window_style=False):
         # The scripts as in a real page: a string with braces and an escaped quote precedes the data.
         scripts = [
             '<script nonce="x">var trap = "ytInitialData = {\\"not\\": \\"this}\\"}";</script>',
@@ -257,7 +270,8 @@ class FakeYouTube:
         if player is not None:
             scripts.append(f'<script nonce="x">var ytInitialPlayerResponse = {json.dumps(player, ensure_ascii=False)};'
                            'var meta = document.createElement(\'meta\');</script>')
-        scripts.append(f'<script nonce="x">var ytInitialData = {json.dumps(initial, ensure_ascii=False)};</script>')
+        name = 'window["ytInitialData"]' if window_style else "var ytInitialData"
+        scripts.append(f'<script nonce="x">{name} = {json.dumps(initial, ensure_ascii=False)};</script>')
         return ("<!DOCTYPE html><html style=\"font-size: 10px;font-family: Roboto, Arial, sans-serif;\" lang=\"en\">"
                 "<head><title>Test stream - YouTube</title></head><body>" + "\n".join(scripts)
                 + "<div id=\"content\">{ unbalanced</div></body></html>").encode()

@@ -20,6 +20,14 @@ struct InnerTubeAPI: Sendable {
         return WatchPage(html: body)
     }
 
+    /// The chat's own page (`/live_chat?is_popout=1&v=ID`), for a watch page that named no continuation.
+    func chatPage(videoID: String) async throws(HTTPFetcher.Failure) -> WatchPage {
+        let body = try await HTTPFetcher.get(baseURL + "/live_chat?is_popout=1&v=\(videoID)", limits: Self.limits,
+                                             accept: "text/html,application/xhtml+xml",
+                                             headers: [("Accept-Language", "en-US,en;q=0.9"), ("Cookie", "SOCS=CAI")])
+        return WatchPage(html: body)
+    }
+
     struct ChatRequest: Encodable {
         var context: InnertubeContext
         var continuation: String

@@ -18,6 +18,9 @@ struct WatchPage: Sendable {
         case ended(String)
         /// Private, members-only, removed, nonexistent, or chat turned off: retried slowly.
         case unavailable(String)
+        /// Live, but the page named no chat continuation (and did not say chat is off): the
+        /// chat's own page (`/live_chat?is_popout=1&v=ID`) may name it.
+        case liveWithoutContinuation(LiveChatStart)
         /// Not a YouTube page with data (a consent or "sorry" page, a captcha, junk).
         case notAPage(String)
     }
@@ -72,7 +75,7 @@ struct WatchPage: Sendable {
         default:
             return .unavailable("the video cannot be watched (\(status.prefix(40)))\(reason)")
         }
-        guard let details, let videoID = details.videoId else {
+        guard let details, let videoID = details.videoId, YouTubeStreamID.isVideoID(videoID) else {
             return isChannelPage ? .waiting("\(name) is not live") : .unavailable("no such video: \(name)")
         }
         let isLive = details.isLive == true || broadcast?.isLiveNow == true
@@ -81,12 +84,11 @@ struct WatchPage: Sendable {
             return .ended(details.isLiveContent == true || broadcast?.endTimestamp != nil
                           ? "the stream is over" : "not a live stream")
         }
-        guard let continuation = initialData?.liveChatContinuation else {
-            return .unavailable(initialData?.chatUnavailableMessage ?? "live chat is off for this stream")
-        }
-        let start = broadcast?.startTimestamp.flatMap { try? Date($0, strategy: .iso8601) }?.timeIntervalSince1970
-        return .live(LiveChatStart(videoID: videoID, apiKey: apiKey, context: context ?? .web,
-                                   continuation: continuation, startTime: start))
+        if let message = initialData?.chatUnavailableMessage { return .unavailable(message) }
+        let startTime = broadcast?.startTimestamp.flatMap { try? Date($0, strategy: .iso8601) }?.timeIntervalSince1970
+        let start = LiveChatStart(videoID: videoID, apiKey: apiKey, context: context ?? .web,
+                                  continuation: initialData?.liveChatContinuation ?? "", startTime: startTime)
+        return start.continuation.isEmpty ? .liveWithoutContinuation(start) : .live(start)
     }
 
     // MARK: The decoded paths
@@ -99,6 +101,8 @@ struct WatchPage: Sendable {
 
     struct InitialData: Decodable, Sendable {
         var contents: Contents?
+        /// The chat page's (`/live_chat`) data: the chat itself, with its first continuation.
+        var continuationContents: LiveChatResponse.ContinuationContents?
 
         struct Contents: Decodable, Sendable { var twoColumnWatchNextResults: Results? }
         struct Results: Decodable, Sendable { var conversationBar: ConversationBar? }
@@ -132,6 +136,11 @@ struct WatchPage: Sendable {
                 .compactMap { $0.value?.continuation?.reloadContinuationData?.continuation }
             let own = (renderer?.continuations ?? []).compactMap { $0.value?.reloadContinuationData?.continuation }
             return [views.dropFirst().first, views.first, own.first].compactMap { $0 }.first { !$0.isEmpty }
+        }
+
+        /// The first continuation on the chat's own page.
+        var chatPageContinuation: String? {
+            LiveChatResponse(continuationContents: continuationContents).next?.continuation
         }
 
         /// YouTube's own words when chat is off ("Chat is disabled for this live stream.").

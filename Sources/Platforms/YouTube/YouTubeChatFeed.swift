@@ -38,8 +38,7 @@ struct YouTubeChatFeed: CommentFeed {
         while !Task.isCancelled {
             let delay: Duration
             do {
-                let page = try await api.page(target)
-                switch page.availability(isChannelPage: isChannel, name: target.shown) {
+                switch try await availability(isChannel: isChannel) {
                 case .live(let start):
                     switch await readChat(start, status: status, emit: emit, problems: problems, pace: &pace) {
                     case .cancelled:
@@ -60,6 +59,9 @@ struct YouTubeChatFeed: CommentFeed {
                 case .unavailable(let reason):
                     delay = pace.unavailable()
                     status.report(.error(message: "\(reason); checking again in \(RetryPace.shown(delay))"))
+                case .liveWithoutContinuation:
+                    delay = pace.unavailable()
+                    status.report(.error(message: "live chat is off for this stream; checking again in \(RetryPace.shown(delay))"))
                 case .notAPage(let reason):
                     problems.note(reason)
                     delay = pace.failed(status: 429)
@@ -72,6 +74,18 @@ struct YouTubeChatFeed: CommentFeed {
             }
             do { try await Task.sleep(for: delay) } catch { return }
         }
+    }
+
+    /// The stream's state from its page (one request), or from the chat's own page as well
+    /// when the watch page names no chat continuation.
+    private func availability(isChannel: Bool) async throws(HTTPFetcher.Failure) -> WatchPage.Availability {
+        let availability = try await api.page(target).availability(isChannelPage: isChannel, name: target.shown)
+        guard case .liveWithoutContinuation(var start) = availability else { return availability }
+        guard let continuation = try await api.chatPage(videoID: start.videoID).initialData?.chatPageContinuation else {
+            return .unavailable("live chat is off for this stream")
+        }
+        start.continuation = continuation
+        return .live(start)
     }
 
     /// Reads chat (and the viewer count beside it) until the chat ends or fails.

@@ -45,6 +45,19 @@ final class WatchPageTests: XCTestCase {
         guard case .notAPage = consent.availability(isChannelPage: false, name: "v") else { return XCTFail("consent page") }
     }
 
+    func testChatPageContinuationAndLiveWithoutOne() {
+        let chatPage = page(#"<script>window["ytInitialData"] = {"continuationContents":{"liveChatContinuation":{"continuations":[{"invalidationContinuationData":{"continuation":"FROM_CHAT_PAGE","timeoutMs":1000}}],"actions":[]}}};</script>"#)
+        XCTAssertEqual(chatPage.initialData?.chatPageContinuation, "FROM_CHAT_PAGE")
+        let noBar = page(config + player(#"{"videoId":"abcdefghijk","isLive":true}"#)
+                         + #"var ytInitialData = {"contents":{"twoColumnWatchNextResults":{"conversationBar":{}}}};"#)
+        guard case .liveWithoutContinuation(let start) = noBar.availability(isChannelPage: false, name: "v") else {
+            return XCTFail("live without a continuation")
+        }
+        XCTAssertEqual(start.videoID, "abcdefghijk")
+        let badID = page(config + player(#"{"videoId":"../../x?y=1","isLive":true}"#) + liveData)
+        XCTAssertEqual(badID.availability(isChannelPage: false, name: "v"), .unavailable("no such video: v"))
+    }
+
     func testUnclosedAndHugeObjectsAreBounded() {
         let unclosed = Array(("var ytInitialData = {\"a\":" + String(repeating: "[", count: 200_000)).utf8)
         XCTAssertNil(EmbeddedJSON.object(after: "ytInitialData", in: unclosed))
