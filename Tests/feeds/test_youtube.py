@@ -178,6 +178,20 @@ def test_channel_that_is_not_live_waits(youtube, test_ca, tail_factory):
     assert tail.stop() == 0
 
 
+def test_channel_joins_its_stream_when_it_starts(youtube, test_ca, tail_factory):
+    youtube.add(Video(VIDEO, pages=[fixture_actions("pytchat_textmessage.json")]))
+    youtube.channels["@later"] = None
+    tail = start_tail(tail_factory, youtube, test_ca, "@later")
+    _, waited_at = tail.wait_stderr("status: waiting: @later is not live")
+    youtube.channels["@later"] = VIDEO
+    # The channel is checked once a minute: a generous wait, no timing asserted beyond the gap.
+    tail.wait_stderr("status: live", start=waited_at + 1, timeout=120)
+    tail.wait_event(by_id("dummy_id"))
+    checks = youtube.requests_to("/@later/live")
+    assert len(checks) >= 2 and checks[1][0] - checks[0][0] >= 55, [c[0] for c in checks]
+    assert tail.stop() == 0
+
+
 def test_stream_end_is_ended(youtube, test_ca, tail_factory):
     youtube.add(Video(VIDEO, pages=[fixture_actions("pytchat_textmessage.json")], end=True))
     tail = start_tail(tail_factory, youtube, test_ca)

@@ -92,6 +92,7 @@ struct YouTubeChatFeed: CommentFeed {
     private func readChat(_ start: WatchPage.LiveChatStart, status: StatusReporter,
                           emit: @escaping @Sendable (FeedEvent) -> Void, problems: InputProblemLog,
                           pace: inout RetryPace) async -> ChatEnd {
+        status.forgetLive()
         let viewerProblems = InputProblemLog(source: "youtube viewers \(start.videoID)", interval: .seconds(600))
         let end = await withTaskGroup(of: ChatEnd?.self) { group in
             group.addTask {
@@ -111,6 +112,8 @@ struct YouTubeChatFeed: CommentFeed {
             group.cancelAll()
             return end
         }
+        // Only a connection that read chat starts the back-off over: a server that fails
+        // every poll keeps it growing.
         if status.wasLive { pace.reset() }
         return end
     }
@@ -157,14 +160,17 @@ struct YouTubeChatFeed: CommentFeed {
 }
 
 /// Emits a status only when it differs from the last one (a channel checked each minute
-/// does not repeat "waiting"), and remembers whether chat was read.
+/// does not repeat "waiting"), and remembers whether chat was read on this connection.
 final class StatusReporter: Sendable {
     private let emit: @Sendable (FeedEvent) -> Void
     private let last = Mutex<(status: FeedStatus?, wasLive: Bool)>((nil, false))
 
     init(emit: @escaping @Sendable (FeedEvent) -> Void) { self.emit = emit }
 
+    /// Whether `.live` was reported since the last `forgetLive()`.
     var wasLive: Bool { last.withLock { $0.wasLive } }
+
+    func forgetLive() { last.withLock { $0.wasLive = false } }
 
     func report(_ status: FeedStatus) {
         let changed = last.withLock { last in
