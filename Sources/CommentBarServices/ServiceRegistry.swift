@@ -4,6 +4,7 @@ import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
 import TwitchPlatform
+import YouTubePlatform
 
 /// Every service the renderer knows, in the order OBS lists them. The CLI, its help,
 /// the OBS shim's service list (`commentbar services --c-header`) and the docs' check
@@ -14,6 +15,7 @@ public enum ServiceRegistry {
         DemoService.description,
         FileService.description,
         TwitchService.description,
+        YouTubeService.description,
         IRCService.description,
         JSONWebSocketService.description,
     ]

@@ -2,7 +2,8 @@ import CommentBarFeeds
 import CommentBarNet
 import IRCPlatform
 
-/// The `twitch` service: a channel's chat, read anonymously over Twitch's IRC WebSocket.
+/// The `twitch` service: a channel's chat, read anonymously over Twitch's IRC WebSocket, and
+/// its viewer count and start time from Twitch's public GraphQL endpoint.
 public enum TwitchService {
     /// Twitch chat over TLS WebSocket, unless `server` says otherwise.
     static let defaultServer = "wss://irc-ws.chat.twitch.tv:443"
@@ -14,6 +15,7 @@ public enum TwitchService {
             let channel = try TwitchChannel.parse(request.streamID)
             let endpoint = try FeedEndpoint.parse(request.server.isEmpty ? defaultServer : request.server,
                                                   service: "twitch", schemes: ["wss", "ws", "ircs", "irc"])
-            return IRCChatFeed(flavor: .twitch, channel: channel, endpoint: endpoint)
+            return TwitchFeed(chat: IRCChatFeed(flavor: .twitch, channel: channel, endpoint: endpoint),
+                              metadata: TwitchMetadataPoller(login: String(channel.dropFirst())))
         })
 }
