@@ -78,6 +78,29 @@ static obs_data_t *row_container(obs_data_t *top, obs_data_t *font, const struct
 	return top;
 }
 
+/* An editable list, as the renderer reads it: [{"value": …}, …], the entries'
+ * other keys (selected, hidden) left out; empty when missing. */
+static void copy_list(obs_data_t *out, const char *key, obs_data_t *in)
+{
+	obs_data_array_t *items = in ? obs_data_get_array(in, key) : NULL;
+	obs_data_array_t *values = obs_data_array_create();
+	const size_t count = items ? obs_data_array_count(items) : 0;
+	for (size_t i = 0; i < count; i++) {
+		obs_data_t *item = obs_data_array_item(items, i);
+		const char *value = obs_data_get_string(item, "value");
+		if (value && *value) {
+			obs_data_t *entry = obs_data_create();
+			obs_data_set_string(entry, "value", value);
+			obs_data_array_push_back(values, entry);
+			obs_data_release(entry);
+		}
+		obs_data_release(item);
+	}
+	obs_data_set_array(out, key, values);
+	obs_data_array_release(values);
+	obs_data_array_release(items);
+}
+
 /* One row's value from the source's settings into out, as the renderer must
  * get it: strings with a default never empty, integers clamped to the row's
  * range, a value missing altogether as the row's default. */
@@ -99,6 +122,9 @@ static void copy_setting(obs_data_t *out, const char *key, obs_data_t *in, const
 		break;
 	case CB_SETTING_BOOL:
 		obs_data_set_bool(out, key, present ? obs_data_get_bool(in, key) : row->default_number != 0);
+		break;
+	case CB_SETTING_LIST:
+		copy_list(out, key, in);
 		break;
 	}
 }
@@ -291,6 +317,8 @@ static void cb_get_defaults(obs_data_t *settings)
 		case CB_SETTING_BOOL:
 			obs_data_set_default_bool(target, key, row->default_number != 0);
 			break;
+		case CB_SETTING_LIST: /* an editable list starts empty */
+			break;
 		}
 	}
 	obs_data_set_default_obj(settings, FONT_KEY, font);
@@ -323,6 +351,29 @@ static void add_service(obs_property_t *list, const char *id, const char *regist
 	const char *translated = NULL;
 	const bool found = obs_module_get_string(key, &translated) && translated && *translated;
 	obs_property_list_add_string(list, found ? translated : registry_name, id);
+}
+
+/* Filters and highlights, in a group of their own. */
+static void add_filters(obs_properties_t *props)
+{
+	obs_properties_t *group = obs_properties_create();
+	obs_properties_add_bool(group, key_of(CB_SETTING_INDEX_hide_bots), obs_module_text("HideBots"));
+	obs_properties_add_editable_list(group, key_of(CB_SETTING_INDEX_bot_names), obs_module_text("BotNames"),
+					 OBS_EDITABLE_LIST_TYPE_STRINGS, NULL, NULL);
+	obs_properties_add_bool(group, key_of(CB_SETTING_INDEX_hide_commands), obs_module_text("HideCommands"));
+	obs_properties_add_editable_list(group, key_of(CB_SETTING_INDEX_ng_words), obs_module_text("NGWords"),
+					 OBS_EDITABLE_LIST_TYPE_STRINGS, NULL, NULL);
+	obs_property_t *mode = obs_properties_add_list(group, key_of(CB_SETTING_INDEX_ng_mode),
+						       obs_module_text("NGMode"), OBS_COMBO_TYPE_LIST,
+						       OBS_COMBO_FORMAT_STRING);
+	obs_property_list_add_string(mode, obs_module_text("NGMode.Mask"), "mask");
+	obs_property_list_add_string(mode, obs_module_text("NGMode.Hide"), "hide");
+	obs_properties_add_editable_list(group, key_of(CB_SETTING_INDEX_hidden_users), obs_module_text("HiddenUsers"),
+					 OBS_EDITABLE_LIST_TYPE_STRINGS, NULL, NULL);
+	obs_properties_add_editable_list(group, key_of(CB_SETTING_INDEX_highlight_names),
+					 obs_module_text("HighlightNames"), OBS_EDITABLE_LIST_TYPE_STRINGS, NULL, NULL);
+	obs_properties_add_bool(group, key_of(CB_SETTING_INDEX_highlight_first), obs_module_text("HighlightFirst"));
+	obs_properties_add_group(props, "filters", obs_module_text("Filters"), OBS_GROUP_NORMAL, group);
 }
 
 /* "Clock shows": the values BarSettings.clockSource knows. */
@@ -390,6 +441,11 @@ static obs_properties_t *cb_get_properties(void *data)
 	obs_property_t *server = obs_properties_add_text(props, key_of(CB_SETTING_INDEX_server),
 							 obs_module_text("Server"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(server, obs_module_text("Server.Description"));
+	obs_property_t *feeds = obs_properties_add_editable_list(props, key_of(CB_SETTING_INDEX_feeds),
+								 obs_module_text("Feeds"), OBS_EDITABLE_LIST_TYPE_STRINGS,
+								 NULL, NULL);
+	obs_property_set_long_description(feeds, obs_module_text("Feeds.Description"));
+	add_filters(props);
 
 	add_int(props, CB_SETTING_INDEX_width, "Width");
 	add_int(props, CB_SETTING_INDEX_height, "Height");

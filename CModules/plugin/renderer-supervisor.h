@@ -20,7 +20,7 @@ struct obs_data;
 /* The longest settings line (with its '\n') the shim sends. A longer one is not
  * sent: the renderer keeps the previous settings, the log and the source's
  * status say why. */
-#define RENDERER_SETTINGS_LINE_MAX 32768
+#define RENDERER_SETTINGS_LINE_MAX (1024 * 1024) /* room for a list of 10,000 NG words */
 
 /* name is used in log lines; renderer_path is the `commentbar` executable.
  * Never blocks. */

@@ -40,6 +40,9 @@ public enum FeedEventJSON {
         var url: String?
         var state: String?
         var message: String?
+        /// Which stream of several an event came from (`commentbar tail` with several
+        /// `--stream`s); informational: replays ignore it.
+        var feed: String?
     }
 
     public static func parse(_ line: some StringProtocol) throws(ParseError) -> Record {
@@ -138,9 +141,11 @@ public enum FeedEventJSON {
         return .event(event, at: wire.at)
     }
 
-    /// One compact JSON line (no newline) for an event, as `commentbar tail` prints it.
-    public static func encode(_ record: Record) -> String {
+    /// One compact JSON line (no newline) for an event, as `commentbar tail` prints it;
+    /// `feed` names the stream it came from when there are several.
+    public static func encode(_ record: Record, feed: String? = nil) -> String {
         var wire = Wire()
+        wire.feed = feed
         switch record {
         case .recording(let time):
             wire.type = "recording"

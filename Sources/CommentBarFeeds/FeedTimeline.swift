@@ -33,13 +33,35 @@ public struct FeedTimeline: Sendable {
     }
 
     /// The bar as it is `seconds` into the replay, and the unix time its clock reads then.
-    public func state(at seconds: Double) -> (state: BarState, now: Double) {
+    public func state(at seconds: Double, filters: ChatFilters = .none) -> (state: BarState, now: Double) {
         var state = BarState()
+        state.filters = filters
         state.status = .live
         for entry in entries where entry.at <= seconds {
             state.apply(entry.event)
         }
         return (state, (origin ?? 0) + seconds)
+    }
+
+    /// Several replays on one bar, as `serve` merges several streams: their events in
+    /// time order, each from its stream; the clock reads the first replay's time.
+    public static func mergedState(_ parts: [(timeline: FeedTimeline, origin: BarState.Origin)], at seconds: Double,
+                                   filters: ChatFilters = .none) -> (state: BarState, now: Double) {
+        guard parts.count > 1, let first = parts.first else {
+            return parts.first?.timeline.state(at: seconds, filters: filters) ?? (BarState(), 0)
+        }
+        var state = BarState()
+        state.filters = filters
+        var merged: [(at: Double, part: Int, offset: Int, event: FeedEvent)] = []
+        for (part, item) in parts.enumerated() {
+            state.apply(.status(.live), from: item.origin)
+            for (offset, entry) in item.timeline.entries.enumerated() where entry.at <= seconds {
+                merged.append((entry.at, part, offset, entry.event))
+            }
+        }
+        merged.sort { ($0.at, $0.part, $0.offset) < ($1.at, $1.part, $1.offset) }
+        for item in merged { state.apply(item.event, from: parts[item.part].origin) }
+        return (state, (first.timeline.origin ?? 0) + seconds)
     }
 
     public var duration: Double { entries.last?.at ?? 0 }

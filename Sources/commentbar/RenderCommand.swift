@@ -59,17 +59,33 @@ struct Render: AsyncParsableCommand {
         return obs
     }
 
+    /// The moment `--at` of the replay: the settings' `feeds` (several `file:PATH`s merge, as
+    /// `serve` merges streams) or `--service`/`--stream`; through the settings' filters.
+    func replayState(_ settings: BarSettings) throws -> (BarState, Double) {
+        var addresses = [StreamAddress(service: service, streamID: stream)]
+        if !settings.feeds.isEmpty {
+            let (listed, problems) = StreamAddress.list(settings.feeds, knownServices: ServiceRegistry.ids)
+            if let problem = problems.first { throw CLIError(problem) }
+            addresses = listed
+        }
+        var parts: [(timeline: FeedTimeline, origin: BarState.Origin)] = []
+        for (index, address) in addresses.enumerated() {
+            do {
+                let timeline = try ServiceRegistry.makeTimeline(service: address.service, streamID: address.streamID)
+                parts.append((timeline, BarState.Origin(index: index, count: addresses.count,
+                                                         name: address.description, service: address.service)))
+            } catch {
+                throw CLIError(error.message)
+            }
+        }
+        return FeedTimeline.mergedState(parts, at: at, filters: settings.filters)
+    }
+
     func run() async throws {
         var barSettings = try SettingsFile.load(settings)
         barSettings.width = width ?? barSettings.width
         barSettings.height = height ?? barSettings.height
-        let timeline: FeedTimeline
-        do {
-            timeline = try ServiceRegistry.makeTimeline(service: service, streamID: stream)
-        } catch {
-            throw CLIError(error.message)
-        }
-        let (state, now) = timeline.state(at: at)
+        let (state, now) = try replayState(barSettings)
         // The https images of that moment are fetched first (each within its timeout), so the PNG shows them.
         let images = RemoteImageFetches(log: Logger(label: "commentbar.render"), arrived: {})
         images.want(barSettings.avatarPath.isEmpty ? state.avatar : nil, for: .avatar)

@@ -14,26 +14,49 @@ import Synchronization
 struct Tail: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a feed's events as JSON lines, as the file service replays them.")
-    @Option(help: "One of: \(ServiceRegistry.ids.joined(separator: ", "))") var service: String?
-    @Option(help: "The stream id: \(ServiceRegistry.all.map { "\($0.id): \($0.streamIDHelp)" }.joined(separator: "; "))")
-    var stream: String?
-    @Option(help: "Endpoint override (ws://, wss://, irc://, ircs://)") var server: String = ""
+    @Option(help: "One of: \(ServiceRegistry.ids.joined(separator: ", ")); not needed when --stream is a URL or service:id")
+    var service: String?
+    @Option(help: ArgumentHelp(
+        "A stream URL (the service is detected), service:id, or with --service the stream id: \(ServiceRegistry.all.map { "\($0.id): \($0.streamIDHelp)" }.joined(separator: "; ")). Give several to merge them.",
+        valueName: "stream"))
+    var stream: [String] = []
+    @Option(help: "Endpoint override (ws://, wss://, irc://, ircs://; https:// for YouTube)") var server: String = ""
 
     func run() async throws {
         // Options are checked here rather than by the parser so a mistake is one line, not a usage page.
-        guard let service, !service.isEmpty else {
-            throw argumentFailure("--service is required (\(ServiceRegistry.ids.joined(separator: ", ")))")
+        guard !stream.isEmpty else {
+            throw argumentFailure("--stream is required (a stream URL, service:id, or with --service a channel name, file path, ...)")
         }
-        guard let stream else { throw argumentFailure("--stream is required (channel name, file path, ...)") }
-        let feed: any CommentFeed
-        do {
-            feed = try ServiceRegistry.makeFeed(service: service, request: FeedRequest(streamID: stream, server: server))
-        } catch {
-            throw argumentFailure(error.message)
+        var settings = BarSettings()
+        if let service, !service.isEmpty {
+            guard stream.count == 1 else { throw argumentFailure("--service takes one --stream; give several as URLs or service:id") }
+            settings.service = service
+            settings.streamID = stream[0]
+            settings.server = server
+        } else {
+            guard server.isEmpty || stream.count == 1 else { throw argumentFailure("--server needs exactly one --stream") }
+            settings.feeds = stream
+        }
+        var plan = StreamPlan(settings: settings)
+        if let problem = plan.problems.first { throw argumentFailure(problem) }
+        if !server.isEmpty, settings.feeds.count == 1, let address = try? StreamAddress.parse(stream[0], knownServices: ServiceRegistry.ids) {
+            // `--stream URL --server X`: the URL picks the service, the server overrides its endpoint.
+            settings = BarSettings()
+            (settings.service, settings.streamID, settings.server) = (address.service, address.streamID, server)
+            plan = StreamPlan(settings: settings)
+            if let problem = plan.problems.first { throw argumentFailure(problem) }
         }
         let printer = TailPrinter()
         printer.printHeader()
-        let task = Task { await feed.run(emit: printer.handle) }
+        let streams = plan.streams
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for stream in streams {
+                    let name = streams.count > 1 ? stream.name : nil
+                    group.addTask { await stream.feed.run { printer.handle($0, feed: name) } }
+                }
+            }
+        }
         let stopper = SignalStopper { task.cancel() }
         await task.value
         stopper.stop()
@@ -57,13 +80,15 @@ final class TailPrinter: Sendable {
         write(FeedEventJSON.encode(.recording(time: Date().timeIntervalSince1970)) + "\n", to: STDOUT_FILENO)
     }
 
-    func handle(_ event: FeedEvent) {
+    /// `feed`: the stream's name when tail reads several (a `feed` field, and named status lines).
+    func handle(_ event: FeedEvent, feed: String? = nil) {
+        let named = feed.map { " (\($0))" } ?? ""
         switch event {
         case .status(let status):
-            write("status: \(status.label)\n", to: STDERR_FILENO)
+            write("status\(named): \(status.label)\n", to: STDERR_FILENO)
             return
         case .relayStatus(let status):
-            write("relay status: \(status.label)\n", to: STDERR_FILENO)
+            write("relay status\(named): \(status.label)\n", to: STDERR_FILENO)
             return
         default:
             break
@@ -71,7 +96,7 @@ final class TailPrinter: Sendable {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let at = (seconds * 1000).rounded() / 1000
-        write(FeedEventJSON.encode(.event(event, at: at)) + "\n", to: STDOUT_FILENO)
+        write(FeedEventJSON.encode(.event(event, at: at), feed: feed) + "\n", to: STDOUT_FILENO)
     }
 
     private func write(_ text: String, to fd: Int32) {

@@ -181,3 +181,10 @@ def test_ca(tmp_path_factory):
     run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
         "-out", "server.pem", "-days", "2", "-extfile", "server.ext", cwd=directory)
     return {"ca": str(directory / "ca.pem"), "cert": str(directory / "server.pem"), "key": str(directory / "server.key")}
+
+
+@pytest.fixture(autouse=True)
+def no_real_internet(monkeypatch):
+    """No test reaches a real platform: every real host name goes to a closed loopback port unless
+    the test routes it to its own server (a test's COMMENTBAR_CONNECT_TO replaces this one)."""
+    monkeypatch.setenv("COMMENTBAR_CONNECT_TO", ",".join(f"{name}:443:127.0.0.1:9" for name in REAL_HOST_NAMES))

@@ -47,6 +47,7 @@ static bool settings_line_complete(const char *log_line, char *problems, size_t 
 		expected[expected_keys].key = row->key;
 		expected[expected_keys].type = row->type == CB_SETTING_STRING ? OBS_DATA_STRING
 					       : row->type == CB_SETTING_BOOL ? OBS_DATA_BOOLEAN
+					       : row->type == CB_SETTING_LIST ? OBS_DATA_ARRAY
 									      : OBS_DATA_NUMBER;
 		expected[expected_keys].text = row->default_string;
 		expected[expected_keys].number = row->default_number;
@@ -163,7 +164,7 @@ void test_with_fake_renderer(void)
 
 	/* Settings too long to send: not sent, logged once (rate-limited), shown in the properties. */
 	mark = log_mark();
-	enum { LONG_SERVER = 40000 };
+	enum { LONG_SERVER = 1100000 };
 	char *server = malloc(LONG_SERVER + 1);
 	memset(server, 'x', LONG_SERVER);
 	server[LONG_SERVER] = '\0';
@@ -174,16 +175,16 @@ void test_with_fake_renderer(void)
 		bar_update(&b);
 	}
 	free(server);
-	const struct status_arg refused = {{"Renderer: running (pid ", "settings were not sent", "more than 32768"},
+	const struct status_arg refused = {{"Renderer: running (pid ", "settings were not sent", "more than 1048576"},
 					   NULL};
 	took = tick_until(&b, status_shows, &refused, 10);
 	properties_status(&b, status_text, sizeof(status_text));
-	check(took >= 0, "settings over 32 KiB are shown as not sent in the properties", "\"%s\"", status_text);
+	check(took >= 0, "settings over 1 MiB are shown as not sent in the properties", "\"%s\"", status_text);
 	char refusal[1024] = "";
-	log_wait(&b, mark, "longer than the 32768 bytes the shim sends", 1, 10);
+	log_wait(&b, mark, "longer than the 1048576 bytes the shim sends", 1, 10);
 	tick_until(&b, always_false, NULL, 0.3);
-	const size_t refusals = log_find(mark, "longer than the 32768 bytes the shim sends", refusal, sizeof(refusal));
-	check(refusals == 1, "50 updates with settings over 32 KiB log one warning (at most one per 10 s)",
+	const size_t refusals = log_find(mark, "longer than the 1048576 bytes the shim sends", refusal, sizeof(refusal));
+	check(refusals == 1, "50 updates with settings over 1 MiB log one warning (at most one per 10 s)",
 	      "%zu warnings: %s", refusals, refusal);
 	check(log_find(mark, "got {\"settings\"", NULL, 0) == 0 && renderer_pid() == pid_before &&
 		      registered.get_width(b.data) == 320 && texture_is_colour(&b, &beta),

@@ -78,6 +78,8 @@ void test_defaults_and_properties(void)
 			good = strcmp(obs_data_get_string(in, key), row->default_string) == 0;
 		else if (good && row->type == CB_SETTING_BOOL)
 			good = obs_data_get_bool(in, key) == (row->default_number != 0);
+		else if (good && row->type == CB_SETTING_LIST)
+			good = !obs_data_has_default_value(in, key); /* an editable list starts empty */
 		else if (good)
 			good = obs_data_get_int(in, key) == row->default_number;
 		if (!good)
