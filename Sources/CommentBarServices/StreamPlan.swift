@@ -21,12 +21,8 @@ public struct StreamPlan: Sendable {
             let (addresses, problems) = StreamAddress.list(settings.feeds, knownServices: ServiceRegistry.ids)
             entries = addresses.map { ($0, nil) } + problems.map { (nil, $0) }
         } else {
-            do throws(FeedConfigError) {
-                entries = [(try StreamAddress.legacy(service: settings.service, streamID: settings.streamID,
-                                                     server: settings.server), nil)]
-            } catch {
-                entries = [(nil, error.message)]
-            }
+            entries = [(StreamAddress.legacy(service: settings.service, streamID: settings.streamID,
+                                             server: settings.server), nil)]
         }
         var seen: [String: Int] = [:]
         streams = entries.map { entry in

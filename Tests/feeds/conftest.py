@@ -17,7 +17,7 @@ EVENTUALLY = 45  # seconds: generous limits for "eventually", never a timed asse
 # One list for every platform's tests, so that adding a platform's names touches no other test.
 REAL_HOST_NAMES = [
     "yt3.ggpht.com", "www.youtube.com", "youtube.com", "youtu.be",  # YouTube
-    "gql.twitch.tv", "static-cdn.jtvnw.net",  # Twitch metadata, emote images
+    "irc-ws.chat.twitch.tv", "gql.twitch.tv", "static-cdn.jtvnw.net",  # Twitch chat, metadata, emote images
     "api.betterttv.net", "cdn.betterttv.net", "api.frankerfacez.com", "cdn.frankerfacez.com", "7tv.io", "cdn.7tv.app",
     "live.nicovideo.jp", "live2.nicovideo.jp", "a.live2.nicovideo.jp", "mpn.live.nicovideo.jp",  # niconico
     "twitcasting.tv", "frontendapi.twitcasting.tv", "apiv2.twitcasting.tv",  # TwitCasting

@@ -47,7 +47,9 @@ def test_bad_arguments_are_one_clear_line_and_nonzero():
         (["--service", "websocket", "--stream", "x", "--server", "ws://"], "no host"),
         (["--service", "nosuch", "--stream", "x"], "unknown service"),
         (["--service", "file", "--stream", "/nonexistent/file.jsonl"], "no such file"),
-        (["--stream", "x"], "--service is required"),
+        (["--stream", "x"], "not a stream URL or service:id"),
+        (["--stream", "https://example.com/live"], "example.com is not a platform the bar reads"),
+        (["--stream", "twitch:a", "--stream", "twitch:b", "--server", "wss://x"], "--server needs exactly one --stream"),
     ]
     for args, expected in cases:
         result = run_tail(*args)

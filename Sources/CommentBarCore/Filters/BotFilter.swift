@@ -6,7 +6,7 @@ struct BotFilter: Sendable, Equatable {
     let names: Set<String>
 
     init(hideKnownBots: Bool, extraNames: [String]) {
-        names = Set(((hideKnownBots ? Self.knownBots : []) + extraNames).map(TextFolding.foldedString))
+        names = Set(((hideKnownBots ? Self.knownBots : []) + extraNames).map(UserNames.key).filter { !$0.isEmpty })
     }
 
     func isBot(_ line: ChatLine) -> Bool {
@@ -19,7 +19,7 @@ struct HiddenUserFilter: Sendable, Equatable {
     let names: Set<String>
 
     init(_ names: [String]) {
-        self.names = Set(names.map(TextFolding.foldedString).filter { !$0.isEmpty })
+        self.names = Set(names.map(UserNames.key).filter { !$0.isEmpty })
     }
 
     func isHidden(_ line: ChatLine) -> Bool {
@@ -32,9 +32,14 @@ enum UserNames {
     static func any(of line: ChatLine, in names: Set<String>) -> Bool {
         [line.login, line.user].contains { name in
             guard let name, !name.isEmpty else { return false }
-            var folded = TextFolding.foldedString(name)
-            if folded.hasPrefix("@") { folded.removeFirst() }
-            return names.contains(folded)
+            return names.contains(key(name))
         }
+    }
+
+    /// A name as the filters compare it: folded, spaces and one leading `@` dropped.
+    static func key(_ name: String) -> String {
+        var folded = TextFolding.foldedString(name).trimmingWhitespace()
+        if folded.hasPrefix("@") { folded.removeFirst() }
+        return folded
     }
 }

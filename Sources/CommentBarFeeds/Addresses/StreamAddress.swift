@@ -39,11 +39,12 @@ public struct StreamAddress: Sendable, Hashable, CustomStringConvertible {
         throw FeedConfigError("\(Self.shown(entry)): not a stream URL or service:id. \(StreamURLTable.supportedHelp)")
     }
 
-    /// The older single-stream settings: a URL in the stream id is detected as in a list
-    /// entry; anything else is the id for the chosen service, as before.
-    public static func legacy(service: String, streamID: String, server: String) throws(FeedConfigError) -> StreamAddress {
+    /// The older single-stream settings: a URL of a known platform in the stream id picks
+    /// that platform; anything else is the id for the chosen service, as before (which
+    /// then judges it: its own message names what it takes).
+    public static func legacy(service: String, streamID: String, server: String) -> StreamAddress {
         let id = streamID.trimmingWhitespace(andNewlines: true)
-        if let detected = try StreamURLTable.detect(id) {
+        if let detected = try? StreamURLTable.detect(id) {
             // A relay's own server setting still wins for services that take one.
             return server.isEmpty || !detected.server.isEmpty
                 ? detected : StreamAddress(service: detected.service, streamID: detected.streamID, server: server)

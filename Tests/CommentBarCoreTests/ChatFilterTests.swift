@@ -1,0 +1,99 @@
+@testable import CommentBarCore
+import FoundationEssentials
+import XCTest
+
+final class ChatFilterTests: XCTestCase {
+    private func line(_ text: String, user: String = "viewer", login: String? = nil,
+                      kind: ChatLine.Kind = .comment) -> ChatLine {
+        ChatLine(id: UUID().uuidString, user: user, login: login, text: text, kind: kind)
+    }
+
+    func testWidthAndCaseFolding() {
+        XCTAssertEqual(TextFolding.foldedString("ＮＧ Word"), "ng word")
+        XCTAssertEqual(TextFolding.foldedString("ＡＢＣ！"), "abc!")
+        XCTAssertEqual(TextFolding.foldedString("日本語"), "日本語")
+    }
+
+    func testNGWordsAreMaskedOrHideTheRow() {
+        let mask = NGWordFilter(words: WordMatcher(words: ["ng", "ばか"]), mode: .mask)
+        XCTAssertEqual(mask.apply("this is ＮＧ and Ng"), "this is ＊＊ and ＊＊")
+        XCTAssertEqual(mask.apply("ばかじゃない"), "＊＊じゃない")
+        XCTAssertEqual(mask.apply("fine"), "fine")
+        let hide = NGWordFilter(words: WordMatcher(words: ["ng"]), mode: .hide)
+        XCTAssertNil(hide.apply("NG!"))
+    }
+
+    func testARegexLookingWordIsLiteral() {
+        let filter = NGWordFilter(words: WordMatcher(words: [".*", "a+b"]), mode: .mask)
+        XCTAssertEqual(filter.apply("anything at all"), "anything at all")
+        XCTAssertEqual(filter.apply("x.*y a+b"), "x＊＊y ＊＊＊")
+    }
+
+    func testTenThousandWordsStillMatch() {
+        let words = (0..<10_000).map { "word\($0)x" }
+        let filter = NGWordFilter(words: WordMatcher(words: words), mode: .mask)
+        XCTAssertEqual(filter.apply("say word9999x now"), "say ＊＊＊＊＊＊＊＊＊ now")
+        XCTAssertEqual(filter.apply("say word10000x"), "say word10000x")
+    }
+
+    func testBotsAndHiddenUsers() {
+        let bots = BotFilter(hideKnownBots: true, extraNames: ["MyBot"])
+        XCTAssertTrue(bots.isBot(line("hi", user: "Nightbot")))
+        XCTAssertTrue(bots.isBot(line("hi", user: "Display", login: "streamelements")))
+        XCTAssertTrue(bots.isBot(line("hi", user: "mybot")))
+        XCTAssertFalse(bots.isBot(line("hi", user: "NightbotFan")))
+        XCTAssertFalse(BotFilter(hideKnownBots: false, extraNames: []).isBot(line("hi", user: "Nightbot")))
+        let hidden = HiddenUserFilter(["@Troll", "ＳＰＡＭＭＥＲ"])
+        XCTAssertTrue(hidden.isHidden(line("x", user: "troll")))
+        XCTAssertTrue(hidden.isHidden(line("x", user: "Spammer")))
+        XCTAssertFalse(hidden.isHidden(line("x", user: "friend")))
+    }
+
+    func testCommands() {
+        XCTAssertTrue(CommandFilter.isCommand("!uptime"))
+        XCTAssertTrue(CommandFilter.isCommand("  ！ping"))
+        XCTAssertFalse(CommandFilter.isCommand("hi!"))
+        XCTAssertFalse(CommandFilter.isCommand(""))
+    }
+
+    func testHighlights() {
+        let highlighter = Highlighter(names: ["さくら", "Sakura"], paidTiers: true, firstMessages: true)
+        XCTAssertEqual(highlighter.highlight(line("hi ＳＡＫＵＲＡ!"), isFirstMessage: false), Highlighter.mention)
+        XCTAssertEqual(highlighter.highlight(line("hello"), isFirstMessage: true), Highlighter.firstMessage)
+        XCTAssertNil(highlighter.highlight(line("hello"), isFirstMessage: false))
+        XCTAssertEqual(highlighter.highlight(line("", kind: .gift(name: "Bits", count: 1000)), isFirstMessage: false),
+                       Highlighter.paidTiers[2].color)
+        XCTAssertNil(highlighter.highlight(line("", kind: .gift(name: "Bits", count: 5)), isFirstMessage: false))
+        var superChat = line("thanks", kind: .gift(name: "¥1,000", count: 1))
+        superChat.highlight = RGBColor(hex: "#1de9b6")
+        XCTAssertEqual(highlighter.highlight(superChat, isFirstMessage: true), RGBColor(hex: "#1de9b6"),
+                       "the platform's tier colour wins")
+    }
+
+    func testFiltersThroughTheBarState() {
+        var state = BarState()
+        state.filters = ChatFilters(ngWords: ["ng"], highlightNames: ["streamer"])
+        state.apply(.comment(line("!uptime")))
+        state.apply(.comment(line("hello", user: "Nightbot")))
+        state.apply(.comment(line("first!", user: "new")))
+        state.apply(.comment(line("that is NG, streamer", user: "new")))
+        state.apply(.gift(line("", user: "payer", kind: .gift(name: "Bits", count: 100))))
+        XCTAssertEqual(state.lines.map(\.text), ["first!", "that is ＊＊, streamer", ""])
+        XCTAssertEqual(state.lines.map(\.highlight), [Highlighter.firstMessage, Highlighter.mention, Highlighter.paidTiers[3].color])
+        XCTAssertEqual(state.giftsTotal, 100)
+    }
+
+    func testListSettingsTakeBothForms() throws {
+        let json = #"{"ng_words":["a",{"value":"b","selected":false},{"value":""},7],"feeds":[{"value":"twitch:x"}],"ng_mode":"hide"}"#
+        let settings = try BarSettings.decode(json: Data(json.utf8))
+        XCTAssertEqual(settings.ngWords, ["a", "b"])
+        XCTAssertEqual(settings.feeds, ["twitch:x"])
+        XCTAssertEqual(settings.ngMode, .hide)
+        // Settings from an older version: no lists, the single stream as before, filters at their defaults.
+        let old = try BarSettings.decode(json: Data(#"{"service":"twitch","stream_id":"name"}"#.utf8))
+        XCTAssertEqual(old.feeds, [])
+        XCTAssertEqual(old.streamID, "name")
+        XCTAssertTrue(old.hideBots)
+        XCTAssertTrue(old.hideCommands)
+    }
+}
