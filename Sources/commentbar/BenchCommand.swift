@@ -32,6 +32,8 @@ struct Bench: ParsableCommand {
         var new_comment_vs_memcpy: Double
         var clock_tick_vs_memcpy: Double
         var unchanged_frames_drawn: Int
+        /// Filters and highlights on one comment: bots, commands, 10,000 NG words (target ≤ 50 µs).
+        var filter_us_per_comment: Double
     }
 
     func validate() throws {
@@ -58,6 +60,7 @@ struct Bench: ParsableCommand {
             print("  unchanged          \(ms(r.unchanged_ms, r.unchanged_p90_ms))   frames drawn: \(r.unchanged_frames_drawn)")
             print("  memcpy (floor)     \(ms(r.memcpy_ms, r.memcpy_p90_ms))")
             print("  sustained          \(Int(r.comments_per_second)) comments/s, one frame each")
+            print("  filters            \(fixed(r.filter_us_per_comment, 8, 2)) µs per comment (10,000 NG words)")
         }
     }
 
@@ -110,7 +113,25 @@ struct Bench: ParsableCommand {
             comments_per_second: Double(sustained) / seconds,
             new_comment_vs_memcpy: newComment.median / memcpyFloor.median,
             clock_tick_vs_memcpy: clockTick.median / memcpyFloor.median,
-            unchanged_frames_drawn: drawn)
+            unchanged_frames_drawn: drawn,
+            filter_us_per_comment: filterCost(corpus))
+    }
+
+    /// Microseconds one comment spends in the filters with every filter on and 10,000 NG words.
+    private func filterCost(_ corpus: [ChatLine]) -> Double {
+        let filters = ChatFilters(botNames: ["helperbot"], ngWords: (0..<10_000).map { "ngword\($0)" } + ["ばか"],
+                                  highlightNames: ["streamer", "さくら"])
+        let rounds = 20_000
+        var kept = 0
+        let start = ContinuousClock.now
+        for index in 0..<rounds {
+            var line = corpus[index % corpus.count]
+            line.text += index % 10 == 0 ? " ngword\(index % 10_000)" : ""
+            if filters.apply(line, isFirstMessage: index % 7 == 0) != nil { kept += 1 }
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return kept >= 0 ? seconds / Double(rounds) * 1e6 : 0
     }
 
     /// `value` with `decimals` digits after the point, right-aligned in `width` (printf's %W.Df).

@@ -292,6 +292,39 @@ def phase_mic_cpu(obs, work, args, results, groups_for):
         server.close()
 
 
+def phase_two_streams_cpu(obs, work, args, results, groups_for):
+    """Two relays merged on one bar at 500 comments/s each, with every filter on and 10,000 NG words:
+    no stall (comments keep arriving), renderer CPU and memory."""
+    servers = [wsloop.Server(), wsloop.Server()]
+    settings = dict(bar_settings(servers[0].port))
+    settings["feeds"] = [{"value": f"ws://127.0.0.1:{s.port}/bench"} for s in servers]
+    settings["ng_words"] = [{"value": f"ngword{i}"} for i in range(10_000)]
+    settings["highlight_names"] = [{"value": "streamer"}]
+    obs.create_input("Comment Bar", BAR_KIND, settings)
+    feeders = []
+    try:
+        if not wait_for(lambda: renderer_pids(obs), 20) or not wait_for(
+                lambda: all(s.client_count() > 0 for s in servers), 20):
+            raise RuntimeError("the renderer did not connect to both relays in 20 s")
+        groups = groups_for(lambda: renderer_pids(obs))
+        for n, server in enumerate(servers):
+            feeders.append(chat.Feeder(lambda line, server=server: server.broadcast(chat.comment_event(line)), 500,
+                                       limit=args.warmup + args.window + 10, seed=100 + n))
+        r = cpu_window(groups, args.warmup, args.window, "Comment Bar, two streams at 500 comments/s each, filters on")
+        save_shot(obs, os.path.join(work, "scene-two_streams.png"))
+        r["events_sent"] = sum(f.stop() for f in feeders)
+        feeders = []
+        rp = renderer_pids(obs)
+        r["renderer_hwm_kib"] = max([procstat.status_kib(p, "VmHWM") or 0 for p in rp] or [0]) or None
+        results["cpu"]["two_streams_1000"] = r
+    finally:
+        for f in feeders:
+            f.stop()
+        obs.remove_input("Comment Bar")
+        for s in servers:
+            s.close()
+
+
 def phase_image_cpu(obs, work, args, results, groups):
     """Control: a still image of the bar, same size, as OBS's own image source: what showing (compositing)
     a 1280x360 layer costs in this OBS, with no updates at all."""
@@ -531,7 +564,7 @@ def main():
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rate", type=int, default=10, help="comments a second")
     ap.add_argument("--probes", type=int, default=30, help="latency probes per source")
-    ap.add_argument("--only", default="", help="comma list of phases to run (empty,text,bar,mic,image,chromium,latency-text,"
+    ap.add_argument("--only", default="", help="comma list of phases to run (empty,text,bar,two-streams,mic,image,chromium,latency-text,"
                                               "latency-bar,frames); default all")
     ap.add_argument("--no-bar", action="store_true", help="skip every Comment Bar phase")
     ap.add_argument("--command", default="make bench", help="how this run was started, for the page")
@@ -626,6 +659,8 @@ def main():
             phase("text", phase_text_cpu, obs, work, args, results, groups_for())
         if want("bar") and bar_ok:
             phase("bar", phase_bar_cpu, obs, work, args, results, groups_for)
+        if want("two-streams") and bar_ok:
+            phase("two streams", phase_two_streams_cpu, obs, work, args, results, groups_for)
         if want("mic") and bar_ok:
             phase("mic", phase_mic_cpu, obs, work, args, results, groups_for)
         if want("image") and os.path.exists(args.renderer or ""):
