@@ -4,6 +4,7 @@ import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
 import SHOWROOMPlatform
+import TwitCastingPlatform
 import TwitchPlatform
 
 /// Every service the renderer knows, in the order OBS lists them. The CLI, its help,
@@ -18,6 +19,7 @@ public enum ServiceRegistry {
         IRCService.description,
         JSONWebSocketService.description,
         SHOWROOMService.description,
+        TwitCastingService.description,
     ]
 
     public static var ids: [String] { all.map(\.id) }
