@@ -3,6 +3,7 @@ import DemoPlatform
 import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
+import OPENRECPlatform
 import SHOWROOMPlatform
 import TwitCastingPlatform
 import TwitchPlatform
@@ -20,6 +21,7 @@ public enum ServiceRegistry {
         JSONWebSocketService.description,
         SHOWROOMService.description,
         TwitCastingService.description,
+        OPENRECService.description,
     ]
 
     public static var ids: [String] { all.map(\.id) }
