@@ -52,25 +52,33 @@ package enum ResolvedChatLoop {
         var backoff = ReconnectBackoff()
         // After the end of a broadcast the bar keeps saying so while the stream stays off.
         var sawEnd = false
+        // A stream that stays off is checked every minute; its state is shown once, not each time.
+        var shown: FeedStatus? = .connecting
+        func report(_ status: FeedStatus) {
+            if status != shown { emit(.status(status)) }
+            shown = status
+        }
         emit(.status(.connecting))
         while !Task.isCancelled {
             let wait: Duration
             switch await resolve() {
             case .notLive(let reason):
                 backoff.reset()
-                if !sawEnd { emit(.status(.waiting(reason: reason))) }
+                if !sawEnd { report(.waiting(reason: reason)) }
                 wait = recheck
             case .ended(let reason):
                 backoff.reset()
                 sawEnd = true
-                emit(.status(.ended(reason: reason)))
+                report(.ended(reason: reason))
                 wait = recheck
             case .failed(let message, let retryAfter):
                 let delay = max(Duration.milliseconds(Int(backoff.nextDelay() * 1000)), retryAfter)
-                emit(.status(.error(message: "\(message); retrying in \(shown(delay))")))
+                report(.error(message: "\(message); retrying in \(seconds(delay))"))
                 wait = delay
             case .live(let target):
                 sawEnd = false
+                // The session reports its own states (`live`); whatever follows is shown again.
+                shown = nil
                 let started = ContinuousClock.now
                 let end: SessionEnd
                 do {
@@ -87,15 +95,15 @@ package enum ResolvedChatLoop {
                 case .ended(let reason):
                     backoff.reset()
                     sawEnd = true
-                    emit(.status(.ended(reason: reason)))
+                    report(.ended(reason: reason))
                     wait = recheck
                 case .closed(let reason):
                     let delay = Duration.milliseconds(Int(backoff.nextDelay() * 1000))
-                    emit(.status(.reconnecting(reason: "\(reason); retrying in \(shown(delay))")))
+                    report(.reconnecting(reason: "\(reason); retrying in \(seconds(delay))"))
                     wait = delay
                 case .failed(let reason):
                     let delay = Duration.milliseconds(Int(backoff.nextDelay() * 1000))
-                    emit(.status(.error(message: "\(reason); retrying in \(shown(delay))")))
+                    report(.error(message: "\(reason); retrying in \(seconds(delay))"))
                     wait = delay
                 }
             }
@@ -108,7 +116,7 @@ package enum ResolvedChatLoop {
         failure.status == 429 ? .seconds(30) : .zero
     }
 
-    static func shown(_ delay: Duration) -> String {
+    static func seconds(_ delay: Duration) -> String {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         return seconds < 10 ? "\(Double(Int(seconds * 10)) / 10) s" : "\(Int(seconds)) s"
     }
