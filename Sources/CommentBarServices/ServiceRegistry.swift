@@ -3,6 +3,9 @@ import DemoPlatform
 import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
+import OPENRECPlatform
+import SHOWROOMPlatform
+import TwitCastingPlatform
 import TwitchPlatform
 import YouTubePlatform
 
@@ -18,6 +21,9 @@ public enum ServiceRegistry {
         YouTubeService.description,
         IRCService.description,
         JSONWebSocketService.description,
+        SHOWROOMService.description,
+        TwitCastingService.description,
+        OPENRECService.description,
     ]
 
     public static var ids: [String] { all.map(\.id) }

@@ -1,0 +1,25 @@
+import CommentBarFeeds
+import CommentBarNet
+import FoundationEssentials
+
+/// The `openrec` service: an OPENREC broadcast's chat and yells (エール), without a login.
+public enum OPENRECService {
+    static let defaultAPI = "https://public.openrec.tv"
+    static let defaultChatHost = "chat.openrec.tv"
+
+    public static let description = ServiceDescription(
+        id: "openrec", displayName: "OPENREC",
+        streamIDHelp: "the broadcast's URL (https://www.openrec.tv/live/ID) or its id",
+        makeFeed: { request throws(FeedConfigError) in
+            let id = try OpenrecMovieID.parse(request.streamID)
+            let base = try APIBase.parse(request.server, default: defaultAPI, service: "openrec")
+            // A replaced server serves the chat too (same host and port); OPENREC's own is chat.openrec.tv.
+            var chatHost = defaultChatHost
+            var chatPort = 443
+            if !request.server.isEmpty, let components = URLComponents(string: base), let host = components.host {
+                chatHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+                chatPort = components.port ?? 443
+            }
+            return OpenrecChatFeed(id: id, apiBase: base, chatHost: chatHost, chatPort: chatPort)
+        })
+}

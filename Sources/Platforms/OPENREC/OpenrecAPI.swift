@@ -1,0 +1,44 @@
+import CommentBarNet
+import FoundationEssentials
+
+/// OPENREC's public API (no login): a broadcast's state, numeric movie id (the chat's
+/// room), start time and viewers.
+enum OpenrecAPI {
+    /// `GET https://public.openrec.tv/external/api/v5/movies/ID`.
+    struct Movie: Decodable, Sendable, Equatable {
+        var movieID: LenientString?
+        /// 0 before the broadcast, 1 on air, 2 over.
+        var onairStatus: LenientInt?
+        var startedAt: String?
+        var liveViews: LenientInt?
+
+        enum CodingKeys: String, CodingKey {
+            case movieID = "movie_id", onairStatus = "onair_status", startedAt = "started_at", liveViews = "live_views"
+        }
+
+        /// `started_at` (ISO 8601 with an offset, e.g. `2018-08-23T09:37:50+09:00`) as unix seconds.
+        var startTime: Double? {
+            guard let startedAt, startedAt.utf8.count <= 64 else { return nil }
+            let withColon = Date.ISO8601FormatStyle(timeZoneSeparator: .colon)
+            guard let date = (try? withColon.parse(startedAt)) ?? (try? Date.ISO8601FormatStyle().parse(startedAt))
+            else { return nil }
+            return date.timeIntervalSince1970
+        }
+    }
+
+    static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(15))
+
+    static func movieURL(base: String, id: String) -> String {
+        "\(base)/external/api/v5/movies/\(id)"
+    }
+
+    static func fetchMovie(base: String, id: String) async throws(HTTPFetcher.Failure) -> Movie {
+        let url = movieURL(base: base, id: id)
+        let body = try await HTTPFetcher.get(url, limits: limits, accept: "application/json")
+        do {
+            return try JSONDecoder().decode(Movie.self, from: Data(body))
+        } catch {
+            throw HTTPFetcher.Failure("\(HTTPFetcher.shown(url)): not the expected JSON")
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import CommentBarFeeds
+import CommentBarNet
+
+/// The `showroom` service: a SHOWROOM room's live comments and gifts, without a login.
+public enum SHOWROOMService {
+    static let defaultAPI = "https://www.showroom-live.com"
+
+    public static let description = ServiceDescription(
+        id: "showroom", displayName: "SHOWROOM",
+        streamIDHelp: "the room URL (https://www.showroom-live.com/r/ROOM_KEY) or its key",
+        makeFeed: { request throws(FeedConfigError) in
+            let key = try ShowroomRoomKey.parse(request.streamID)
+            let base = try APIBase.parse(request.server, default: defaultAPI, service: "showroom")
+            return ShowroomChatFeed(roomKey: key, apiBase: base, requiresShowroomChatHost: request.server.isEmpty)
+        })
+}
