@@ -123,6 +123,24 @@ def clock_check(obs, source, refs, air, since, what):
                     f"{elapsed:.1f}-{after:.1f} s since the start")
 
 
+def merged_bar(work):
+    """Settings of a bar reading two recorded streams (file:), with a bot, a command and an NG word."""
+    streams = []
+    for name, lines in (("a", [{"type": "comment", "at": 0, "id": "1", "user": "viewer", "text": "from the first stream"},
+                               {"type": "comment", "at": 0.1, "id": "2", "user": "Nightbot", "text": "a bot line"},
+                               {"type": "comment", "at": 0.2, "id": "3", "user": "viewer", "text": "!uptime"}]),
+                        ("b", [{"type": "comment", "at": 0.05, "id": "1", "user": "さくら", "text": "二つ目の配信から NG"},
+                               {"type": "gift", "at": 0.15, "id": "2", "user": "Taro", "gift": "Bits", "count": 100}])):
+        path = os.path.join(work, f"stream-{name}.jsonl")
+        with open(path, "w") as f:
+            f.write(json.dumps({"type": "recording", "time": 1700000000}) + "\n")
+            for line in lines:
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+        streams.append("file:" + path)
+    return {"service": "demo", "feeds": streams, "width": WIDTH, "height": HEIGHT, "bg_opacity": 100,
+            "ng_words": ["ng"], "show_clock": False, "highlight_first": False}
+
+
 def write_tone(path):
     with wave.open(path, "wb") as out:
         out.setnchannels(1)
@@ -240,6 +258,29 @@ def main():
             obs.request("StopStream")
             ok, seen, _ = wait_for(obs, "Comment Bar", refs, ("off", None, "on"), off)
             check(ok, "StopStream: OFF AIR again", f"closest {seen}")
+        # Two streams pasted into one bar's stream list merge, with platform icons and filters applied.
+        merged_settings = merged_bar(work)
+        # OBS keeps lists as its editable list does: [{"value": …, "selected": …, "hidden": …}].
+        obs.create_input("Merged Bar", "comment_bar_source", {
+            **merged_settings, **{key: [{"value": v, "selected": False, "hidden": False} for v in merged_settings[key]]
+                                  for key in ("feeds", "ng_words")}})
+        merged_path = os.path.join(work, "merged.json")
+        with open(merged_path, "w") as f:
+            json.dump(merged_settings, f)
+        merged_ref = os.path.join(work, "merged-ref.png")
+        subprocess.run([os.path.abspath(args.renderer), "render", "--settings", merged_path, "--at", "60",
+                        "--out", merged_ref], check=True, capture_output=True)
+        reference = Image.open(merged_ref).convert("RGBA")
+        best = None
+        for _ in range(100):
+            best = distance(screenshot(obs, "Merged Bar"), reference)
+            if best < 1.0:
+                break
+            time.sleep(0.1)
+        check(best is not None and best < 1.0, "two streams in one bar's list merge in real OBS as `commentbar render` draws them",
+              f"mean difference {best:.2f}")
+        keep_shot(obs, "Merged Bar", "merged-obs.png")
+
         log = obs.log_path()
         text = open(log, errors="replace").read() if log else ""
         check("on-air badge and clock follow OBS's streaming and recording" in text,
