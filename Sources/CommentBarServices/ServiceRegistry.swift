@@ -3,6 +3,7 @@ import DemoPlatform
 import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
+import NiconicoPlatform
 import TwitchPlatform
 
 /// Every service the renderer knows, in the order OBS lists them. The CLI, its help,
@@ -16,6 +17,7 @@ public enum ServiceRegistry {
         TwitchService.description,
         IRCService.description,
         JSONWebSocketService.description,
+        NiconicoService.description,
     ]
 
     public static var ids: [String] { all.map(\.id) }
