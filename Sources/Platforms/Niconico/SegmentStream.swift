@@ -78,7 +78,6 @@ struct SegmentStream: Sendable {
                     if end == .cutOff { reason = "the view stream was cut off inside a message" }
                 } catch let error as HTTPFetcher.Failure {
                     reason = error.description
-                    if error.status == 429 { try? await Task.sleep(for: .seconds(30)) }
                 } catch let error as DelimitedFrameSplitter.Failure {
                     reason = "view stream: \(error.description)"
                 } catch {
