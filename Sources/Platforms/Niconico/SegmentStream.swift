@@ -27,7 +27,7 @@ struct SegmentStream: Sendable {
     /// View requests failing in a row before the seat is given up (and the watch page asked again).
     static let maxViewFailures = 4
     static let maxActiveSegments = 4
-    static let segmentAttempts = 3
+    static let segmentAttempts = 5
 
     func run() async -> End {
         let (ends, endSink) = AsyncStream.makeStream(of: End.self)
@@ -53,12 +53,14 @@ struct SegmentStream: Sendable {
             while !Task.isCancelled {
                 let started = ContinuousClock.now
                 var next: Int64?
+                var progressed = false
                 var reason = "the view stream ended without a next entry"
                 do {
                     let response = try await HTTPFetcher.open(viewURL(at: at), deadline: .now() + Self.viewDeadline,
                                                               accept: "application/octet-stream")
                     let end = try await DelimitedMessageReader.read(response.body, as: NDGRChunkedEntry.self,
                                                                     problems: problems) { entry in
+                        progressed = true
                         switch entry.entry {
                         case .segment(let segment)?:
                             if state.claim(segment.uri) {
@@ -88,6 +90,13 @@ struct SegmentStream: Sendable {
                     at = String(next)
                     failures = 0
                     backoff.reset()
+                } else if progressed {
+                    // Entries came, then the stream stopped short of `next` (the HTTP client's read
+                    // timeout ends a long silence): carry on from now; segments already read are not
+                    // read again.
+                    at = "now"
+                    failures = 0
+                    if !reason.hasSuffix("timed out") { problems.note(reason) }
                 } else {
                     failures += 1
                     problems.note(reason)
