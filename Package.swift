@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -76,7 +76,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // No default traits: BinaryDelimitedStreams imports Foundation (ICU) for InputStream,
+        // which the renderer must not link (FoundationEssentials only); niconico reads its
+        // length-delimited streams itself. Traits need tools version 6.1.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
     ],
     targets: [
         // C: system libraries found with pkg-config; the pool ABI and the settings table,
