@@ -86,6 +86,7 @@ def busy_programme():
         chunk("st", state=message("NicoliveState", statistics=message("Statistics", viewers=4321, comments=10))),
         chunk("sig", signal=0),
     ]
+    scenario.seat["extra"] = [json.dumps({"type": "statistics", "data": {"viewers": 77, "comments": 1}})]
     scenario.segments["/data/segment/v4/s2"] = [
         ("sleep", 0.2),
         chunk("c-second", message=message("NicoliveMessage", chat=chat(content="second segment", raw_user_id=9, no=5))),
@@ -124,6 +125,7 @@ def test_comments_gifts_nicoad_statistics_and_start(niconico, test_ca, tail_fact
     operator, _ = tail.wait_event(by_id("op"))
     assert operator == {**operator, "kind": "notice", "user": "放送者", "text": "運営からのお知らせ"}
     tail.wait_event(lambda e: e.get("type") == "viewers" and e.get("count") == 4321)
+    tail.wait_event(lambda e: e.get("type") == "viewers" and e.get("count") == 77)  # the seat's statistics
     tail.wait_event(by_id("c-second"))  # the segment named by `next`, while the first view stream still hangs
 
     # The seat: startWatching, pong for ping, keepSeat at the seat's interval, on one connection throughout.
@@ -248,4 +250,25 @@ def test_hostile_frames_are_skipped_with_bounded_memory(niconico, test_ca, tail_
         ids = [e.get("id") for e in tail.events]
     assert "no-payload" not in ids and "no-data" not in ids and "x" not in ids
     assert server.ws_connections == 1  # bad seat messages are skipped, not a reason to drop the seat
+    assert tail.stop() == 0
+
+
+def test_view_stream_without_next_carries_on_from_now(niconico, test_ca, tail_factory):
+    """A view stream that ends after its entries but before `next` (as a long silence ends it) is
+    requested again from now; the segment it named again is not read twice."""
+    now = int(time.time())
+    scenario = Scenario()
+    on_air_page(scenario)
+    scenario.views["now"] = [segment_entry(seg("r1"), now - 1, now + 30)]  # ends without next, every time
+    scenario.segments["/data/segment/v4/r1"] = [
+        chunk("once", message=message("NicoliveMessage", chat=chat(content="once", raw_user_id=3))), ("hold",)]
+    server = niconico(scenario)
+    tail = tail_for(tail_factory, server, test_ca)
+    tail.wait_event(by_id("once"))
+    server.wait_for(lambda: server.requests.count("/api/view/v4/VIEWKEY?at=now") >= 4, "no 4 view requests")
+    assert server.requests.count("/data/segment/v4/r1") == 1
+    assert server.ws_connections == 1
+    with tail.cond:
+        assert sum(1 for e in tail.events if e.get("id") == "once") == 1
+        assert not any("status: reconnecting" in line for line in tail.errors)
     assert tail.stop() == 0
