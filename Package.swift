@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -41,11 +41,17 @@ func folders(_ path: String) -> [String] {
 }
 /// A platform that builds on another platform's protocol code names it here.
 let platformDependencies: [String: [String]] = ["Twitch": ["IRC"]]
+/// A platform that needs a package product beyond NIO and Logging names it here, so only
+/// that platform links it (niconico's NDGR comment server speaks protobuf).
+let platformProducts: [String: [Target.Dependency]] = [
+    "Niconico": [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+]
 let platforms = folders("Sources/Platforms")
 let platformTargets: [Target] = platforms.map { name in
     .target(name: "\(name)Platform",
             dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet"]
-                + (platformDependencies[name] ?? []).map { .target(name: "\($0)Platform") } + nio,
+                + (platformDependencies[name] ?? []).map { .target(name: "\($0)Platform") }
+                + (platformProducts[name] ?? []) + nio,
             path: "Sources/Platforms/\(name)",
             swiftSettings: strictSwift)
 }
@@ -70,6 +76,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // No default traits: BinaryDelimitedStreams imports Foundation (ICU) for InputStream,
+        // which the renderer must not link (FoundationEssentials only); niconico reads its
+        // length-delimited streams itself. Traits need tools version 6.1.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
     ],
     targets: [
         // C: system libraries found with pkg-config; the pool ABI and the settings table,

@@ -3,6 +3,7 @@ import DemoPlatform
 import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
+import NiconicoPlatform
 import OPENRECPlatform
 import SHOWROOMPlatform
 import TwitCastingPlatform
@@ -24,6 +25,7 @@ public enum ServiceRegistry {
         SHOWROOMService.description,
         TwitCastingService.description,
         OPENRECService.description,
+        NiconicoService.description,
     ]
 
     public static var ids: [String] { all.map(\.id) }

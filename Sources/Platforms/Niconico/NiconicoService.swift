@@ -1,0 +1,26 @@
+import CommentBarFeeds
+
+/// The `niconico` service: a niconico live programme's comments, from its NDGR comment server.
+public enum NiconicoService {
+    static let defaultServer = "https://live.nicovideo.jp"
+
+    public static let description = ServiceDescription(
+        id: "niconico", displayName: "niconico live (ニコニコ生放送)",
+        streamIDHelp: "lv…, a live.nicovideo.jp/watch/… URL, or a co…/ch…/user URL for its current programme",
+        makeFeed: { request throws(FeedConfigError) in
+            let id = try NiconicoStreamID.parse(request.streamID)
+            return NiconicoFeed(streamID: id, server: try server(request.server))
+        })
+
+    /// The site the watch pages come from: https only, without a trailing slash.
+    static func server(_ text: String) throws(FeedConfigError) -> String {
+        if text.isEmpty { return defaultServer }
+        guard text.lowercased().hasPrefix("https://"), text.utf8.count <= 512,
+              !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            throw FeedConfigError("bad server for niconico: expected an https:// URL like \(defaultServer)")
+        }
+        var server = Substring(text)
+        while server.hasSuffix("/") { server = server.dropLast() }
+        return String(server)
+    }
+}
