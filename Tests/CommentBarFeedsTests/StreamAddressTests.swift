@@ -8,7 +8,7 @@ final class StreamAddressTests: XCTestCase {
     /// The one detection table, row by row: what a streamer pastes → service, stream id, server.
     func testPastedURLsPickTheirService() throws {
         let cases: [(String, StreamAddress)] = [
-            ("https://www.twitch.tv/SomeStreamer", StreamAddress(service: "twitch", streamID: "SomeStreamer")),
+            ("https://www.twitch.tv/SomeStreamer", StreamAddress(service: "twitch", streamID: "somestreamer")),
             ("twitch.tv/name", StreamAddress(service: "twitch", streamID: "name")),
             ("https://m.twitch.tv/name/", StreamAddress(service: "twitch", streamID: "name")),
             ("https://www.youtube.com/watch?v=abc123DEF45", StreamAddress(service: "youtube",
@@ -49,7 +49,7 @@ final class StreamAddressTests: XCTestCase {
     }
 
     func testListsDropDuplicatesAndStopAtTheLimit() {
-        let (one, noProblems) = StreamAddress.list(["twitch.tv/a", "https://www.twitch.tv/a", "twitch:a", ""],
+        let (one, noProblems) = StreamAddress.list(["twitch.tv/a", "https://www.twitch.tv/A", "twitch:a", ""],
                                                    knownServices: known)
         XCTAssertEqual(one, [StreamAddress(service: "twitch", streamID: "a")], "the same stream three ways is one feed")
         XCTAssertEqual(noProblems, [])

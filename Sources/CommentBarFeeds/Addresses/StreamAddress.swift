@@ -33,7 +33,8 @@ public struct StreamAddress: Sendable, Hashable, CustomStringConvertible {
         if let colon = entry.firstIndex(of: ":") {
             let service = String(entry[..<colon]).lowercased()
             if knownServices.contains(service) {
-                return StreamAddress(service: service, streamID: String(entry[entry.index(after: colon)...]))
+                let id = String(entry[entry.index(after: colon)...])
+                return StreamAddress(service: service, streamID: StreamURLTable.canonicalID(id, service: service))
             }
         }
         throw FeedConfigError("\(Self.shown(entry)): not a stream URL or service:id. \(StreamURLTable.supportedHelp)")

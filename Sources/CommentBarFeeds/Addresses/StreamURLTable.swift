@@ -19,10 +19,19 @@ public enum StreamURLTable {
         /// Host names, matched exactly or as a suffix after a dot (`www.`, `m.`…).
         var hosts: [String]
         var streamID: StreamID
+        /// Whether the platform's ids ignore case (Twitch channels): they are kept lower case,
+        /// so the same stream written two ways is one stream.
+        var caseInsensitiveIDs = false
+    }
+
+    /// The id as the service compares ids: lower case where the platform ignores case.
+    static func canonicalID(_ id: String, service: String) -> String {
+        rows.contains { $0.service == service && $0.caseInsensitiveIDs } ? id.lowercased() : id
     }
 
     static let rows: [Row] = [
-        Row(service: "twitch", platform: "Twitch", hosts: ["twitch.tv"], streamID: .firstPathComponent),
+        Row(service: "twitch", platform: "Twitch", hosts: ["twitch.tv"], streamID: .firstPathComponent,
+            caseInsensitiveIDs: true),
         Row(service: "youtube", platform: "YouTube", hosts: ["youtube.com", "youtu.be"], streamID: .wholeURL),
         Row(service: "niconico", platform: "niconico", hosts: ["live.nicovideo.jp", "live2.nicovideo.jp", "nicovideo.jp",
                                                                "nico.ms"], streamID: .wholeURL),
@@ -73,7 +82,7 @@ public enum StreamURLTable {
             guard let first = components.path.split(separator: "/").first, !first.isEmpty else {
                 throw FeedConfigError("\(StreamAddress.shown(text)): a \(row.platform) URL needs the channel, e.g. https://\(row.hosts[0])/NAME")
             }
-            return StreamAddress(service: row.service, streamID: String(first))
+            return StreamAddress(service: row.service, streamID: canonicalID(String(first), service: row.service))
         }
     }
 
