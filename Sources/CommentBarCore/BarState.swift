@@ -190,7 +190,10 @@ public struct BarState: Sendable, Equatable {
         if !key.isEmpty, !replaces, seenUsers.count < Self.maxSeenUsers {
             isFirst = seenUsers.insert((line.platform ?? "") + "\u{1}" + key).inserted
         }
-        return filters.apply(line, isFirstMessage: isFirst)
+        guard var shown = filters.apply(line, isFirstMessage: isFirst) else { return nil }
+        // A masked NG word inside an emote's text unmakes the emote: the mask shows.
+        if shown.text != line.text { shown.emotes = Emote.valid(line.emotes, in: shown.text) }
+        return shown
     }
 
     private mutating func append(_ line: ChatLine) {

@@ -126,9 +126,13 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     public var highlight: RGBColor?
     /// The service the row came from, when the bar reads several: its icon is drawn before the name.
     public var platform: String?
+    /// Images standing for runs of `text`, kept only where they match it (`Emote.valid`).
+    public var emotes: [Emote] {
+        didSet { if emotes != oldValue { emotes = Emote.valid(emotes, in: text) } }
+    }
 
     public init(id: String, user: String, login: String? = nil, text: String, color: RGBColor? = nil,
-                badges: [String] = [], kind: Kind = .comment, highlight: RGBColor? = nil) {
+                badges: [String] = [], kind: Kind = .comment, highlight: RGBColor? = nil, emotes: [Emote] = []) {
         // Every string is bounded: 200 kept lines must not hold megabytes.
         self.id = String(id.unicodeScalars.prefix(TextSanitizer.maxIDScalars))
         self.user = TextSanitizer.clean(user, limit: TextSanitizer.maxNameScalars)
@@ -142,6 +146,7 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
             self.kind = kind
         }
         self.highlight = highlight
+        self.emotes = Emote.valid(emotes, in: self.text)
     }
 }
 

@@ -20,6 +20,14 @@ public enum FeedEventJSON {
         public init(_ message: String) { self.message = message }
     }
 
+    /// An emote in the wire form: `start`/`end` are Unicode scalar offsets into `text` (end exclusive).
+    struct WireEmote: Codable {
+        var start: Int
+        var end: Int
+        var name: String
+        var url: String
+    }
+
     /// The flat wire shape: every field optional; `type` says which apply.
     struct Wire: Codable {
         var type: String?
@@ -31,6 +39,7 @@ public enum FeedEventJSON {
         var text: String?
         var color: String?
         var highlight: String?
+        var emotes: [WireEmote]?
         var badges: [String]?
         var kind: String?
         var gift: String?
@@ -74,6 +83,13 @@ public enum FeedEventJSON {
             guard let value = RGBColor(hex: text) else { throw ParseError("\"\(key)\" must be #rrggbb, got \(text)") }
             return value
         }
+        /// Emotes outside the text or not matching it are dropped by `ChatLine` (`Emote.valid`).
+        func emotes() -> [Emote] {
+            (wire.emotes ?? []).prefix(Emote.maxPerRow * 4).compactMap { item in
+                guard item.start >= 0, item.end > item.start, item.end <= TextSanitizer.maxTextScalars else { return nil }
+                return Emote(range: item.start..<item.end, name: item.name, url: item.url)
+            }
+        }
         let event: FeedEvent
         switch type {
         case "recording":
@@ -95,7 +111,7 @@ public enum FeedEventJSON {
             event = .comment(ChatLine(id: try required(wire.id, "id"), user: wire.user ?? "", login: wire.login,
                                       text: try required(wire.text, "text"), color: try color(wire.color, "color"),
                                       badges: wire.badges ?? [], kind: kind,
-                                      highlight: try color(wire.highlight, "highlight")))
+                                      highlight: try color(wire.highlight, "highlight"), emotes: emotes()))
         case "gift":
             let count = min(wire.count ?? 1, maxCount)
             guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
@@ -103,7 +119,7 @@ public enum FeedEventJSON {
             event = .gift(ChatLine(id: try required(wire.id, "id"), user: try required(wire.user, "user"),
                                    login: wire.login, text: wire.text ?? "", color: try color(wire.color, "color"),
                                    badges: wire.badges ?? [], kind: .gift(name: name, count: count),
-                                   highlight: try color(wire.highlight, "highlight")))
+                                   highlight: try color(wire.highlight, "highlight"), emotes: emotes()))
         case "viewers":
             let count = try required(wire.count, "count")
             guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
@@ -160,6 +176,9 @@ public enum FeedEventJSON {
                 wire.login = line.login
                 wire.color = line.color?.hex
                 wire.highlight = line.highlight?.hex
+                wire.emotes = line.emotes.isEmpty ? nil : line.emotes.map {
+                    WireEmote(start: $0.range.lowerBound, end: $0.range.upperBound, name: $0.name, url: $0.url)
+                }
                 wire.badges = line.badges.isEmpty ? nil : line.badges
                 switch line.kind {
                 case .comment: wire.type = "comment"; wire.text = line.text

@@ -59,3 +59,22 @@ final class FeedEventJSONTests: XCTestCase {
         }
     }
 }
+
+final class EmoteJSONTests: XCTestCase {
+    func testEmotesRoundTripAndBadOnesAreDropped() throws {
+        let json = #"{"type":"comment","id":"e","user":"u","text":"Kappa hi 🎉 Kappa","emotes":[{"start":0,"end":5,"name":"Kappa","url":"https://static-cdn.jtvnw.net/emoticons/v2/25/default/dark/2.0"},{"start":11,"end":16,"name":"Kappa","url":"https://static-cdn.jtvnw.net/emoticons/v2/25/default/dark/2.0"},{"start":6,"end":8,"name":"no","url":"https://x/y.png"},{"start":3,"end":9,"name":"pa hi ","url":"https://x/overlap.png"},{"start":40,"end":45,"name":"Kappa","url":"https://x/out.png"},{"start":0,"end":5,"name":"Kappa","url":"file:///etc/passwd"}]}"#
+        guard case .event(.comment(let line), _) = try FeedEventJSON.parse(json) else { return XCTFail("not a comment") }
+        XCTAssertEqual(line.emotes.map(\.range), [0..<5, 11..<16], "scalar offsets: 🎉 is one scalar")
+        XCTAssertEqual(try FeedEventJSON.parse(FeedEventJSON.encode(.event(.comment(line), at: nil))),
+                       .event(.comment(line), at: nil))
+    }
+
+    func testAMaskedNGWordUnmakesItsEmote() {
+        var state = BarState()
+        state.filters = ChatFilters(ngWords: ["kappa"])
+        state.apply(.comment(ChatLine(id: "1", user: "u", text: "Kappa ok",
+                                      emotes: [Emote(range: 0..<5, name: "Kappa", url: "https://e/1.png")])))
+        XCTAssertEqual(state.lines.first?.text, "＊＊＊＊＊ ok")
+        XCTAssertEqual(state.lines.first?.emotes, [])
+    }
+}
