@@ -15,7 +15,7 @@ VERSION := $(shell cat VERSION)
 APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev obs-studio obs-plugins \
 	xvfb xauth libx11-dev libgl1-mesa-dri fonts-noto-cjk fonts-noto-color-emoji pkg-config gcc make libjansson-dev \
 	inspircd websocketd openssl python3 python3-venv \
-	ffmpeg python3-pil python3-websockets
+	ffmpeg python3-pil python3-websockets webp-pixbuf-loader
 
 .PHONY: all help deps renderer demo test check test-swift
 all: renderer plugin

@@ -143,7 +143,7 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarRenderTests",
                     dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo"],
-                    exclude: ["Golden"],
+                    exclude: ["Golden", "Emotes"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarNetTests",

@@ -464,6 +464,8 @@ static obs_properties_t *cb_get_properties(void *data)
 	add_mic_source(props, s);
 	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_mic_meter), obs_module_text("MicMeter"));
 	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_avatar), obs_module_text("ShowAvatar"));
+	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_show_badges), obs_module_text("ShowBadges"));
+	obs_properties_add_bool(props, key_of(CB_SETTING_INDEX_animate_emotes), obs_module_text("AnimateEmotes"));
 
 	const char *images = obs_module_text("ImageFiles");
 	char filter[256];

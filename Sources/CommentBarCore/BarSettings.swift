@@ -60,6 +60,10 @@ public struct BarSettings: Sendable, Equatable, Codable {
     /// A level meter beside the mic badge.
     public var micMeter = SettingsSchema.bool("mic_meter")
     public var showAvatar = SettingsSchema.bool("show_avatar")
+    /// Chat badges (broadcaster, moderator, …) as small icons before the name.
+    public var showBadges = SettingsSchema.bool("show_badges")
+    /// Animated emotes move (at most at the bar's frame rate); off: their first frame.
+    public var animateEmotes = SettingsSchema.bool("animate_emotes")
     /// Local files: the streamer chose them in the properties.
     public var avatarPath: String = SettingsSchema.string("avatar_path")
     public var backgroundPath: String = SettingsSchema.string("background_path")
@@ -94,6 +98,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case micSource = "mic_source"
         case micMeter = "mic_meter"
         case showAvatar = "show_avatar"
+        case showBadges = "show_badges"
+        case animateEmotes = "animate_emotes"
         case avatarPath = "avatar_path"
         case backgroundPath = "background_path"
         case maxFPS = "fps"
@@ -139,6 +145,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.micSource = value(.micSource, s.micSource)
         s.micMeter = value(.micMeter, s.micMeter)
         s.showAvatar = value(.showAvatar, s.showAvatar)
+        s.showBadges = value(.showBadges, s.showBadges)
+        s.animateEmotes = value(.animateEmotes, s.animateEmotes)
         s.avatarPath = value(.avatarPath, s.avatarPath)
         s.backgroundPath = value(.backgroundPath, s.backgroundPath)
         s.maxFPS = value(.maxFPS, s.maxFPS)

@@ -22,6 +22,11 @@ public final class BarRenderer {
 
     private let engine = TextEngine()
     private let images: ImageCache
+    /// Emote pictures as they arrive (nil: emotes show as their text).
+    private let emotes: EmoteImages?
+    private var lastEmoteRevision: UInt64 = 0
+    /// The frame each animated emote of the last frame showed, in `animatedPlacements` order.
+    private var lastAnimationFrames: [Int] = []
     private var layout: BarLayout
     private var clock: ClockFace?
     private var stable: StableLayer
@@ -69,9 +74,11 @@ public final class BarRenderer {
     var notice: String? { lastStable?.notice }
 
     /// `remoteImages`: where fetched `https://` images arrive (nil: they are never shown).
-    public init(settings: BarSettings, width: Int, height: Int, remoteImages: RemoteImageStore? = nil) {
+    public init(settings: BarSettings, width: Int, height: Int, remoteImages: RemoteImageStore? = nil,
+                emotes: EmoteImages? = nil) {
         self.settings = settings.clamped()
         images = ImageCache(remote: remoteImages)
+        self.emotes = emotes
         self.width = width
         self.height = height
         layout = BarLayout(settings: self.settings, width: width, height: height)
@@ -85,6 +92,7 @@ public final class BarRenderer {
         guard newSettings != settings else { return }
         let textChanged = newSettings.font != settings.font || newSettings.textColor != settings.textColor
             || newSettings.maxLines != settings.maxLines || newSettings.showAvatar != settings.showAvatar
+            || newSettings.showBadges != settings.showBadges || newSettings.animateEmotes != settings.animateEmotes
         let clockChanged = textChanged || newSettings.showClock != settings.showClock
         settings = newSettings
         layout = BarLayout(settings: settings, width: width, height: height)
@@ -133,7 +141,14 @@ public final class BarRenderer {
         }
         let stableChanged = inputs != lastStable
         let linesChanged = lastLines.map { $0 != state.lines } ?? true
+        // A picture a shown row waits for has arrived (or failed): that row is laid out again.
+        if let revision = emotes?.revision, revision != lastEmoteRevision {
+            lastEmoteRevision = revision
+            if lastPlaced?.contains(where: { !$0.image.pendingURLs.isEmpty }) == true { lastPlaced = nil }
+        }
+        let animationMoved = lastPlaced.map { animationFrames($0, now: now) != lastAnimationFrames } ?? false
         guard stableChanged || linesChanged || clockText != lastClock || meterLevel != lastMeter || lastPlaced == nil
+            || animationMoved
         else { return false }
 
         let frame = pool.backBuffer()
@@ -177,11 +192,16 @@ public final class BarRenderer {
                 redrawMeter(meterLevel, in: frame, stablePixels: stablePixels)
                 damage.append(stable.meterRect.clamped(width: width, height: height))
             }
+            let frames = animationFrames(placed, now: now)
+            if rowsChanged || frames != lastAnimationFrames {
+                damage += redrawAnimated(placed, frames: frames, in: frame, stablePixels: stablePixels)
+            }
             lastWork.kind = rowsChanged ? .scrolled : .copied
         } else {
             copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
                      destinationStride: frame.stride, rect: full)
             blend(placed[...], into: frame)
+            _ = redrawAnimated(placed, frames: animationFrames(placed, now: now), in: frame, stablePixels: nil)
             drawClock(clockText, in: frame)
             drawMeter(meterLevel, in: frame)
             damage = [full]
@@ -196,6 +216,7 @@ public final class BarRenderer {
         lastLines = state.lines
         lastClock = clockText
         lastMeter = meterLevel
+        lastAnimationFrames = animationFrames(placed, now: now)
         return true
     }
 
@@ -206,17 +227,18 @@ public final class BarRenderer {
         let style = LineImage.Style(
             family: settings.font.face, size: layout.textSize, bold: settings.font.bold, italic: settings.font.italic,
             textColor: RGBA(obsABGR: settings.textColor), width: area.width,
-            maxLinesPerComment: min(3, settings.maxLines))
+            maxLinesPerComment: min(3, settings.maxLines), showBadges: settings.showBadges,
+            animateEmotes: settings.animateEmotes)
         var placed: [Placed] = []
         var bottom = area.maxY
         var linesUsed = 0
         var kept: [String: LineImage] = [:]
         for line in lines.reversed() {
             let image: LineImage
-            if let cached = lineImages[line.id], cached.line == line {
+            if let cached = lineImages[line.id], cached.line == line, !arrived(cached.pendingURLs) {
                 image = cached
             } else {
-                image = LineImage(line: line, style: style, engine: engine)
+                image = LineImage(line: line, style: style, engine: engine, emotes: emotes)
                 lastWork.linesLaidOut += 1
             }
             // Kept even when it does not fit, so the next frame need not lay it out to learn that again.
@@ -300,6 +322,56 @@ public final class BarRenderer {
             }
         }
         lastWork.linesBlended += rows.count
+    }
+
+    /// Whether a picture among `urls` (loading when a row was laid out) is no longer loading.
+    private func arrived(_ urls: [String]) -> Bool {
+        guard let emotes, !urls.isEmpty else { return false }
+        return urls.contains { url in
+            if case .loading? = emotes.state(of: url) { return false }
+            return true
+        }
+    }
+
+    /// The frame each animated emote of `placed` shows at `now` (rows newest first, emotes in row order).
+    private func animationFrames(_ placed: [Placed], now: Double) -> [Int] {
+        placed.flatMap { row in row.image.animated.map { $0.art.frameIndex(at: now) } }
+    }
+
+    /// Draws the animated emotes of `placed` at `frames`. With `stablePixels` (a frame built
+    /// on the last one), each emote's rectangle is first rebuilt from the stable layer and its
+    /// row's image, and the rectangles are returned as damage.
+    private func redrawAnimated(_ placed: [Placed], frames: [Int], in frame: FrameBuffer,
+                                stablePixels: UnsafeMutableRawPointer?) -> [PixelRect] {
+        let area = layout.comments
+        var damage: [PixelRect] = []
+        var index = 0
+        withCairo(on: frame) { cr in
+            cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
+            cairo_clip(cr)
+            for row in placed {
+                for (rect, art) in row.image.animated {
+                    let target = PixelRect(x: area.x + rect.x, y: row.y + rect.y, width: rect.width, height: rect.height)
+                    let shown = target.intersection(area)
+                    if let stablePixels, !shown.isEmpty {
+                        cairo_surface_flush(cairo_get_target(cr))
+                        copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
+                                 destinationStride: frame.stride, rect: shown)
+                        cairo_surface_mark_dirty(cairo_get_target(cr))
+                        cairo_save(cr)
+                        cairo_rectangle(cr, Double(shown.x), Double(shown.y), Double(shown.width), Double(shown.height))
+                        cairo_clip(cr)
+                        cairo_set_source_surface(cr, row.image.image.surface, Double(area.x), Double(row.y))
+                        cairo_paint(cr)
+                        cairo_restore(cr)
+                        damage.append(shown)
+                    }
+                    LineImage.draw(art, frame: index < frames.count ? frames[index] : 0, in: target, on: cr)
+                    index += 1
+                }
+            }
+        }
+        return damage
     }
 
     private func drawClock(_ text: String, in frame: FrameBuffer) {

@@ -24,6 +24,14 @@ final class ImageSurface {
         return cairo_image_surface_get_data(surface).map(UnsafeMutableRawPointer.init)
     }
 
+    /// A hash of the pixels, to tell frames apart (within one run).
+    func digest() -> Int {
+        guard let pixels = data() else { return 0 }
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(start: pixels, count: stride * height))
+        return hasher.finalize()
+    }
+
     func withContext<T>(_ body: (OpaquePointer) -> T) -> T {
         // Cairo never returns NULL here: failures give an object in an error state.
         let cr: OpaquePointer = cairo_create(surface)
@@ -60,6 +68,13 @@ struct PixelRect: Hashable {
     var maxX: Int { x + width }
     var maxY: Int { y + height }
     var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The part inside `other` (empty when they do not meet).
+    func intersection(_ other: PixelRect) -> PixelRect {
+        let left = max(x, other.x), top = max(y, other.y)
+        return PixelRect(x: left, y: top, width: max(0, min(maxX, other.maxX) - left),
+                         height: max(0, min(maxY, other.maxY) - top))
+    }
 
     func clamped(width: Int, height: Int) -> PixelRect {
         let left = max(0, x), top = max(0, y)

@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 import FoundationEssentials
 
 /// The bar's icons, drawn as vectors so they are sharp at any size.
@@ -103,6 +104,79 @@ enum Icons {
     }
 
     enum PlatformSign { case play, bubble, screen, ring, dot }
+
+    /// A chat badge as a small built-in icon (no network): its colour and a white sign.
+    static func badge(_ cr: OpaquePointer, _ badge: RowText.Badge, x: Double, y: Double, size s: Double) {
+        let color: String
+        switch badge {
+        case .broadcaster: color = "#e53935"
+        case .moderator: color = "#00ad03"
+        case .vip: color = "#e005b9"
+        case .subscriber: color = "#8e24aa"
+        case .founder: color = "#f9a825"
+        case .verified: color = "#7e57c2"
+        case .member: color = "#2e7d32"
+        }
+        RGBA(hex: color).setSource(cr)
+        roundedRect(cr, x, y, s, s, s * 0.22)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        let cx = x + s / 2, cy = y + s / 2
+        switch badge {
+        case .broadcaster:
+            // A camera: body and lens.
+            roundedRect(cr, x + s * 0.18, y + s * 0.32, s * 0.44, s * 0.36, s * 0.06)
+            cairo_fill(cr)
+            cairo_move_to(cr, x + s * 0.64, cy)
+            cairo_line_to(cr, x + s * 0.84, y + s * 0.32)
+            cairo_line_to(cr, x + s * 0.84, y + s * 0.68)
+            cairo_close_path(cr)
+            cairo_fill(cr)
+        case .moderator:
+            // A sword, as Twitch draws moderators.
+            cairo_set_line_width(cr, s * 0.12)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_move_to(cr, x + s * 0.28, y + s * 0.72)
+            cairo_line_to(cr, x + s * 0.74, y + s * 0.26)
+            cairo_move_to(cr, x + s * 0.24, y + s * 0.5)
+            cairo_line_to(cr, x + s * 0.5, y + s * 0.76)
+            cairo_stroke(cr)
+        case .vip:
+            cairo_move_to(cr, cx, y + s * 0.22)
+            cairo_line_to(cr, x + s * 0.8, cy)
+            cairo_line_to(cr, cx, y + s * 0.78)
+            cairo_line_to(cr, x + s * 0.2, cy)
+            cairo_close_path(cr)
+            cairo_fill(cr)
+        case .subscriber, .founder:
+            star(cr, cx: cx, cy: cy + s * 0.03, radius: s * 0.32)
+            cairo_fill(cr)
+        case .verified:
+            cairo_set_line_width(cr, s * 0.12)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_move_to(cr, x + s * 0.26, cy)
+            cairo_line_to(cr, x + s * 0.44, y + s * 0.68)
+            cairo_line_to(cr, x + s * 0.76, y + s * 0.32)
+            cairo_stroke(cr)
+        case .member:
+            cairo_arc(cr, cx, cy, s * 0.26, 0, 2 * Double.pi)
+            cairo_set_line_width(cr, s * 0.1)
+            cairo_stroke(cr)
+            star(cr, cx: cx, cy: cy, radius: s * 0.14)
+            cairo_fill(cr)
+        }
+    }
+
+    /// A five-pointed star path.
+    static func star(_ cr: OpaquePointer, cx: Double, cy: Double, radius: Double) {
+        for point in 0..<10 {
+            let angle = -Double.pi / 2 + Double(point) * Double.pi / 5
+            let r = point % 2 == 0 ? radius : radius * 0.45
+            let px = cx + r * cos(angle), py = cy + r * sin(angle)
+            if point == 0 { cairo_move_to(cr, px, py) } else { cairo_line_to(cr, px, py) }
+        }
+        cairo_close_path(cr)
+    }
 
     static func platformStyle(_ service: String) -> (String, PlatformSign) {
         switch service {

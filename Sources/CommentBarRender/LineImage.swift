@@ -22,15 +22,33 @@ final class LineImage {
         var width: Int
         /// Wrapped lines one comment may take before it is cut with an ellipsis.
         var maxLinesPerComment: Int
+        var showBadges = true
+        var animateEmotes = true
     }
 
-    init(line: ChatLine, style: Style, engine: TextEngine) {
+    /// Emote URLs that were still loading when the row was laid out.
+    let pendingURLs: [String]
+    /// Animated emotes, not drawn into `image`: the renderer draws their current frame.
+    let animated: [(rect: PixelRect, art: EmoteArt)]
+
+    init(line: ChatLine, style: Style, engine: TextEngine, emotes: EmoteImages? = nil) {
         self.line = line
-        let composed = Self.compose(line)
+        let composed = RowText(line, showBadges: style.showBadges, emotes: emotes)
+        pendingURLs = composed.pendingURLs
         let attributes = TextAttributes()
         let iconSize = (style.size * 0.9).rounded()
-        if let icon = composed.icon {
-            attributes.inlineBox(bytes: icon, width: iconSize, ascent: iconSize * 0.82, descent: iconSize * 0.18)
+        let emoteHeight = (style.size * 1.2).rounded()
+        for placed in composed.pictures {
+            let bytes = placed.byte..<placed.byte + 3
+            switch placed.picture {
+            case .platform, .badge:
+                attributes.inlineBox(bytes: bytes, width: iconSize, ascent: iconSize * 0.82, descent: iconSize * 0.18)
+            case .emote(_, let art):
+                // A loading picture reserves a square; a wide emote at most four squares.
+                let aspect = art.map { min(4, Double($0.width) / Double(max($0.height, 1))) } ?? 1
+                attributes.inlineBox(bytes: bytes, width: (emoteHeight * aspect).rounded(), ascent: emoteHeight * 0.8,
+                                     descent: emoteHeight * 0.2)
+            }
         }
         let nameColor = Palette.nameColor(for: line)
         if !composed.name.isEmpty {
@@ -60,8 +78,9 @@ final class LineImage {
                                    maxLines: style.maxLinesPerComment, attributes: attributes.list)
         lineCount = layout.lineCount
         let verticalInset = onPill ? Int((style.size * 0.12).rounded()) : 0
-        image = ImageSurface(width: min(style.width, layout.width + 2 * inset + 2),
-                             height: layout.height + 2 * verticalInset)
+        let image = ImageSurface(width: min(style.width, layout.width + 2 * inset + 2),
+                                 height: layout.height + 2 * verticalInset)
+        var animatedEmotes: [(rect: PixelRect, art: EmoteArt)] = []
         image.withContext { cr in
             if let pillColor {
                 // Gifts and highlighted rows stand out: a tinted pill behind the row.
@@ -70,64 +89,43 @@ final class LineImage {
                 cairo_fill(cr)
             }
             layout.draw(cr, x: Double(inset), y: Double(verticalInset), color: style.textColor)
-            if let icon = composed.icon, let platform = line.platform {
-                let box = layout.box(atByte: icon.lowerBound)
-                Icons.platform(cr, service: platform, x: Double(inset) + box.x,
-                               y: Double(verticalInset) + box.y + (box.height - iconSize) / 2, size: iconSize)
+            for placed in composed.pictures {
+                let box = layout.box(atByte: placed.byte)
+                let x = Double(inset) + box.x, y = Double(verticalInset) + box.y
+                switch placed.picture {
+                case .platform(let service):
+                    Icons.platform(cr, service: service, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
+                case .badge(let badge):
+                    Icons.badge(cr, badge, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
+                case .emote(_, let art?):
+                    let rect = PixelRect(x: Int(x.rounded()), y: Int((y + (box.height - emoteHeight) / 2).rounded()),
+                                         width: Int(box.width.rounded()), height: Int(emoteHeight))
+                    if art.isAnimated && style.animateEmotes {
+                        animatedEmotes.append((rect, art))
+                    } else {
+                        Self.draw(art, frame: 0, in: rect, on: cr)
+                    }
+                case .emote(_, nil):
+                    break  // loading: its square stays empty until the picture arrives
+                }
             }
         }
+        self.image = image
+        animated = animatedEmotes
     }
 
-    /// The row's text and the byte ranges of its platform icon (when the bar reads several
-    /// streams), its name and its body, for attributes.
-    static func compose(_ line: ChatLine) -> (text: String, icon: Range<Int>?, name: Range<Int>, body: Range<Int>) {
-        var text = ""
-        func append(_ part: String) -> Range<Int> {
-            let start = text.utf8.count
-            text += part
-            return start..<text.utf8.count
-        }
-        let icon = line.platform.map { _ in append("\u{FFFC}") }
-        if icon != nil { text += " " }
-        text += badgePrefix(line.badges)
-        switch line.kind {
-        case .comment:
-            let name = append(line.user)
-            text += "  "
-            let body = append(line.text)
-            return (text, icon, name, body)
-        case .action:
-            let name = append(line.user)
-            text += " "
-            let body = append(line.text)
-            return (text, icon, name, body)
-        case .notice:
-            text += "📣 "
-            let body = append(line.text)
-            return (text, icon, 0..<0, body)
-        case .gift(let giftName, let count):
-            text += "🎁 "
-            let name = append(line.user)
-            text += "  "
-            let body = append(count > 1 ? "\(giftName) ×\(count)" : giftName)
-            if !line.text.isEmpty { text += "  " + line.text }
-            return (text, icon, name, body)
-        }
-    }
-
-    /// Twitch-style badges as small symbols before the name.
-    static func badgePrefix(_ badges: [String]) -> String {
-        var symbols = ""
-        for badge in badges.prefix(3) {
-            let name = badge.split(separator: "/").first.map(String.init) ?? badge
-            switch name {
-            case "broadcaster": symbols += "🎥"
-            case "moderator": symbols += "🛡️"
-            case "vip": symbols += "💎"
-            case "subscriber", "founder": symbols += "⭐"
-            default: continue
-            }
-        }
-        return symbols.isEmpty ? "" : symbols + " "
+    /// Draws frame `frame` of `art` scaled into `rect`.
+    static func draw(_ art: EmoteArt, frame: Int, in rect: PixelRect, on cr: OpaquePointer) {
+        guard art.frames.indices.contains(frame), rect.width > 0, rect.height > 0 else { return }
+        let picture = art.frames[frame]
+        cairo_save(cr)
+        cairo_rectangle(cr, Double(rect.x), Double(rect.y), Double(rect.width), Double(rect.height))
+        cairo_clip(cr)
+        cairo_translate(cr, Double(rect.x), Double(rect.y))
+        cairo_scale(cr, Double(rect.width) / Double(picture.width), Double(rect.height) / Double(picture.height))
+        cairo_set_source_surface(cr, picture.surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_paint(cr)
+        cairo_restore(cr)
     }
 }

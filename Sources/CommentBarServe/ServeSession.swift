@@ -33,20 +33,25 @@ public final class ServeSession: @unchecked Sendable {
 
     /// A frame loop silent for this long is stuck: the heartbeat stops and the shim restarts us.
     static let stallLimit = Duration.seconds(10)
+    /// At most this many rows fit on a bar (50 lines of comments): only their emotes are fetched.
+    static let rowsThatCanShow = 50
     /// How often the clock and the heartbeat wake the frame loop.
     static let tick = Duration.milliseconds(100)
     private let shared = Mutex(Shared())
     private let wake: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
     private let images: RemoteImageFetches
+    private let emotes: EmoteFetches
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
-    public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https) {
+    public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
+                emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https) {
         self.sink = sink
         self.log = log
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (self.wake, self.wakeUp) = (wake, wakeUp)
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
+        emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
     }
 
     /// Runs until `commands` ends. Each element is one stdin line.
@@ -155,6 +160,7 @@ public final class ServeSession: @unchecked Sendable {
         var settingsRevision = -1
         var lastFrame = clock.now - .seconds(1)
         var lastStatus: (SinkStatus, String)?
+        var emotesWantedAt: UInt64 = .max
         for await _ in wake {
             heartbeat()
             let snapshot = shared.withLock {
@@ -172,7 +178,7 @@ public final class ServeSession: @unchecked Sendable {
                     renderer.update(settings: snapshot.settings)
                 } else {
                     renderer = BarRenderer(settings: snapshot.settings, width: sink.width, height: sink.height,
-                                           remoteImages: images.store)
+                                           remoteImages: images.store, emotes: emotes.store)
                 }
                 settingsRevision = snapshot.settingsRevision
             }
@@ -180,6 +186,11 @@ public final class ServeSession: @unchecked Sendable {
             // The streamer's own files win; a feed's https images are fetched off this loop.
             images.want(snapshot.settings.avatarPath.isEmpty ? snapshot.state.avatar : nil, for: .avatar)
             images.want(snapshot.settings.backgroundPath.isEmpty ? snapshot.state.background : nil, for: .background)
+            if snapshot.state.linesRevision != emotesWantedAt {
+                // The newest rows are the ones that can be on screen.
+                emotes.want(snapshot.state.lines.suffix(Self.rowsThatCanShow))
+                emotesWantedAt = snapshot.state.linesRevision
+            }
             let interval = Duration.seconds(1) / max(snapshot.settings.maxFPS, 1)
             let due = lastFrame + interval
             if clock.now < due { try? await clock.sleep(until: due) }

@@ -90,10 +90,14 @@ struct Render: AsyncParsableCommand {
         let images = RemoteImageFetches(log: Logger(label: "commentbar.render"), arrived: {})
         images.want(barSettings.avatarPath.isEmpty ? state.avatar : nil, for: .avatar)
         images.want(barSettings.backgroundPath.isEmpty ? state.background : nil, for: .background)
+        // The rows' emotes too, for a few seconds at most: a picture that does not come shows as text.
+        let emotes = EmoteFetches(log: Logger(label: "commentbar.render"), arrived: {})
+        emotes.want(state.lines.suffix(50))
         await images.waitForAll()
+        await emotes.waitForAll(seconds: 5)
         let pool = MemoryFramePool(width: barSettings.width, height: barSettings.height)
         let renderer = BarRenderer(settings: barSettings, width: barSettings.width, height: barSettings.height,
-                                   remoteImages: images.store)
+                                   remoteImages: images.store, emotes: emotes.store)
         renderer.render(state, obs: obsState(now: now), now: now, into: pool)
         guard let frame = pool.newestFrame else { throw CLIError("nothing was rendered") }
         do {

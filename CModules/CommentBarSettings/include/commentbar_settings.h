@@ -49,6 +49,8 @@
 	X(mic_source, "mic_source", CB_SETTING_STRING, "", 0, 0, 0)                     \
 	X(mic_meter, "mic_meter", CB_SETTING_BOOL, NULL, 0, 0, 0)                       \
 	X(show_avatar, "show_avatar", CB_SETTING_BOOL, NULL, 1, 0, 0)                   \
+	X(show_badges, "show_badges", CB_SETTING_BOOL, NULL, 1, 0, 0)                   \
+	X(animate_emotes, "animate_emotes", CB_SETTING_BOOL, NULL, 1, 0, 0)             \
 	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0)                   \
 	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0)           \
 	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60)

@@ -74,9 +74,77 @@ public enum ImageLoader {
         }
     }
 
+    /// An emote's picture: its frames (one for a still image) scaled to `height` pixels, with
+    /// their delays. Refused, with a reason, when larger than 512×512 or not a picture;
+    /// at most `maxFrames` frames (an animation's first `maxFrames`).
+    public static func emoteArt(bytes: [UInt8], name: String, height: Int, maxFrames: Int = 500) throws -> EmoteArt {
+        let check = SizeCheck(maxPixels: 512 * 512, coverSide: 4096, headerOnly: false)
+        return try withLoader(bytes: bytes, name: name, check: check, animation: true) { animation throws(Failure) in
+            guard let animation else { throw Failure(description: "\(name): not an image gdk-pixbuf can read") }
+            if gdk_pixbuf_animation_is_static_image(animation) != 0, let still = gdk_pixbuf_animation_get_static_image(animation) {
+                return EmoteArt(frames: [scaled(still, height: height)], delays: [0])
+            }
+            var milliseconds: Int64 = 0
+            guard let iterator = cb_pixbuf_animation_iter_at(animation, milliseconds) else {
+                throw Failure(description: "\(name): cannot read its frames")
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(iterator)) }
+            // gdk-pixbuf composes every frame into one reused picture and loops for ever, so the
+            // frames are collected for up to 20 s of animation and the loop is found from their pixels.
+            var frames: [ImageSurface] = []
+            var delays: [Double] = []
+            var digests: [Int] = []
+            while frames.count < maxFrames, milliseconds < 20_000 {
+                guard let pixbuf = gdk_pixbuf_animation_iter_get_pixbuf(iterator) else { break }
+                let delay = Int(gdk_pixbuf_animation_iter_get_delay_time(iterator))
+                let frame = scaled(pixbuf, height: height)
+                frames.append(frame)
+                digests.append(frame.digest())
+                // Browsers show delays under 20 ms as 100 ms; so does the bar.
+                delays.append(delay < 20 ? 0.1 : Double(delay) / 1000)
+                if delay < 0 || Self.showsTwoLoops(digests) { break }
+                milliseconds += Int64(delay < 20 ? 100 : delay)
+                _ = cb_pixbuf_animation_iter_advance_to(iterator, milliseconds)
+            }
+            let period = Self.loopLength(digests)
+            frames.removeSubrange(period...)
+            delays.removeSubrange(period...)
+            guard !frames.isEmpty else { throw Failure(description: "\(name): no frames") }
+            return EmoteArt(frames: frames, delays: delays)
+        }
+    }
+
+    /// Whether the frames so far are one sequence shown twice: enough to know the loop.
+    static func showsTwoLoops(_ digests: [Int]) -> Bool {
+        let count = digests.count
+        guard count >= 4, count % 2 == 0 else { return false }
+        let half = count / 2
+        return digests[half...].elementsEqual(digests[..<half])
+    }
+
+    /// The shortest loop the frames repeat (their whole count when they do not repeat).
+    static func loopLength(_ digests: [Int]) -> Int {
+        guard digests.count > 2 else { return max(digests.count, 1) }
+        for period in 1...(digests.count / 2) where (period..<digests.count).allSatisfy({ digests[$0] == digests[$0 - period] }) {
+            return period
+        }
+        return digests.count
+    }
+
+    /// A pixbuf scaled to `height` pixels (aspect kept), as a Cairo surface.
+    private static func scaled(_ pixbuf: OpaquePointer, height: Int) -> ImageSurface {
+        let width = Int(gdk_pixbuf_get_width(pixbuf)), sourceHeight = Int(gdk_pixbuf_get_height(pixbuf))
+        guard sourceHeight > height, let smaller = gdk_pixbuf_scale_simple(
+            pixbuf, Int32(max(1, (Double(width) * Double(height) / Double(sourceHeight)).rounded())), Int32(height),
+            GDK_INTERP_BILINEAR) else { return surface(from: pixbuf) }
+        defer { g_object_unref(UnsafeMutableRawPointer(smaller)) }
+        return surface(from: smaller)
+    }
+
     /// Runs a gdk-pixbuf loader over `bytes` with `check` watching the header, and hands
-    /// `body` the picture (nil when only the header was wanted).
-    private static func withLoader<T>(bytes: [UInt8], name: String, check: SizeCheck,
+    /// `body` the picture (nil when only the header was wanted), or with `animation` its
+    /// GdkPixbufAnimation.
+    private static func withLoader<T>(bytes: [UInt8], name: String, check: SizeCheck, animation: Bool = false,
                                       _ body: (OpaquePointer?) throws(Failure) -> T) throws(Failure) -> T {
         guard !bytes.isEmpty, let loader = gdk_pixbuf_loader_new() else {
             throw Failure(description: "\(name): empty image")
@@ -100,10 +168,20 @@ public enum ImageLoader {
                                            max(1, Int32((Double(height) * scale).rounded())))
             }
         }
+        // gdk-pixbuf closes a truncated PNG without an error: the rows it decoded tell.
+        let areaUpdated: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, Int32, Int32,
+                                         UnsafeMutableRawPointer?) -> Void = { _, _, y, _, height, data in
+            guard let data else { return }
+            let check = Unmanaged<SizeCheck>.fromOpaque(data).takeUnretainedValue()
+            check.decodedRows = max(check.decodedRows, y + height)
+        }
         let handle = Unmanaged.passRetained(check)
         defer { handle.release() }
         g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
                               unsafeBitCast(sizePrepared, to: GCallback.self), handle.toOpaque(), nil,
+                              GConnectFlags(rawValue: 0))
+        g_signal_connect_data(UnsafeMutableRawPointer(loader), "area-updated",
+                              unsafeBitCast(areaUpdated, to: GCallback.self), handle.toOpaque(), nil,
                               GConnectFlags(rawValue: 0))
         var error: UnsafeMutablePointer<GError>?
         let written = bytes.withUnsafeBufferPointer { buffer in
@@ -116,9 +194,20 @@ public enum ImageLoader {
             if let closeError { g_error_free(closeError) }
         }
         if check.tooLarge {
-            throw Failure(description: "\(name): \(check.width)x\(check.height) is too large a picture (at most \(maxFullDecodePixels / 1_000_000) megapixels)")
+            throw Failure(description: "\(name): \(check.width)x\(check.height) is too large a picture (at most \(check.maxPixels >= 1_000_000 ? "\(check.maxPixels / 1_000_000) megapixels" : "\(check.maxPixels) pixels"))")
         }
         if check.headerOnly, check.width > 0 { return try body(nil) }
+        // Only loaders that report the rows they decode (PNG, JPEG, GIF; not WebP's) are judged so.
+        let reportsRows = gdk_pixbuf_loader_get_format(loader).flatMap { format -> String? in
+            guard let name = gdk_pixbuf_format_get_name(format) else { return nil }
+            defer { g_free(name) }
+            return String(cString: name)
+        }.map { ["png", "jpeg", "gif"].contains($0) } ?? false
+        if reportsRows, written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader),
+           check.decodedRows < gdk_pixbuf_get_height(pixbuf) {
+            throw Failure(description: "\(name): the picture is cut short (\(check.decodedRows) of \(gdk_pixbuf_get_height(pixbuf)) rows)")
+        }
+        if animation, written != 0, closed != 0 { return try body(gdk_pixbuf_loader_get_animation(loader)) }
         guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             let message = (error ?? closeError).flatMap { $0.pointee.message.map { String(cString: $0) } }
             throw Failure(description: "\(name): \(message ?? "not an image gdk-pixbuf can read")")
@@ -135,6 +224,8 @@ public enum ImageLoader {
         var width: Int32 = 0
         var height: Int32 = 0
         var tooLarge = false
+        /// How far down the picture the loader got.
+        var decodedRows: Int32 = 0
 
         init(maxPixels: Int, coverSide: Int, headerOnly: Bool) {
             self.maxPixels = maxPixels

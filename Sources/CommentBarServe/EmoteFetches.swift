@@ -1,0 +1,109 @@
+import CommentBarCore
+import CommentBarNet
+import CommentBarRender
+import Logging
+import Synchronization
+
+/// Fetches and decodes the emotes' pictures off the render path, each URL once however
+/// many rows show it, a few at a time, into `EmoteImages`; the frame loop is woken when
+/// one arrives. A picture that cannot be used (too large, too many frames, not a picture,
+/// no answer in 10 s) fails once, with one log line, and the emote shows as its text.
+public final class EmoteFetches: Sendable {
+    /// Issue 12's caps: a download of at most 2 MiB in 10 s.
+    package static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(10))
+    static let maxConcurrent = 4
+
+    /// Why a download gave no bytes, as a log line says it.
+    public struct Failure: Error, Sendable {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    public typealias Fetch = @Sendable (String) async -> Result<[UInt8], Failure>
+
+    public let store: EmoteImages
+    private let fetch: Fetch
+    private let arrived: @Sendable () -> Void
+    private let log: Logger
+    private struct Queue {
+        var waiting: [String] = []
+        var running: [String: Task<Void, Never>] = [:]
+        var failuresLogged = 0
+    }
+    private let queue = Mutex(Queue())
+
+    public init(store: EmoteImages = EmoteImages(), log: Logger, fetch: @escaping Fetch = EmoteFetches.https,
+                arrived: @escaping @Sendable () -> Void) {
+        self.store = store
+        self.log = log
+        self.fetch = fetch
+        self.arrived = arrived
+    }
+
+    /// Makes sure the pictures of these rows' emotes are, or are being, fetched.
+    public func want(_ lines: some Sequence<ChatLine>) {
+        var new: [String] = []
+        for line in lines {
+            for emote in line.emotes where store.begin(emote.url) { new.append(emote.url) }
+        }
+        guard !new.isEmpty else { return }
+        queue.withLock { $0.waiting += new }
+        startWaiting()
+    }
+
+    /// Waits until nothing is fetching (for `render`, which draws once), at most `seconds`.
+    public func waitForAll(seconds: Double) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while clock.now < deadline {
+            if queue.withLock({ $0.waiting.isEmpty && $0.running.isEmpty }) { return }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func startWaiting() {
+        queue.withLock { queue in
+            while queue.running.count < Self.maxConcurrent, !queue.waiting.isEmpty {
+                let url = queue.waiting.removeFirst()
+                queue.running[url] = Task { [self] in
+                    let state = await load(url)
+                    store.finish(url, state)
+                    self.queue.withLock { _ = $0.running.removeValue(forKey: url) }
+                    arrived()
+                    startWaiting()
+                }
+            }
+        }
+    }
+
+    private func load(_ url: String) async -> EmoteImages.State {
+        let problem: String
+        switch await fetch(url) {
+        case .success(let bytes):
+            do {
+                return .ready(try ImageLoader.emoteArt(bytes: bytes, name: HTTPFetcher.shown(url),
+                                                       height: EmoteImages.decodeHeight))
+            } catch {
+                problem = "\(error)"
+            }
+        case .failure(let failure):
+            problem = failure.description
+        }
+        // One line per failed picture, and no more than 100 in all: a flood of bad emotes is not a flood of lines.
+        let logged = queue.withLock { queue in
+            queue.failuresLogged += 1
+            return queue.failuresLogged
+        }
+        if logged <= 100 { log.warning("emote shown as text: \(problem)") }
+        return .failed
+    }
+
+    /// HTTPS with the caps above.
+    public static let https: Fetch = { url in
+        do throws(HTTPFetcher.Failure) {
+            return .success(try await HTTPFetcher.get(url, limits: limits, accept: "image/*"))
+        } catch {
+            return .failure(Failure(error.description))
+        }
+    }
+}
