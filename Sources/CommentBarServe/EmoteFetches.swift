@@ -61,12 +61,29 @@ public final class EmoteFetches: Sendable {
         }
     }
 
+    /// Gives up the fetches still under way (`render`, which will not wait longer): their
+    /// emotes show as text, each with a log line.
+    public func giveUp(after seconds: Double) {
+        let unfinished = queue.withLock { queue in
+            let urls = queue.waiting + Array(queue.running.keys)
+            for task in queue.running.values { task.cancel() }
+            queue.waiting.removeAll()
+            queue.running.removeAll()
+            return urls
+        }
+        for url in unfinished {
+            store.finish(url, .failed)
+            log.warning("emote shown as text: \(HTTPFetcher.shown(url)): no picture within \(Int(seconds)) s")
+        }
+    }
+
     private func startWaiting() {
         queue.withLock { queue in
             while queue.running.count < Self.maxConcurrent, !queue.waiting.isEmpty {
                 let url = queue.waiting.removeFirst()
                 queue.running[url] = Task { [self] in
                     let state = await load(url)
+                    if Task.isCancelled { return }  // given up: already marked failed
                     store.finish(url, state)
                     self.queue.withLock { _ = $0.running.removeValue(forKey: url) }
                     arrived()
@@ -98,10 +115,17 @@ public final class EmoteFetches: Sendable {
         return .failed
     }
 
-    /// HTTPS with the caps above.
+    /// The disk cache shared by every fetch of this process (nil when it cannot be made).
+    static let diskCache = HTTPDiskCache()
+
+    /// HTTPS with the caps above, through the disk cache: an emote seen in an earlier run is
+    /// not downloaded again while the server said it stays fresh.
     public static let https: Fetch = { url in
+        if let cached = diskCache?.get(url) { return .success(cached) }
         do throws(HTTPFetcher.Failure) {
-            return .success(try await HTTPFetcher.get(url, limits: limits, accept: "image/*"))
+            let (body, cacheControl) = try await HTTPFetcher.getCacheable(url, limits: limits, accept: "image/*")
+            diskCache?.put(url, body: body, cacheControl: cacheControl)
+            return .success(body)
         } catch {
             return .failure(Failure(error.description))
         }

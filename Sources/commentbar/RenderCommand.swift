@@ -95,6 +95,7 @@ struct Render: AsyncParsableCommand {
         emotes.want(state.lines.suffix(50))
         await images.waitForAll()
         await emotes.waitForAll(seconds: 5)
+        emotes.giveUp(after: 5)
         let pool = MemoryFramePool(width: barSettings.width, height: barSettings.height)
         let renderer = BarRenderer(settings: barSettings, width: barSettings.width, height: barSettings.height,
                                    remoteImages: images.store, emotes: emotes.store)

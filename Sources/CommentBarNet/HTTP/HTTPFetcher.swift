@@ -35,7 +35,13 @@ package enum HTTPFetcher {
     /// The body of `url`, or why not. `url` must be https.
     package static func get(_ url: String, limits: Limits, accept: String = "*/*",
                             headers: [(String, String)] = []) async throws(Failure) -> [UInt8] {
-        try await fetch(url, method: .GET, body: nil, limits: limits, accept: accept, headers: headers)
+        try await fetch(url, method: .GET, body: nil, limits: limits, accept: accept, headers: headers).body
+    }
+
+    /// The body of `url` with the response's `Cache-Control` header (for caches).
+    package static func getCacheable(_ url: String, limits: Limits,
+                                     accept: String = "*/*") async throws(Failure) -> (body: [UInt8], cacheControl: String?) {
+        try await fetch(url, method: .GET, body: nil, limits: limits, accept: accept, headers: [])
     }
 
     /// POSTs `body` (JSON unless `contentType` says otherwise) and returns the response body.
@@ -43,7 +49,7 @@ package enum HTTPFetcher {
                              limits: Limits, accept: String = "application/json",
                              headers: [(String, String)] = []) async throws(Failure) -> [UInt8] {
         try await fetch(url, method: .POST, body: body, limits: limits, accept: accept,
-                        headers: headers + [("Content-Type", contentType)])
+                        headers: headers + [("Content-Type", contentType)]).body
     }
 
     /// The response of a GET whose status is 200, with its body not yet read: for streams
@@ -64,7 +70,7 @@ package enum HTTPFetcher {
     }
 
     private static func fetch(_ url: String, method: HTTPMethod, body: [UInt8]?, limits: Limits, accept: String,
-                              headers: [(String, String)]) async throws(Failure) -> [UInt8] {
+                              headers: [(String, String)]) async throws(Failure) -> (body: [UInt8], cacheControl: String?) {
         let (client, connectTo) = try setup.get()
         let deadline = NIODeadline.now() + .nanoseconds(Int64(limits.timeout.components.seconds) * 1_000_000_000
                                                         + limits.timeout.components.attoseconds / 1_000_000_000)
@@ -87,7 +93,7 @@ package enum HTTPFetcher {
                 }
                 do {
                     let body = try await response.body.collect(upTo: limits.maxBytes)
-                    return Array(body.readableBytesView)
+                    return (Array(body.readableBytesView), response.headers.first(name: "Cache-Control"))
                 } catch is NIOTooManyBytesError {
                     throw Failure("\(shown(url)): more than \(limits.maxBytes >> 10) KiB")
                 } catch {
