@@ -34,6 +34,11 @@ struct Bench: ParsableCommand {
         var unchanged_frames_drawn: Int
         /// Filters and highlights on one comment: bots, commands, 10,000 NG words (target ≤ 50 µs).
         var filter_us_per_comment: Double
+        /// A new comment with three emotes (one animated, always on screen) (target ≤ 0.5 ms at 1280x360).
+        var emote_new_comment_ms: Double
+        var emote_new_comment_p90_ms: Double
+        /// An animation step: the animated emotes on screen redrawn in their rectangles.
+        var emote_animation_frame_ms: Double
     }
 
     func validate() throws {
@@ -61,6 +66,8 @@ struct Bench: ParsableCommand {
             print("  memcpy (floor)     \(ms(r.memcpy_ms, r.memcpy_p90_ms))")
             print("  sustained          \(Int(r.comments_per_second)) comments/s, one frame each")
             print("  filters            \(fixed(r.filter_us_per_comment, 8, 2)) µs per comment (10,000 NG words)")
+            print("  emote comment      \(ms(r.emote_new_comment_ms, r.emote_new_comment_p90_ms))   3 emotes, one animated")
+            print("  emote animation    \(fixed(r.emote_animation_frame_ms, 8, 3)) ms per animation step")
         }
     }
 
@@ -102,6 +109,7 @@ struct Bench: ParsableCommand {
         }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let emoteCosts = emoteCost(width: width, height: height, corpus: corpus)
 
         return Result(
             width: width, height: height,
@@ -114,7 +122,57 @@ struct Bench: ParsableCommand {
             new_comment_vs_memcpy: newComment.median / memcpyFloor.median,
             clock_tick_vs_memcpy: clockTick.median / memcpyFloor.median,
             unchanged_frames_drawn: drawn,
-            filter_us_per_comment: filterCost(corpus))
+            filter_us_per_comment: filterCost(corpus),
+            emote_new_comment_ms: emoteCosts.newComment.median, emote_new_comment_p90_ms: emoteCosts.newComment.p90,
+            emote_animation_frame_ms: emoteCosts.animationStep)
+    }
+
+    /// New rows of an emote-heavy chat (3 emotes a comment, an animated one always on screen), and
+    /// the animation steps in between, with the pictures already decoded (as after their first use).
+    private func emoteCost(width: Int, height: Int, corpus: [ChatLine]) -> (newComment: (median: Double, p90: Double),
+                                                                            animationStep: Double) {
+        var settings = BarSettings()
+        settings.width = width
+        settings.height = height
+        let emotes = EmoteImages()
+        for (url, frames) in [("https://bench/still", 1), ("https://bench/animated", 8)] {
+            _ = emotes.begin(url)
+            emotes.finish(url, .ready(EmoteArt.sample(frames: frames)))
+        }
+        let pool = MemoryFramePool(width: width, height: height)
+        let renderer = BarRenderer(settings: settings, width: width, height: height, emotes: emotes)
+        var state = BarState()
+        var serial = 0
+        var now = 1_700_000_000.05
+        func addComment() {
+            serial += 1
+            let text = "Kappa \(corpus[serial % corpus.count].text) PogChamp catJAM"
+            let scalars = Array(text.unicodeScalars)
+            func range(of word: String, from: Int) -> Range<Int> {
+                let count = word.unicodeScalars.count
+                let start = (from...(scalars.count - count)).first { String(String.UnicodeScalarView(scalars[$0..<$0 + count])) == word } ?? 0
+                return start..<start + count
+            }
+            let kappa = range(of: "Kappa", from: 0), pog = range(of: "PogChamp", from: kappa.upperBound)
+            let cat = range(of: "catJAM", from: pog.upperBound)
+            state.apply(.comment(ChatLine(id: "emote\(serial)", user: "viewer\(serial % 7)", text: text, emotes: [
+                Emote(range: kappa, name: "Kappa", url: "https://bench/still"),
+                Emote(range: pog, name: "PogChamp", url: "https://bench/still"),
+                Emote(range: cat, name: "catJAM", url: "https://bench/animated"),
+            ])))
+        }
+        for _ in 0..<10 { addComment() }
+        renderer.render(state, now: now, into: pool)
+        let newComment = time { addComment(); renderer.render(state, now: now, into: pool) }
+        var steps = 0
+        let start = ContinuousClock.now
+        for _ in 0..<iterations {
+            now += 0.1
+            if renderer.render(state, now: now, into: pool) { steps += 1 }
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (newComment, steps > 0 ? seconds / Double(steps) * 1000 : 0)
     }
 
     /// Microseconds one comment spends in the filters with every filter on and 10,000 NG words.

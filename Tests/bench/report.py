@@ -452,6 +452,13 @@ def write_page(res, out_md, images_dir):
                  "comments/s sustained"], frows)
         p.add("Median (p90) over the renderer's own timed frames; memcpy of one frame is the floor.", "")
         p.add("At 30 fps a frame has 33.3 ms; each figure is the renderer's own time for that kind of frame.", "")
+        for row in fc["rows"]:
+            if row.get("emote_new_comment_ms") is not None:
+                p.add(f"Emote-heavy chat at {row.get('width')}x{row.get('height')} (3 emotes a comment, one animated, "
+                      f"pictures decoded): a new comment {fmt(row['emote_new_comment_ms'], 3)} ms "
+                      f"(p90 {fmt(row.get('emote_new_comment_p90_ms'), 3)}; target at most 0.5 ms at 1280x360: "
+                      f"{verdict(row['emote_new_comment_ms'] <= 0.5) if row.get('width') == 1280 else 'n/a'}); "
+                      f"an animation step {fmt(row.get('emote_animation_frame_ms'), 3)} ms.", "")
         cost = fc["rows"][0].get("filter_us_per_comment")
         if cost is not None:
             p.add(f"Filters and highlights (known bots, !commands, 10,000 NG words, mentions, first messages): "

@@ -1,3 +1,5 @@
+import CCairo
+
 /// An emote's decoded picture: one frame, or an animation's frames with their delays
 /// (seconds). Made once off the render path and never changed, so it may cross threads.
 public final class EmoteArt: @unchecked Sendable {
@@ -10,6 +12,20 @@ public final class EmoteArt: @unchecked Sendable {
         self.frames = frames
         self.delays = delays
         duration = frames.count > 1 ? delays.reduce(0, +) : 0
+    }
+
+    /// A drawn picture for benchmarks (no files, no network): a face, `frames` frames of 100 ms.
+    public static func sample(frames count: Int, size: Int = 56) -> EmoteArt {
+        let frames = (0..<max(count, 1)).map { index -> ImageSurface in
+            let image = ImageSurface(width: size, height: size)
+            image.withContext { cr in
+                RGBA(1, 0.3 + 0.15 * Double(index % 4), 0.3, 1).setSource(cr)
+                cairo_arc(cr, Double(size) / 2, Double(size) / 2, Double(size) * 0.45, 0, 2 * Double.pi)
+                cairo_fill(cr)
+            }
+            return image
+        }
+        return EmoteArt(frames: frames, delays: Array(repeating: 0.1, count: frames.count))
     }
 
     var isAnimated: Bool { frames.count > 1 && duration > 0 }
