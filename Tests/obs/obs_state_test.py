@@ -25,6 +25,7 @@ from PIL import Image
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 import obsctl  # noqa: E402
+from emote_cdn import HOST as CDN_HOST, EmoteCDN  # noqa: E402
 
 WIDTH, HEIGHT = 640, 200
 passed = failed = 0
@@ -141,6 +142,20 @@ def merged_bar(work):
             "ng_words": ["ng"], "show_clock": False, "highlight_first": False}
 
 
+def emote_bar(work):
+    """Settings of a bar replaying one comment with a still and an animated emote and badges."""
+    path = os.path.join(work, "emotes.jsonl")
+    text = "Kappa hello PartyGif"
+    line = {"type": "comment", "at": 0, "id": "1", "user": "Streamer", "text": text,
+            "badges": ["broadcaster/1", "subscriber/12"],
+            "emotes": [{"start": 0, "end": 5, "name": "Kappa", "url": f"https://{CDN_HOST}/still.png"},
+                       {"start": 12, "end": 20, "name": "PartyGif", "url": f"https://{CDN_HOST}/party.gif"}]}
+    with open(path, "w") as f:
+        f.write(json.dumps({"type": "recording", "time": 1700000000}) + "\n" + json.dumps(line) + "\n")
+    return {"service": "file", "stream_id": path, "width": WIDTH, "height": HEIGHT, "bg_opacity": 100,
+            "show_clock": False, "highlight_first": False}
+
+
 def write_tone(path):
     with wave.open(path, "wb") as out:
         out.setnchannels(1)
@@ -178,13 +193,17 @@ def main():
         tone = os.path.join(work, "tone.wav")
         write_tone(tone)
 
+        cdn_dir = os.path.join(work, "cdn")
+        os.makedirs(cdn_dir)
+        cdn = EmoteCDN(cdn_dir)
+        cleanup.append(cdn.stop)
         xvfb = obsctl.Xvfb(work)
         cleanup.append(xvfb.stop)
         home = os.path.join(work, "home")
         os.makedirs(home)
         obs = obsctl.OBS(home, xvfb.display, work, {
             "OBS_PLUGINS_PATH": os.path.join(work, "plugins"), "OBS_PLUGINS_DATA_PATH": os.path.join(work, "data"),
-            "COMMENTBAR_RENDERER": os.path.abspath(args.renderer), "HOME": home})
+            "COMMENTBAR_RENDERER": os.path.abspath(args.renderer), "HOME": home, **cdn.env})
         cleanup.append(obs.stop)
         kinds = obs.request("GetInputKindList").get("inputKinds", [])
         if not check("comment_bar_source" in kinds, "OBS loads the comment-bar module"):
@@ -280,6 +299,36 @@ def main():
         check(best is not None and best < 1.0, "two streams in one bar's list merge in real OBS as `commentbar render` draws them",
               f"mean difference {best:.2f}")
         keep_shot(obs, "Merged Bar", "merged-obs.png")
+
+        # Emotes and badges as pictures in real OBS, fetched over HTTPS from the loopback CDN.
+        emote_settings = emote_bar(work)
+        obs.create_input("Emote Bar", "comment_bar_source", {**emote_settings, "animate_emotes": False})
+        emote_path = os.path.join(work, "emotes.json")
+        with open(emote_path, "w") as f:
+            json.dump({**emote_settings, "animate_emotes": False}, f)
+        emote_ref = os.path.join(work, "emotes-ref.png")
+        subprocess.run([os.path.abspath(args.renderer), "render", "--service", "file", "--stream",
+                        emote_settings["stream_id"], "--settings", emote_path, "--at", "60", "--out", emote_ref],
+                       check=True, capture_output=True, env={**os.environ, **cdn.env})
+        reference = Image.open(emote_ref).convert("RGBA")
+        best = None
+        for _ in range(100):
+            best = distance(screenshot(obs, "Emote Bar"), reference)
+            if best < 1.0:
+                break
+            time.sleep(0.1)
+        check(best is not None and best < 1.0, "emotes and badges appear as pictures in real OBS as `commentbar render` draws them",
+              f"mean difference {best:.2f}")
+        keep_shot(obs, "Emote Bar", "emotes-obs.png")
+        obs.create_input("Moving Emote Bar", "comment_bar_source", emote_settings)
+        moved = False
+        for _ in range(50):
+            first = screenshot(obs, "Moving Emote Bar")
+            time.sleep(0.15)
+            if distance(screenshot(obs, "Moving Emote Bar"), first) > 0.05:
+                moved = True
+                break
+        check(moved, "an animated emote moves in real OBS")
 
         log = obs.log_path()
         text = open(log, errors="replace").read() if log else ""
