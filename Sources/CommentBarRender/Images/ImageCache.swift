@@ -5,7 +5,7 @@ import CommentBarCore
 /// `forgetFailures`, so a bad file is not decoded again on every frame). Remote images
 /// are decoded from the bytes `remote` holds once they have arrived.
 final class ImageCache {
-    /// The avatar and its background are two images; emotes (issue 12) will be many more.
+    /// The avatar and its background (emotes have their own store, EmoteImages).
     static let defaultMaxBytes = 32 << 20
 
     private struct Entry {
