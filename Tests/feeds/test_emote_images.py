@@ -2,18 +2,16 @@
 through COMMENTBAR_CONNECT_TO, TLS verified with the test CA), drawn inline by `commentbar render`;
 hostile pictures show as text with a log line, never a crash or a hang; the disk cache
 (`$XDG_CACHE_HOME/commentbar`) is used by the next run, so a picture is downloaded once."""
-import http.server
 import json
 import os
-import ssl
 import struct
 import subprocess
-import threading
 import time
 import zlib
 
 import pytest
 
+import https_routes
 from conftest import binary
 
 HOST = "static-cdn.jtvnw.net"
@@ -49,36 +47,9 @@ GOOD = ["/still.png", "/party.gif", "/party.webp", "/nostore.png"]
 HOSTILE = ["/huge.png", "/big.gif", "/truncated.png", "/text.png", "/loop.png", "/missing.png", "/silent.png"]
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.server.seen.append(self.path)
-        if self.path == "/silent.png":
-            time.sleep(30)  # never answers within the renderer's deadline
-            return
-        status, headers, body = ROUTES.get(self.path, (404, {}, b""))
-        self.send_response(status)
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except OSError:
-            pass  # the renderer hung up on a body over its cap
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def cdn(test_ca):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.seen = []
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(test_ca["cert"], test_ca["key"])
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = https_routes.serve(ROUTES, test_ca, silent=["/silent.png"])
     yield server
     server.shutdown()
 
@@ -113,7 +84,7 @@ def test_emotes_are_drawn_fetched_once_and_cached_on_disk(cdn, test_ca, tmp_path
            "XDG_CACHE_HOME": str(tmp_path / "cache")}
     lines = [comment_with(GOOD, "a"), comment_with(["/still.png", "/party.gif"], "b")]
     drawn, log, _ = render(tmp_path, "first", lines, env)
-    assert sorted(cdn.seen) == sorted(GOOD), "each picture fetched once, however many rows show it"
+    assert sorted(path for path, _ in cdn.seen) == sorted(GOOD), "each picture fetched once, however many rows show it"
     assert "emote shown as text" not in log, log
 
     # Without the CDN the same rows show their text: the pictures were really drawn.
@@ -125,7 +96,7 @@ def test_emotes_are_drawn_fetched_once_and_cached_on_disk(cdn, test_ca, tmp_path
     # A second run reads the disk cache: nothing fresh is downloaded again, and the bar is the same.
     cdn.seen.clear()
     again, log, _ = render(tmp_path, "again", lines, env)
-    assert cdn.seen == ["/nostore.png"], "only the picture the server said not to store is fetched again"
+    assert [path for path, _ in cdn.seen] == ["/nostore.png"], "only the picture the server said not to store is fetched again"
     assert again == drawn
 
 
@@ -140,6 +111,6 @@ def test_hostile_pictures_show_as_text_in_bounded_time(cdn, test_ca, tmp_path):
     assert took < 30, f"render took {took:.1f} s"
     shown_as_text = [l for l in log.splitlines() if "emote shown as text" in l]
     assert len(shown_as_text) >= 6, log
-    assert "/still.png" not in cdn.seen, "no fetch for an http:// picture or one outside the text"
+    assert "/still.png" not in [path for path, _ in cdn.seen], "no fetch for an http:// picture or one outside the text"
     plain, _, _ = render(tmp_path, "plain", [{**line, "emotes": []}], env)
     assert drawn == plain, "every hostile emote shows as its text"

@@ -2,17 +2,15 @@
 verified against the real host name, and drawn; hostile images leave the default avatar and
 a log line, never a crash or a hang. Driven through `commentbar render`, which fetches the
 images of the moment it draws."""
-import http.server
 import json
-import ssl
 import struct
 import subprocess
-import threading
 import time
 import zlib
 
 import pytest
 
+import https_routes
 from conftest import binary
 
 HOST = "yt3.ggpht.com"  # YouTube's avatar CDN, routed to loopback
@@ -40,34 +38,9 @@ ROUTES = {
 }
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.server.seen.append((self.path, self.headers.get("Host")))
-        if self.path == "/slow.png":
-            time.sleep(30)  # longer than the renderer's 10 s deadline
-            return
-        status, headers, body = ROUTES.get(self.path, (404, {}, b""))
-        self.send_response(status)
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def cdn(test_ca):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.seen = []
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(test_ca["cert"], test_ca["key"])
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = https_routes.serve(ROUTES, test_ca, silent=["/slow.png"])
     yield server
     server.shutdown()
 
