@@ -158,7 +158,8 @@ final class ThirdPartyEmotes: Sendable {
         do throws(ThirdPartyEmoteSets.Failure) {
             let entries = isChannel ? try ThirdPartyEmoteSets.channel(provider, from: body)
                                     : try ThirdPartyEmoteSets.global(provider, from: body)
-            return .success(entries)
+            // No list needs more than the whole map holds.
+            return .success(Array(entries.prefix(EmoteCodeMap.maxCodes)))
         } catch {
             switch error { case .unreadable(let reason): return .failure(Problem(text: reason)) }
         }
