@@ -19,7 +19,8 @@ def test_two_streams_merge_and_one_failing_never_stalls_the_other(test_ca, tail_
     twitch = FakeTwitch(port, cert=test_ca["cert"], key=test_ca["key"])
     relay = websocketd_factory(RELAY)
     env = {"COMMENTBAR_CA_FILE": test_ca["ca"],
-           "COMMENTBAR_CONNECT_TO": f"irc-ws.chat.twitch.tv:443:127.0.0.1:{port},gql.twitch.tv:443:127.0.0.1:9"}
+           "COMMENTBAR_CONNECT_TO": f"irc-ws.chat.twitch.tv:443:127.0.0.1:{port},gql.twitch.tv:443:127.0.0.1:9,"
+                                    "api.betterttv.net:443:127.0.0.1:9,api.frankerfacez.com:443:127.0.0.1:9,7tv.io:443:127.0.0.1:9"}
     tail = tail_factory("--stream", "https://www.twitch.tv/CBTest", "--stream", f"ws://127.0.0.1:{relay}/chat",
                         "--stream", "twitch:cbtest", env=env)  # the same channel twice is one stream
     try:

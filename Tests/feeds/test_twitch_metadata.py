@@ -26,7 +26,10 @@ def gql(test_ca):
 def start_tail(tail_factory, twitch, gql, test_ca):
     return tail_factory("--service", "twitch", "--stream", "CBTest", "--server", f"wss://localhost:{twitch.port}",
                         env={"COMMENTBAR_CA_FILE": test_ca["ca"],
-                             "COMMENTBAR_CONNECT_TO": f"gql.twitch.tv:443:127.0.0.1:{gql.port}"})
+                             # The emote APIs the feed also asks go nowhere (this replaces conftest's table).
+                             "COMMENTBAR_CONNECT_TO": f"gql.twitch.tv:443:127.0.0.1:{gql.port},"
+                                                      "api.betterttv.net:443:127.0.0.1:9,api.frankerfacez.com:443:127.0.0.1:9,"
+                                                      "7tv.io:443:127.0.0.1:9"})
 
 
 def test_viewers_and_start_come_from_graphql(twitch, gql, test_ca, tail_factory):

@@ -56,6 +56,13 @@ def test_live_chat_events_viewers_and_start(youtube, test_ca, tail_factory):
                     "text": "Consistency Level ASL ❤️"}
     owner, _ = tail.wait_event(by_id("ChwKGkNLU3ZtTGU2aTRvREZYRVY1d2NkZW1vamknQQ"))
     assert owner["text"] == "hi 😂 :yt: :_けーぴー:" and owner["badges"] == ["broadcaster", "verified"]
+    # Custom emoji are emotes over their shortcut (scalar offsets); 😂 stays text.
+    assert owner["emotes"] == [
+        {"start": 5, "end": 9, "name": ":yt:",
+         "url": "https://yt3.ggpht.com/IkpeJf1g9Lq0WNjvSa4XFq4LVNZ9IP5FKW8yywXb12djo1OGdJtziejNASITyq4L0itkMNw=w24-h24-c-k-nd"},
+        {"start": 10, "end": 17, "name": ":_けーぴー:",
+         "url": "https://yt3.ggpht.com/7reEmc_TZpS5V4_lkUunwvkX3vnTuN-vK-APZ2u2Cwp8qFm7ILNfS6BMNpHP0NnDVD_-boxarA=w24-h24-c-k-nd"}]
+    assert "emotes" not in text
     moderator, _ = tail.wait_event(by_id("ChwKGkNNb2RNc2dJZDAwMDAwMDAwMDAwMDAwMDAw"))
     assert moderator["badges"] == ["moderator", "member"]
 

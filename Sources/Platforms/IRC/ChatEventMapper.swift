@@ -14,6 +14,8 @@ import FoundationEssentials
 struct ChatEventMapper {
     static let bitsGiftName = "Bits"
     static let subGiftName = "Gift Sub"
+    /// Between Twitch's system message and the user's own in a notice row.
+    static let noticeSeparator = " — "
 
     /// `#channel`, compared case-insensitively with each line's target.
     let channel: String
@@ -63,10 +65,13 @@ struct ChatEventMapper {
             kind = .action
         }
         let tags = message.tags
+        // Twitch counts the ranges in the message as shown, without the CTCP wrapper.
+        let emotes = TwitchEmoteTag.emotes(tags["emotes"], in: text)
         if let bits = TwitchTags.positiveCount(tags["bits"]) {
-            return .event(.gift(line(message, login: login, text: text, kind: .gift(name: Self.bitsGiftName, count: bits))))
+            return .event(.gift(line(message, login: login, text: text, kind: .gift(name: Self.bitsGiftName, count: bits),
+                                     emotes: emotes)))
         }
-        return .event(.comment(line(message, login: login, text: text, kind: kind)))
+        return .event(.comment(line(message, login: login, text: text, kind: kind, emotes: emotes)))
     }
 
     private func notice(_ message: IRCMessage) -> Outcome {
@@ -91,9 +96,16 @@ struct ChatEventMapper {
             let count = TwitchTags.positiveCount(tags["msg-param-mass-gift-count"]) ?? 1
             return .event(.gift(line(message, login: login, text: system ?? "", kind: .gift(name: Self.subGiftName, count: count))))
         default:
-            let text = [system, userText].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " — ")
+            let parts = [system, userText].compactMap { $0 }.filter { !$0.isEmpty }
+            let text = parts.joined(separator: Self.noticeSeparator)
             guard !text.isEmpty else { return .malformed("USERNOTICE \(kind) without text") }
-            return .event(.comment(line(message, login: login, text: text, kind: .notice)))
+            // The tag's ranges are in the user's message, which comes last in the row.
+            var emotes: [Emote] = []
+            if let userText, !userText.isEmpty {
+                let before = text.unicodeScalars.count - userText.unicodeScalars.count
+                emotes = TwitchEmoteTag.emotes(tags["emotes"], in: userText, offset: before)
+            }
+            return .event(.comment(line(message, login: login, text: text, kind: .notice, emotes: emotes)))
         }
     }
 
@@ -111,13 +123,14 @@ struct ChatEventMapper {
         return .event(.clear)
     }
 
-    private func line(_ message: IRCMessage, login: String, text: String, kind: ChatLine.Kind) -> ChatLine {
+    private func line(_ message: IRCMessage, login: String, text: String, kind: ChatLine.Kind,
+                      emotes: [Emote] = []) -> ChatLine {
         let tags = message.tags
         // Twitch's `id`, IRCv3's `msgid`, else a fresh one (a repeated id would replace a line).
         let id = TwitchTags.text(tags["id"]) ?? TwitchTags.text(tags["msgid"]) ?? UUID().uuidString
         let name = TwitchTags.text(tags["display-name"].map { $0.trimmingWhitespace() }) ?? login
         return ChatLine(id: id, user: name, login: login.isEmpty ? nil : login, text: text,
                         color: tags["color"].flatMap(RGBColor.init(hex:)), badges: TwitchTags.badges(tags["badges"]),
-                        kind: kind)
+                        kind: kind, emotes: emotes)
     }
 }

@@ -9,13 +9,19 @@ package struct IRCChatFeed: CommentFeed {
     /// `#channel`, already checked by `StreamID`.
     let channel: String
     let endpoint: FeedEndpoint
+    /// Told the channel's numeric id (Twitch's `room-id` tag, on ROOMSTATE and chat lines)
+    /// when it is first seen on a connection or changes; Twitch's feed loads the channel's
+    /// third-party emotes with it.
+    let roomSeen: (@Sendable (String) -> Void)?
     /// A server that has not let us join by then is dropped and retried.
     static let joinTimeout = TimeAmount.seconds(30)
 
-    package init(flavor: IRCSession.Flavor, channel: String, endpoint: FeedEndpoint) {
+    package init(flavor: IRCSession.Flavor, channel: String, endpoint: FeedEndpoint,
+                 roomSeen: (@Sendable (String) -> Void)? = nil) {
         self.flavor = flavor
         self.channel = channel
         self.endpoint = endpoint
+        self.roomSeen = roomSeen
     }
 
     package func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
@@ -25,6 +31,7 @@ package struct IRCChatFeed: CommentFeed {
             defer { watchdog.cancel() }
             return try await connection.executeThenClose { inbound, outbound in
                 var session = IRCSession(flavor: flavor, channel: self.channel)
+                var room: String?
                 for line in session.openingLines() { try await outbound.write(ByteBuffer(string: line)) }
                 for try await buffer in inbound {
                     let message: IRCMessage
@@ -33,6 +40,11 @@ package struct IRCChatFeed: CommentFeed {
                     } catch {
                         problems.note(error.reason)
                         continue
+                    }
+                    if let roomSeen, let seen = TwitchTags.roomID(message.tags["room-id"]), seen != room,
+                       message.params.first?.lowercased() == self.channel.lowercased() {
+                        room = seen
+                        roomSeen(seen)
                     }
                     for action in session.handle(message) {
                         switch action {

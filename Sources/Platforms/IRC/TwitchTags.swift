@@ -22,4 +22,11 @@ enum TwitchTags {
         guard let value, !value.isEmpty else { return nil }
         return value
     }
+
+    /// A channel's or user's numeric id (`room-id`, `user-id`): digits only, else nil.
+    static func roomID(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.utf8.count <= 20,
+              value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return value
+    }
 }

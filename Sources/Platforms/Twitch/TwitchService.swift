@@ -3,7 +3,8 @@ import CommentBarNet
 import IRCPlatform
 
 /// The `twitch` service: a channel's chat, read anonymously over Twitch's IRC WebSocket, and
-/// its viewer count and start time from Twitch's public GraphQL endpoint.
+/// its viewer count and start time from Twitch's public GraphQL endpoint, and the channel's
+/// BetterTTV, FrankerFaceZ and 7TV emotes.
 public enum TwitchService {
     /// Twitch chat over TLS WebSocket, unless `server` says otherwise.
     static let defaultServer = "wss://irc-ws.chat.twitch.tv:443"
@@ -15,7 +16,7 @@ public enum TwitchService {
             let channel = try TwitchChannel.parse(request.streamID)
             let endpoint = try FeedEndpoint.parse(request.server.isEmpty ? defaultServer : request.server,
                                                   service: "twitch", schemes: ["wss", "ws", "ircs", "irc"])
-            return TwitchFeed(chat: IRCChatFeed(flavor: .twitch, channel: channel, endpoint: endpoint),
+            return TwitchFeed(channel: channel, endpoint: endpoint,
                               metadata: TwitchMetadataPoller(login: String(channel.dropFirst())))
         })
 }

@@ -32,13 +32,14 @@ enum ChatActionMapper {
     /// One row for a chat item, or nil for items that are not rows (placeholders, system blurbs).
     static func line(for item: ChatItem) -> FeedEvent? {
         if let text = item.liveChatTextMessageRenderer {
-            let message = text.message?.plain ?? ""
-            return .comment(row(text, text: message.isEmpty ? emptyText : message))
+            let message = text.message?.rendered ?? (text: "", emotes: [])
+            return .comment(row(text, text: message.text.isEmpty ? emptyText : message.text, emotes: message.emotes))
         }
         if let paid = item.liveChatPaidMessageRenderer {
             let tier = color(paid.bodyBackgroundColor ?? paid.headerBackgroundColor)
-            return .gift(row(paid, text: paid.message?.plain ?? "",
-                             kind: .gift(name: amount(paid), count: 1), highlight: tier))
+            let message = paid.message?.rendered ?? (text: "", emotes: [])
+            return .gift(row(paid, text: message.text, kind: .gift(name: amount(paid), count: 1), highlight: tier,
+                             emotes: message.emotes))
         }
         if let sticker = item.liveChatPaidStickerRenderer {
             let tier = color(sticker.moneyChipBackgroundColor ?? sticker.backgroundColor)
@@ -49,9 +50,17 @@ enum ChatActionMapper {
             // New member: the subtext ("Welcome to …!"); milestone: "Member for 6 months" and the message.
             let headline = [membership.headerPrimaryText?.plain, membership.headerSubtext?.plain]
                 .compactMap { $0 }.first { !$0.isEmpty } ?? "New member"
-            let message = membership.message?.plain ?? ""
-            return .comment(row(membership, text: message.isEmpty ? headline : "\(headline) — \(message)",
-                                kind: .notice, highlight: membershipColor))
+            let message = membership.message?.rendered ?? (text: "", emotes: [])
+            guard !message.text.isEmpty else {
+                return .comment(row(membership, text: headline, kind: .notice, highlight: membershipColor))
+            }
+            let prefix = "\(headline) — "
+            let shift = prefix.unicodeScalars.count
+            let emotes = message.emotes.map { emote in
+                Emote(range: (emote.range.lowerBound + shift)..<(emote.range.upperBound + shift), name: emote.name, url: emote.url)
+            }
+            return .comment(row(membership, text: prefix + message.text, kind: .notice, highlight: membershipColor,
+                                emotes: emotes))
         }
         if let purchase = item.liveChatSponsorshipsGiftPurchaseAnnouncementRenderer,
            var header = purchase.header?.liveChatSponsorshipsHeaderRenderer {
@@ -65,10 +74,10 @@ enum ChatActionMapper {
     }
 
     private static func row(_ renderer: MessageRenderer, text: String, kind: ChatLine.Kind = .comment,
-                            highlight: RGBColor? = nil) -> ChatLine {
+                            highlight: RGBColor? = nil, emotes: [Emote] = []) -> ChatLine {
         let channel = renderer.authorExternalChannelId.flatMap { $0.isEmpty ? nil : $0 }
         return ChatLine(id: normalizedID(renderer.id ?? ""), user: renderer.authorName?.plain ?? "", login: channel,
-                        text: text, badges: badges(renderer), kind: kind, highlight: highlight)
+                        text: text, badges: badges(renderer), kind: kind, highlight: highlight, emotes: emotes)
     }
 
     private static func reidentified(_ event: FeedEvent, as id: String) -> FeedEvent {

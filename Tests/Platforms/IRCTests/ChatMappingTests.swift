@@ -23,7 +23,8 @@ final class ChatMappingTests: XCTestCase {
         let line = #"@badge-info=subscriber/8;badges=broadcaster/1,subscriber/12;color=#1E90FF;display-name=Ronni\s;emotes=25:0-4;id=b34ccfc7;user-id=1337 :ronni!ronni@ronni.tmi.twitch.tv PRIVMSG #chan :Kappa Keepo"#
         XCTAssertEqual(try event(line), .comment(ChatLine(
             id: "b34ccfc7", user: "Ronni", login: "ronni", text: "Kappa Keepo",
-            color: RGBColor(red: 0x1E, green: 0x90, blue: 0xFF), badges: ["broadcaster", "subscriber"])))
+            color: RGBColor(red: 0x1E, green: 0x90, blue: 0xFF), badges: ["broadcaster", "subscriber"],
+            emotes: [Emote(range: 0..<5, name: "Kappa", url: "https://static-cdn.jtvnw.net/emoticons/v2/25/default/dark/2.0")])))
     }
 
     func testDisplayNameFallsBackToLoginAndIdIsGenerated() throws {
