@@ -56,7 +56,12 @@ class Tail:
 
     def __init__(self, *args, env=None):
         full_env = dict(os.environ)
-        full_env.update(env or {})
+        extra = dict(env or {})
+        # A test's own routes come first (the first matching rule wins); every other real host
+        # still goes to the closed port, so no test reaches the internet by leaving one out.
+        if extra.get("COMMENTBAR_CONNECT_TO") and os.environ.get("COMMENTBAR_CONNECT_TO"):
+            extra["COMMENTBAR_CONNECT_TO"] += "," + os.environ["COMMENTBAR_CONNECT_TO"]
+        full_env.update(extra)
         self.proc = subprocess.Popen([binary(), "tail", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      env=full_env)
         self.lines = []  # raw stdout lines
@@ -186,5 +191,5 @@ def test_ca(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def no_real_internet(monkeypatch):
     """No test reaches a real platform: every real host name goes to a closed loopback port unless
-    the test routes it to its own server (a test's COMMENTBAR_CONNECT_TO replaces this one)."""
+    the test routes it to its own server (`Tail` puts a test's own COMMENTBAR_CONNECT_TO rules first)."""
     monkeypatch.setenv("COMMENTBAR_CONNECT_TO", ",".join(f"{name}:443:127.0.0.1:9" for name in REAL_HOST_NAMES))
