@@ -466,6 +466,20 @@ def write_page(res, out_md, images_dir):
     else:
         p.add(f"Not measured in this run: {fc.get('skipped', 'the renderer was not built')}.", "")
 
+    # ---- parsers
+    parsers = res.get("parsers") or {}
+    p.add("## Platform parsers (`commentbar bench-parsers`)", "")
+    if "youtube_events_per_second" in parsers:
+        nico = parsers.get("niconico_messages_per_second") or 0
+        p.table(["parser", "rate", "target"], [
+            ["YouTube: recorded `get_live_chat` actions (chat-downloader's, MIT), JSON decoded and mapped",
+             f"{fmt(parsers['youtube_events_per_second'], 0)} events/s", "(none given)"],
+            ["niconico: NDGR segment of 1,000 messages written with the published schema, split, decoded, mapped",
+             f"{fmt(nico, 0)} messages/s", f"at least 100,000/s: {verdict(nico >= 100_000)}"],
+        ])
+    else:
+        p.add(f"Not measured in this run: {parsers.get('skipped', 'the renderer was not built')}.", "")
+
     # ---- plot
     p.add("## Plot", "")
     os.makedirs(images_dir, exist_ok=True)

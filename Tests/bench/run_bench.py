@@ -549,6 +549,12 @@ def phase_frame_costs(args, results):
     except (OSError, subprocess.TimeoutExpired, ValueError) as e:
         results["frame_costs"] = {"skipped": f"`commentbar bench --json` gave no usable JSON: {e}"}
         log(results["frame_costs"]["skipped"])
+    try:
+        p = subprocess.run([exe, "bench-parsers", "--json"], capture_output=True, text=True, timeout=180)
+        results["parsers"] = json.loads(p.stdout)
+        log(f"parsers: {results['parsers']}")
+    except (OSError, subprocess.TimeoutExpired, ValueError) as e:
+        results["parsers"] = {"skipped": f"`commentbar bench-parsers --json` gave no usable JSON: {e}"}
 
 
 # ---------------------------------------------------------------- main
