@@ -11,6 +11,8 @@
 struct bar_live_state {
 	struct renderer_supervisor *supervisor;
 	struct mic_watch *mic;
+	void (*mic_renamed)(void *data, const char *new_name);
+	void *mic_renamed_data;
 };
 
 /* Any thread: the newest state as one stdin line, handed to the supervisor. */
@@ -44,19 +46,29 @@ static void on_air_changed(void *data, const struct on_air_state *air)
 	send_state(data, air);
 }
 
+static void mic_renamed(void *data, const char *new_name)
+{
+	struct bar_live_state *live = data;
+	if (live->mic_renamed)
+		live->mic_renamed(live->mic_renamed_data, new_name);
+}
+
 static void mic_changed(void *data)
 {
 	const struct on_air_state air = on_air_get();
 	send_state(data, &air);
 }
 
-struct bar_live_state *bar_live_state_create(const char *bar_name, struct renderer_supervisor *supervisor)
+struct bar_live_state *bar_live_state_create(const char *bar_name, struct renderer_supervisor *supervisor,
+					     void (*on_mic_renamed)(void *data, const char *new_name), void *data)
 {
 	struct bar_live_state *live = calloc(1, sizeof(*live));
 	if (!live)
 		return NULL;
 	live->supervisor = supervisor;
-	live->mic = mic_watch_create(bar_name, mic_changed, live);
+	live->mic_renamed = on_mic_renamed;
+	live->mic_renamed_data = data;
+	live->mic = mic_watch_create(bar_name, mic_changed, mic_renamed, live);
 	on_air_listen(on_air_changed, live);
 	mic_changed(live);
 	return live;

@@ -12,8 +12,10 @@
 struct bar_live_state;
 struct renderer_supervisor;
 
-/* The supervisor must outlive the bar_live_state. NULL when out of memory. */
-struct bar_live_state *bar_live_state_create(const char *bar_name, struct renderer_supervisor *supervisor);
+/* The supervisor must outlive the bar_live_state. mic_renamed (may be NULL) is told the
+ * new name when the mic the settings name is renamed. NULL when out of memory. */
+struct bar_live_state *bar_live_state_create(const char *bar_name, struct renderer_supervisor *supervisor,
+					     void (*mic_renamed)(void *data, const char *new_name), void *data);
 /* From create and update: the mic_source and mic_meter settings. */
 void bar_live_state_configure(struct bar_live_state *live, const char *mic_source, bool mic_meter);
 /* From video_tick. */

@@ -172,6 +172,15 @@ static void configure_live_state(struct comment_bar_source *s, obs_data_t *setti
 				 obs_data_get_bool(settings, key_of(CB_SETTING_INDEX_mic_meter)));
 }
 
+/* The mic the settings name was renamed: the setting follows it, so the properties show it. */
+static void mic_renamed(void *data, const char *new_name)
+{
+	struct comment_bar_source *s = data;
+	obs_data_t *settings = obs_source_get_settings(s->source);
+	obs_data_set_string(settings, key_of(CB_SETTING_INDEX_mic_source), new_name);
+	obs_data_release(settings);
+}
+
 static void cb_update(void *data, obs_data_t *settings)
 {
 	struct comment_bar_source *s = data;
@@ -201,7 +210,7 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 		bfree(s);
 		return NULL;
 	}
-	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor);
+	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor, mic_renamed, s);
 	configure_live_state(s, settings);
 	return s;
 }

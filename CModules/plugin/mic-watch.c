@@ -21,6 +21,7 @@
 struct mic_watch {
 	char *bar_name; /* escaped, for the log */
 	mic_watch_changed changed;
+	mic_watch_renamed renamed;
 	void *changed_data;
 	signal_handler_t *core_signals; /* NULL without a running OBS core */
 
@@ -155,8 +156,30 @@ static void volmeter_update(void *data, const float magnitude[MAX_AUDIO_CHANNELS
 		w->changed(w->changed_data);
 }
 
+/* The watched source has a new name: a named watch follows it (an empty name follows the
+ * Mic/Aux channel, not a name). */
+static void source_renamed_signal(void *data, calldata_t *params)
+{
+	struct mic_watch *w = data;
+	const char *new_name = calldata_string(params, "new_name");
+	char *copy = new_name && *new_name ? strdup(new_name) : NULL;
+	bool follow = false;
+	pthread_mutex_lock(&w->mutex);
+	if (copy && w->wanted[0]) {
+		free(w->wanted);
+		w->wanted = copy;
+		copy = NULL;
+		follow = true;
+	}
+	pthread_mutex_unlock(&w->mutex);
+	free(copy);
+	atomic_store(&w->dirty, true);
+	if (follow && w->renamed)
+		w->renamed(w->changed_data, new_name);
+}
+
 static const char *const state_signals[] = {"mute", "enable"};
-static const char *const identity_signals[] = {"rename", "remove", "destroy"};
+static const char *const identity_signals[] = {"remove", "destroy"};
 
 /* Stops watching the current source. Tick's thread, mutex not held: once the
  * disconnects return, no handler of ours runs for that source any more. */
@@ -173,6 +196,7 @@ static void detach(struct mic_watch *w)
 	for (size_t i = 0; i < sizeof(identity_signals) / sizeof(*identity_signals); i++)
 		signal_handler_disconnect(signals, identity_signals[i], source_identity_signal, w);
 	signal_handler_disconnect(signals, "volume", volume_signal, w);
+	signal_handler_disconnect(signals, "rename", source_renamed_signal, w);
 	signal_handler_disconnect(signals, "push_to_talk_changed", push_to_talk_signal, w);
 	signal_handler_disconnect(signals, "push_to_mute_changed", push_to_mute_signal, w);
 	obs_source_remove_audio_capture_callback(source, audio_capture, w);
@@ -199,6 +223,7 @@ static void attach(struct mic_watch *w, obs_source_t *source, bool meter)
 	pthread_mutex_unlock(&w->mutex);
 	signal_handler_t *signals = obs_source_get_signal_handler(source);
 	signal_handler_connect(signals, "volume", volume_signal, w);
+	signal_handler_connect(signals, "rename", source_renamed_signal, w);
 	signal_handler_connect(signals, "push_to_talk_changed", push_to_talk_signal, w);
 	signal_handler_connect(signals, "push_to_mute_changed", push_to_mute_signal, w);
 	for (size_t i = 0; i < sizeof(state_signals) / sizeof(*state_signals); i++)
@@ -282,7 +307,8 @@ static void core_signal(void *data, calldata_t *params)
 
 static const char *const core_signals[] = {"source_create", "source_remove", "source_rename", "channel_change"};
 
-struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed changed, void *data)
+struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed changed, mic_watch_renamed renamed,
+				   void *data)
 {
 	struct mic_watch *w = calloc(1, sizeof(*w));
 	if (!w)
@@ -298,6 +324,7 @@ struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed chang
 		return NULL;
 	}
 	w->changed = changed;
+	w->renamed = renamed;
 	w->changed_data = data;
 	pthread_mutex_init(&w->mutex, NULL);
 	atomic_init(&w->dirty, true);

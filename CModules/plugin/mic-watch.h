@@ -29,9 +29,14 @@ struct mic_watch;
  * changed; must not block. */
 typedef void (*mic_watch_changed)(void *data);
 
+/* Called (on the thread that renamed it, usually OBS's UI thread) when the source the
+ * settings name was renamed: the watch follows it, and the caller updates its setting. */
+typedef void (*mic_watch_renamed)(void *data, const char *new_name);
+
 /* bar_name is for log lines. Without a running OBS core (a stub host) the watch
- * stays at unknown. */
-struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed changed, void *data);
+ * stays at unknown. renamed may be NULL. */
+struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed changed, mic_watch_renamed renamed,
+				   void *data);
 /* From update: which source, and whether to measure its level. */
 void mic_watch_configure(struct mic_watch *watch, const char *source_name, bool meter);
 /* From video_tick: resolves the source again if something may have changed it. */

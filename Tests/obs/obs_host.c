@@ -251,6 +251,19 @@ static void test_mic_badge(obs_source_t *bar, const char *wav, cairo_surface_t *
 	mic = create_mic(wav);
 	took = wait_for_match(on, 10, &c);
 	check(took >= 0, "a new source of that name is followed", "mean difference %.3f", c.mean);
+
+	/* Renamed: the bar keeps following it, and its setting takes the new name. */
+	if (mic) {
+		obs_source_set_name(mic, "Mic (renamed)");
+		obs_source_set_muted(mic, true);
+		took = wait_for_match(muted, 10, &c);
+		obs_data_t *after = obs_source_get_settings(bar);
+		const bool renamed_setting = strcmp(obs_data_get_string(after, "mic_source"), "Mic (renamed)") == 0;
+		obs_data_release(after);
+		check(took >= 0 && renamed_setting, "a renamed mic is still followed, and the setting names it anew",
+		      "mean difference %.3f, setting %s", c.mean, renamed_setting ? "renamed" : "not renamed");
+		obs_source_set_muted(mic, false);
+	}
 	obs_set_output_source(3, NULL);
 	if (mic) {
 		obs_source_remove(mic);
