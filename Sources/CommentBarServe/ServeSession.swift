@@ -129,15 +129,34 @@ public final class ServeSession: @unchecked Sendable {
                             if case .status(let status) = event {
                                 self.log.info("feed status\(origin.count > 1 ? " (\(origin.name))" : ""): \(status.label)")
                             }
-                            self.shared.withLock {
-                                if $0.feedGeneration == generation { $0.state.apply(event, from: origin) }
+                            let streams = self.shared.withLock { shared -> [BarState.StreamSlot] in
+                                guard shared.feedGeneration == generation else { return [] }
+                                shared.state.apply(event, from: origin)
+                                return shared.state.streams
                             }
+                            if case .viewers = event, origin.count > 1 { self.logViewers(streams) }
                             self.wakeUp.yield()
                         }
                     }
                 }
             }
         }
+    }
+
+    /// When the viewers of several streams were last logged: their breakdown, at most once a minute.
+    private let viewersLogged = Mutex<ContinuousClock.Instant?>(nil)
+
+    private func logViewers(_ streams: [BarState.StreamSlot]) {
+        let now = ContinuousClock.now
+        let due = viewersLogged.withLock { last in
+            guard last.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let parts = streams.map { "\($0.name) \($0.viewers.map(String.init) ?? "–")" }
+        let total = streams.compactMap(\.viewers).reduce(0, +)
+        log.info("viewers: \(parts.joined(separator: ", ")) (\(total) in all)")
     }
 
     /// Wakes the frame loop often enough for the clock, and beats the heart while

@@ -40,7 +40,9 @@ package enum NiconicoParseBenchmark {
             while let body = try? splitter.nextMessage() {
                 guard let chunk = try? NDGRChunkedMessage(serializedBytes: body) else { continue }
                 messages += 1
-                for case .event = MessageMapper.map(chunk) { events += 1 }
+                for output in MessageMapper.map(chunk) {
+                    if case .event = output { events += 1 }
+                }
             }
         }
         let elapsed = clock.now - start

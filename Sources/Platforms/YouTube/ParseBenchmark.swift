@@ -19,7 +19,7 @@ package enum YouTubeParseBenchmark {
         var events = 0
         for _ in 0..<rounds {
             guard let decoded = try? decoder.decode(LiveChatResponse.self, from: data) else { continue }
-            for action in decoded.continuationContents?.liveChatContinuation?.actions ?? [] {
+            for action in decoded.actions {
                 events += ChatActionMapper.events(for: action).count
             }
         }
