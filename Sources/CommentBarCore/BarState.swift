@@ -123,7 +123,8 @@ public struct BarState: Sendable, Equatable {
         case .reconnecting: return .reconnecting(reason: detail)
         case .waiting: return .waiting(reason: detail)
         case .ended: return .ended(reason: detail)
-        case .connecting, .paused, .live: return worst.status == .paused ? .paused : .reconnecting(reason: "\(worst.name): connecting")
+        case .connecting: return .connecting
+        case .paused, .live: return worst.status
         }
     }
 

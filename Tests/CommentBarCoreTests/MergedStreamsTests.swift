@@ -40,6 +40,9 @@ final class MergedStreamsTests: XCTestCase {
 
     func testTheBarSaysWhichStreamIsReconnecting() {
         var state = BarState()
+        state.apply(.status(.connecting), from: twitch)
+        state.apply(.status(.live), from: youtube)
+        XCTAssertEqual(state.status, .connecting, "a stream still connecting is not called reconnecting")
         state.apply(.status(.live), from: twitch)
         state.apply(.status(.reconnecting(reason: "timeout")), from: youtube)
         XCTAssertEqual(state.status, .reconnecting(reason: "YouTube: timeout"))
