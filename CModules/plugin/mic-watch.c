@@ -45,6 +45,8 @@ struct mic_watch {
 	atomic_bool push_to_mute;
 	/* OBS signals "volume" before it stores the new volume: the handler keeps it here. */
 	atomic_bool silent;
+	/* The state as last computed, for the audio thread's meter (a muted mic reads 0). */
+	atomic_bool muted_now;
 	atomic_int level;           /* -1: no meter */
 };
 
@@ -86,6 +88,7 @@ static void update_state(struct mic_watch *w)
 	const enum mic_state next = compute_locked(w);
 	const bool changed = next != w->state;
 	w->state = next;
+	atomic_store(&w->muted_now, next != MIC_STATE_ON);
 	pthread_mutex_unlock(&w->mutex);
 	if (changed)
 		w->changed(w->changed_data);
@@ -148,7 +151,8 @@ static void volmeter_update(void *data, const float magnitude[MAX_AUDIO_CHANNELS
 		if (isfinite(peak[i]) && peak[i] > loudest)
 			loudest = peak[i];
 	int step = 0;
-	if (loudest > METER_FLOOR_DB)
+	/* OBS meters a muted source as if it were not: the bar's meter says what is heard. */
+	if (loudest > METER_FLOOR_DB && !atomic_load(&w->muted_now))
 		step = (int)lroundf((loudest - METER_FLOOR_DB) / -METER_FLOOR_DB * MIC_LEVEL_STEPS);
 	step = step < 0 ? 0 : step > MIC_LEVEL_STEPS ? MIC_LEVEL_STEPS : step;
 	/* Only a visible step is news: a silent mic makes no frames. */
@@ -332,6 +336,7 @@ struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed chang
 	atomic_init(&w->push_to_talk, false);
 	atomic_init(&w->push_to_mute, false);
 	atomic_init(&w->silent, false);
+	atomic_init(&w->muted_now, true);
 	atomic_init(&w->level, -1);
 	w->core_signals = obs_get_signal_handler();
 	if (w->core_signals)
