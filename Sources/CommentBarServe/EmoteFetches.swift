@@ -12,6 +12,9 @@ public final class EmoteFetches: Sendable {
     /// Issue 12's caps: a download of at most 2 MiB in 10 s.
     package static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(10))
     static let maxConcurrent = 4
+    /// Pictures waiting for their turn at most: a chat naming picture after picture drops the
+    /// oldest waiting ones (their rows show text; a row asking again fetches them).
+    static let maxWaiting = 256
 
     /// Why a download gave no bytes, as a log line says it.
     public struct Failure: Error, Sendable {
@@ -47,7 +50,13 @@ public final class EmoteFetches: Sendable {
             for emote in line.emotes where store.begin(emote.url) { new.append(emote.url) }
         }
         guard !new.isEmpty else { return }
-        queue.withLock { $0.waiting += new }
+        let dropped = queue.withLock { queue -> [String] in
+            queue.waiting += new
+            let excess = max(0, queue.waiting.count - Self.maxWaiting)
+            defer { queue.waiting.removeFirst(excess) }
+            return Array(queue.waiting.prefix(excess))
+        }
+        for url in dropped { store.forget(url) }
         startWaiting()
     }
 

@@ -145,3 +145,17 @@ final class EmoteRenderingTests: XCTestCase {
         XCTAssertNil(images.state(of: "https://e/0"), "the least recently used went first")
     }
 }
+
+final class EmoteStoreBoundsTests: XCTestCase {
+    func testFailedPicturesDoNotGrowTheTableWithoutBound() {
+        let images = EmoteImages()
+        for index in 0..<(EmoteImages.maxEntries + 500) {
+            _ = images.begin("https://e/bad\(index)")
+            images.finish("https://e/bad\(index)", .failed)
+        }
+        XCTAssertNil(images.state(of: "https://e/bad0"), "the oldest failures went")
+        guard case .failed? = images.state(of: "https://e/bad\(EmoteImages.maxEntries + 499)") else {
+            return XCTFail("the newest failure is kept")
+        }
+    }
+}

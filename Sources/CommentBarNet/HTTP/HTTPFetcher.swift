@@ -65,7 +65,9 @@ package enum HTTPFetcher {
         } catch {
             throw Failure(reason(error, url: url))
         }
-        guard response.status.code == 200 else { throw Failure("\(shown(url)): HTTP \(response.status.code)") }
+        guard response.status.code == 200 else {
+            throw Failure("\(shown(url)): HTTP \(response.status.code)", status: Int(response.status.code))
+        }
         return response
     }
 

@@ -14,6 +14,9 @@ public final class EmoteImages: Sendable {
 
     /// Decoded pixels kept at most (issue 12: a 32 MiB memory cache).
     public static let maxBytes = 32 << 20
+    /// URLs known at most (failed ones hold no pixels, but a feed naming endless distinct
+    /// pictures must not grow the table): the least recently used finished ones go first.
+    public static let maxEntries = 4096
     /// The height pictures are decoded at: crisp up to about 48 px text, scaled down below.
     public static let decodeHeight = 64
 
@@ -58,6 +61,14 @@ public final class EmoteImages: Sendable {
         }
     }
 
+    /// Forgets a picture that was never fetched (given up before its turn): a row asking again fetches it.
+    public func forget(_ url: String) {
+        entries.withLock { entries in
+            guard let entry = entries.states.removeValue(forKey: url) else { return }
+            entries.totalBytes -= entry.bytes
+        }
+    }
+
     public func finish(_ url: String, _ state: State) {
         entries.withLock { entries in
             let bytes: Int
@@ -66,9 +77,12 @@ public final class EmoteImages: Sendable {
             entries.useCounter &+= 1
             entries.states[url] = Entry(state: state, bytes: bytes, lastUse: entries.useCounter)
             entries.totalBytes += bytes
-            while entries.totalBytes > Self.maxBytes,
-                  let oldest = entries.states.filter({ $0.key != url && $0.value.bytes > 0 })
-                      .min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            while entries.totalBytes > Self.maxBytes || entries.states.count > Self.maxEntries,
+                  let oldest = entries.states.filter({ entry in
+                      guard entry.key != url else { return false }
+                      if case .loading = entry.value.state { return false }
+                      return entries.totalBytes > Self.maxBytes ? entry.value.bytes > 0 : true
+                  }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 entries.totalBytes -= oldest.value.bytes
                 entries.states[oldest.key] = nil
             }
