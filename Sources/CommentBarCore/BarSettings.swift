@@ -69,6 +69,16 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var backgroundPath: String = SettingsSchema.string("background_path")
     /// The most frames a second the renderer makes.
     public var maxFPS: Int = SettingsSchema.int("fps")
+    /// A poll's burst of comments is shown spread by their send times (`ChatFlow`).
+    public var paceBursts = SettingsSchema.bool("pace_bursts")
+    /// Seconds every comment waits before it is shown, so moderators can delete it unseen.
+    public var delaySeconds: Int = SettingsSchema.int("delay_seconds")
+    /// With several streams: one summed viewer count, or one per stream.
+    public var viewersMode = ViewersMode(rawValue: SettingsSchema.string("viewers_mode")) ?? .sum
+
+    public enum ViewersMode: String, Sendable, Codable, CaseIterable {
+        case sum, each
+    }
 
     /// The keys as OBS stores them (the settings table's keys).
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -103,6 +113,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case avatarPath = "avatar_path"
         case backgroundPath = "background_path"
         case maxFPS = "fps"
+        case paceBursts = "pace_bursts"
+        case delaySeconds = "delay_seconds"
+        case viewersMode = "viewers_mode"
     }
 
     public init() {}
@@ -150,6 +163,10 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.avatarPath = value(.avatarPath, s.avatarPath)
         s.backgroundPath = value(.backgroundPath, s.backgroundPath)
         s.maxFPS = value(.maxFPS, s.maxFPS)
+        s.paceBursts = value(.paceBursts, s.paceBursts)
+        s.delaySeconds = value(.delaySeconds, s.delaySeconds)
+        // An unknown mode (a newer shim's) is the default.
+        s.viewersMode = ViewersMode(rawValue: value(.viewersMode, s.viewersMode.rawValue)) ?? .sum
         self = s.clamped()
     }
 
@@ -164,6 +181,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.backgroundOpacity = SettingsSchema.clamp(s.backgroundOpacity, "bg_opacity")
         s.cornerRadius = SettingsSchema.clamp(s.cornerRadius, "corner_radius")
         s.maxFPS = SettingsSchema.clamp(s.maxFPS, "fps")
+        s.delaySeconds = SettingsSchema.clamp(s.delaySeconds, "delay_seconds")
         if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }
         return s
     }
@@ -172,6 +190,11 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var filters: ChatFilters {
         ChatFilters(hideBots: hideBots, botNames: botNames, hideCommands: hideCommands, ngWords: ngWords, ngMode: ngMode,
                     hiddenUsers: hiddenUsers, highlightNames: highlightNames, highlightFirstMessages: highlightFirst)
+    }
+
+    /// How comments flow to the bar: paced, delayed.
+    public var flowOptions: ChatFlow.Options {
+        ChatFlow.Options(paceBursts: paceBursts, delaySeconds: Double(delaySeconds))
     }
 
     /// Decodes the settings object the shim sends; bad JSON is an error with a message.

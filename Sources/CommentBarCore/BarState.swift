@@ -30,6 +30,8 @@ public struct BarState: Sendable, Equatable {
     /// One stream of several: its own status, viewers and start.
     public struct StreamSlot: Sendable, Equatable {
         public var name: String
+        /// The service id (its icon beside the stream's own viewer count).
+        public var service = ""
         public var status: FeedStatus = .connecting
         public var viewers: Int?
         public var start: Double?
@@ -69,6 +71,7 @@ public struct BarState: Sendable, Equatable {
             streams = (0..<origin.count).map { StreamSlot(name: $0 == origin.index ? origin.name : "") }
         }
         if streams[origin.index].name.isEmpty { streams[origin.index].name = origin.name }
+        if streams[origin.index].service.isEmpty { streams[origin.index].service = origin.service }
         switch event {
         case .start(let time):
             streams[origin.index].start = time
@@ -97,6 +100,21 @@ public struct BarState: Sendable, Equatable {
             removeLines { origin.owns($0) }
         case .mic, .avatar, .background, .relayStatus:
             apply(event)
+        }
+    }
+
+    /// Each stream's viewers beside its service, in the streams' order, for a header that shows
+    /// them apart (`viewers_mode` each); empty with one stream (its count is `viewers`).
+    public var viewersByStream: [StreamViewers] {
+        streams.count > 1 ? streams.map { StreamViewers(service: $0.service, viewers: $0.viewers) } : []
+    }
+
+    public struct StreamViewers: Sendable, Equatable {
+        public var service: String
+        public var viewers: Int?
+        public init(service: String, viewers: Int?) {
+            self.service = service
+            self.viewers = viewers
         }
     }
 
@@ -191,6 +209,8 @@ public struct BarState: Sendable, Equatable {
         if !key.isEmpty, !replaces, seenUsers.count < Self.maxSeenUsers {
             isFirst = seenUsers.insert((line.platform ?? "") + "\u{1}" + key).inserted
         }
+        // Recent messages from before the bar joined: their writers are known, never new.
+        if line.isHistory { isFirst = false }
         guard var shown = filters.apply(line, isFirstMessage: isFirst) else { return nil }
         // A masked NG word inside an emote's text unmakes the emote: the mask shows.
         if shown.text != line.text { shown.emotes = Emote.valid(line.emotes, in: shown.text) }

@@ -130,9 +130,16 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     public var emotes: [Emote] {
         didSet { if emotes != oldValue { emotes = Emote.valid(emotes, in: text) } }
     }
+    /// When the viewer sent it (unix seconds), where the platform says: a poll's burst is
+    /// replayed spread by these times (`ChatFlow`). Nil: shown as it arrives.
+    public var sentAt: Double?
+    /// Said before the bar connected (the platform's recent messages on join): shown at once,
+    /// never a first message, never spoken.
+    public var isHistory: Bool
 
     public init(id: String, user: String, login: String? = nil, text: String, color: RGBColor? = nil,
-                badges: [String] = [], kind: Kind = .comment, highlight: RGBColor? = nil, emotes: [Emote] = []) {
+                badges: [String] = [], kind: Kind = .comment, highlight: RGBColor? = nil, emotes: [Emote] = [],
+                sentAt: Double? = nil, isHistory: Bool = false) {
         // Every string is bounded: 200 kept lines must not hold megabytes.
         self.id = String(id.unicodeScalars.prefix(TextSanitizer.maxIDScalars))
         self.user = TextSanitizer.clean(user, limit: TextSanitizer.maxNameScalars)
@@ -147,7 +154,12 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
         }
         self.highlight = highlight
         self.emotes = Emote.valid(emotes, in: self.text)
+        self.sentAt = sentAt.flatMap { $0.isFinite && $0 >= 0 && $0 <= Self.latestSentAt ? $0 : nil }
+        self.isHistory = isHistory
     }
+
+    /// The latest send time believed (year 2286): anything beyond is no time at all.
+    public static let latestSentAt = 10_000_000_000.0
 }
 
 public struct RGBColor: Sendable, Equatable, Hashable {

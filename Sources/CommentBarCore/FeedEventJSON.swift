@@ -52,6 +52,10 @@ public enum FeedEventJSON {
         /// Which stream of several an event came from (`commentbar tail` with several
         /// `--stream`s); informational: replays ignore it.
         var feed: String?
+        /// When a comment or gift was sent (unix seconds), where the platform says.
+        var sent: Double?
+        /// A comment said before the feed connected (recent messages on join).
+        var history: Bool?
     }
 
     public static func parse(_ line: some StringProtocol) throws(ParseError) -> Record {
@@ -90,6 +94,13 @@ public enum FeedEventJSON {
                 return Emote(range: item.start..<item.end, name: item.name, url: item.url)
             }
         }
+        func sent() throws(ParseError) -> Double? {
+            guard let value = wire.sent else { return nil }
+            guard value.isFinite, value >= 0, value <= ChatLine.latestSentAt else {
+                throw ParseError("\"sent\" must be unix seconds from 0 to \(Int(ChatLine.latestSentAt))")
+            }
+            return value
+        }
         let event: FeedEvent
         switch type {
         case "recording":
@@ -111,7 +122,8 @@ public enum FeedEventJSON {
             event = .comment(ChatLine(id: try required(wire.id, "id"), user: wire.user ?? "", login: wire.login,
                                       text: try required(wire.text, "text"), color: try color(wire.color, "color"),
                                       badges: wire.badges ?? [], kind: kind,
-                                      highlight: try color(wire.highlight, "highlight"), emotes: emotes()))
+                                      highlight: try color(wire.highlight, "highlight"), emotes: emotes(),
+                                      sentAt: try sent(), isHistory: wire.history ?? false))
         case "gift":
             let count = min(wire.count ?? 1, maxCount)
             guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
@@ -119,7 +131,8 @@ public enum FeedEventJSON {
             event = .gift(ChatLine(id: try required(wire.id, "id"), user: try required(wire.user, "user"),
                                    login: wire.login, text: wire.text ?? "", color: try color(wire.color, "color"),
                                    badges: wire.badges ?? [], kind: .gift(name: name, count: count),
-                                   highlight: try color(wire.highlight, "highlight"), emotes: emotes()))
+                                   highlight: try color(wire.highlight, "highlight"), emotes: emotes(),
+                                   sentAt: try sent(), isHistory: wire.history ?? false))
         case "viewers":
             let count = try required(wire.count, "count")
             guard count >= 0 else { throw ParseError("\"count\" must be >= 0") }
@@ -180,6 +193,8 @@ public enum FeedEventJSON {
                     WireEmote(start: $0.range.lowerBound, end: $0.range.upperBound, name: $0.name, url: $0.url)
                 }
                 wire.badges = line.badges.isEmpty ? nil : line.badges
+                wire.sent = line.sentAt
+                wire.history = line.isHistory ? true : nil
                 switch line.kind {
                 case .comment: wire.type = "comment"; wire.text = line.text
                 case .action: wire.type = "comment"; wire.kind = "action"; wire.text = line.text

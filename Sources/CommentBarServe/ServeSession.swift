@@ -19,6 +19,8 @@ public final class ServeSession: @unchecked Sendable {
 
     struct Shared {
         var state = BarState()
+        /// Comments waiting to be shown (paced bursts, the moderation delay).
+        var flow = ChatFlow()
         var settings = BarSettings()
         var active = true
         /// What OBS says (streaming, recording, mic); kept when the feed changes.
@@ -42,6 +44,7 @@ public final class ServeSession: @unchecked Sendable {
     private let wakeUp: AsyncStream<Void>.Continuation
     private let images: RemoteImageFetches
     private let emotes: EmoteFetches
+    private let flowAlarm: FlowAlarm
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
@@ -50,6 +53,7 @@ public final class ServeSession: @unchecked Sendable {
         self.log = log
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (self.wake, self.wakeUp) = (wake, wakeUp)
+        flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
     }
@@ -92,6 +96,7 @@ public final class ServeSession: @unchecked Sendable {
                     $0.settingsRevision += 1
                     // New rows go through the new filters; rows already shown stay.
                     $0.state.filters = filters
+                    $0.flow.options = settings.flowOptions
                 }
                 if key != feedKey {
                     feedTask?.cancel()
@@ -103,6 +108,7 @@ public final class ServeSession: @unchecked Sendable {
         }
         log.info("stdin closed: exiting")
         feedTask?.cancel()
+        flowAlarm.cancel()
         wakeUp.finish()
     }
 
@@ -111,6 +117,7 @@ public final class ServeSession: @unchecked Sendable {
         let generation = shared.withLock {
             $0.state = BarState()
             $0.state.filters = filters
+            $0.flow.reset()
             $0.feedGeneration += 1
             return $0.feedGeneration
         }
@@ -129,11 +136,15 @@ public final class ServeSession: @unchecked Sendable {
                             if case .status(let status) = event {
                                 self.log.info("feed status\(origin.count > 1 ? " (\(origin.name))" : ""): \(status.label)")
                             }
-                            let streams = self.shared.withLock { shared -> [BarState.StreamSlot] in
-                                guard shared.feedGeneration == generation else { return [] }
-                                shared.state.apply(event, from: origin)
-                                return shared.state.streams
+                            let now = self.flowAlarm.now
+                            let (streams, due) = self.shared.withLock { shared -> ([BarState.StreamSlot], Double?) in
+                                guard shared.feedGeneration == generation else { return ([], nil) }
+                                for release in shared.flow.receive(event, from: origin, now: now) {
+                                    shared.state.apply(release.event, from: release.origin)
+                                }
+                                return (shared.state.streams, shared.flow.nextDue)
                             }
+                            self.flowAlarm.set(due)
                             if case .viewers = event, origin.count > 1 { self.logViewers(streams) }
                             self.wakeUp.yield()
                         }
@@ -182,10 +193,14 @@ public final class ServeSession: @unchecked Sendable {
         var emotesWantedAt: UInt64 = .max
         for await _ in wake {
             heartbeat()
-            let snapshot = shared.withLock {
-                $0.frameLoopProgress = clock.now
-                return $0
+            let now = flowAlarm.now
+            let (snapshot, nextComment) = shared.withLock { shared in
+                shared.frameLoopProgress = clock.now
+                // Comments that came due (the alarm rang, or any other wake-up) are shown now.
+                for release in shared.flow.release(now: now) { shared.state.apply(release.event, from: release.origin) }
+                return (shared, shared.flow.nextDue)
             }
+            flowAlarm.set(nextComment)
             let status = Self.sinkStatus(snapshot.active ? snapshot.state.status : .paused)
             if lastStatus?.0 != status.0 || lastStatus?.1 != status.1 {
                 sink.setStatus(status.0, detail: status.1)

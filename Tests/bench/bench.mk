@@ -2,9 +2,10 @@
 #   make bench        builds, runs every measure in one headless OBS, writes docs/benchmarks.md
 #   make bench-page   rewrites docs/benchmarks.md from the last run's results
 #   make bench-rss    the renderer's memory without OBS: peak RSS, PSS, USS and where the pages are
+#   make bench-flow   the comment flow alone: renderer CPU at 10 comments/s paced vs not, an idle bar's frames
 #   make link-order   regenerates linker/commentbar.order (the renderer's hot functions) with callgrind
 # Raw results and logs: .build-bench-run/ (results.json, obs-last.log, run-*/).
-.PHONY: bench bench-deps bench-page bench-stage bench-rss link-order
+.PHONY: bench bench-deps bench-page bench-stage bench-rss bench-flow link-order
 
 # Beyond the Makefile's APT_PACKAGES: the Chromium peer, the plot and screenshot decoding, WebSocket
 # (obs-websocket control, the bar's feed, Chromium's DevTools).
@@ -49,6 +50,10 @@ bench-page:
 bench-rss: bench-deps renderer
 	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(RENDERER) --seconds 30 --shm-copy
 	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(RENDERER) --seconds 120 --shm-copy --text kanji
+
+# The comment flow without OBS (also part of `make bench`): prints figures only.
+bench-flow: bench-deps renderer
+	$(BENCH_PYTHON) Tests/bench/flow_cpu.py --renderer $(RENDERER)
 
 # Regenerates linker/commentbar.order from a callgrind run of `serve` (valgrind reads no DWARF 5:
 # the binary is profiled without its debug sections). Then `make renderer` links with it.

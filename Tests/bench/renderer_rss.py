@@ -53,6 +53,16 @@ def pool_progress(header):
     return pid, seq, hb
 
 
+def stop_renderer(proc):
+    """Closes its stdin (the shim's way to end it) and waits; killed if it lingers."""
+    proc.stdin.close()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def classify(path, renderer):
     if not path:
         return "anon"
@@ -198,12 +208,7 @@ def main():
     st = status(proc.pid)
     parts, detail = smaps_breakdown(proc.pid, renderer)
     _, seq, _ = pool_progress(header)
-    proc.stdin.close()
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop_renderer(proc)
     binary_bytes = os.path.getsize(renderer)
     if args.shm_copy:
         os.unlink(renderer)

@@ -480,6 +480,22 @@ def write_page(res, out_md, images_dir):
     else:
         p.add(f"Not measured in this run: {parsers.get('skipped', 'the renderer was not built')}.", "")
 
+    # ---- the comment flow (issue 21)
+    flow = res.get("flow") or {}
+    p.add("## Comment flow: paced bursts and an idle bar (`Tests/bench/flow_cpu.py`)", "")
+    if "paced" in flow:
+        p.add("The renderer alone (no OBS) at 1280x360, 10 comments/s arriving as a YouTube poll brings them: "
+              "20 timed comments every 2 s.", "")
+        idle = flow["idle"]
+        p.table(["case", "renderer CPU (% of one core)", "frames"], [
+            ["pacing on (`pace_bursts`)", fmt(flow["paced"]["cpu_percent"], 1), str(flow["paced"]["frames"])],
+            ["pacing off", fmt(flow["unpaced"]["cpu_percent"], 1), str(flow["unpaced"]["frames"])],
+            [f"idle {fmt(idle['idle_seconds'], 0)} s (pacing on, 5 s delay, clock off)",
+             fmt(idle["idle_cpu_percent"], 2), f"{idle['idle_frames']} (target 0: {verdict(idle['idle_frames'] == 0)})"],
+        ])
+    else:
+        p.add(f"Not measured in this run: {flow.get('skipped', 'the renderer was not built')}.", "")
+
     # ---- plot
     p.add("## Plot", "")
     os.makedirs(images_dir, exist_ok=True)

@@ -555,6 +555,14 @@ def phase_frame_costs(args, results):
         log(f"parsers: {results['parsers']}")
     except (OSError, subprocess.TimeoutExpired, ValueError) as e:
         results["parsers"] = {"skipped": f"`commentbar bench-parsers --json` gave no usable JSON: {e}"}
+    # The comment flow (issue 21): pacing on vs off at 10 comments/s, and an idle bar's frames.
+    try:
+        p = subprocess.run([sys.executable, os.path.join(HERE, "flow_cpu.py"), "--renderer", exe, "--json"],
+                           capture_output=True, text=True, timeout=300)
+        results["flow"] = json.loads(p.stdout)
+        log(f"flow: {results['flow']}")
+    except (OSError, subprocess.TimeoutExpired, ValueError) as e:
+        results["flow"] = {"skipped": f"flow_cpu.py gave no usable JSON: {e}"}
 
 
 # ---------------------------------------------------------------- main

@@ -53,7 +53,10 @@
 	X(animate_emotes, "animate_emotes", CB_SETTING_BOOL, NULL, 1, 0, 0)             \
 	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0)                   \
 	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0)           \
-	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60)
+	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60)                                 \
+	X(pace_bursts, "pace_bursts", CB_SETTING_BOOL, NULL, 1, 0, 0)                   \
+	X(delay_seconds, "delay_seconds", CB_SETTING_INT, NULL, 0, 0, 30)               \
+	X(viewers_mode, "viewers_mode", CB_SETTING_STRING, "sum", 0, 0, 0)
 
 enum cb_setting_type {
 	CB_SETTING_STRING,

@@ -22,13 +22,24 @@ enum MessageMapper {
         let id = chunk.meta.id.isEmpty ? nil : chunk.meta.id
         switch chunk.payload {
         case .message(let message)?:
-            return [map(message, id: id)]
+            return [timed(map(message, id: id), chunk.meta)]
         case .state(let state)?:
             return map(state, id: id)
         case .signal?:
             return [.ignored]
         case nil:
             return [.unknown("a ChunkedMessage without a payload")]
+        }
+    }
+
+    /// A row carries the time the message was sent (`meta.at`), for pacing.
+    static func timed(_ output: Output, _ meta: NDGRChunkedMessage.Meta) -> Output {
+        guard meta.hasAt, meta.at.seconds > 0 else { return output }
+        let sent = Double(meta.at.seconds) + Double(meta.at.nanos) / 1_000_000_000
+        switch output {
+        case .event(.comment(var line)): line.sentAt = sent; return .event(.comment(line))
+        case .event(.gift(var line)): line.sentAt = sent; return .event(.gift(line))
+        default: return output
         }
     }
 

@@ -7,8 +7,8 @@ import Synchronization
 /// Follows an NDGR view URI (the seat's `messageServer`): `GET {view}?at=now` streams
 /// `ChunkedEntry`s; each `segment` is a stream of `ChunkedMessage`s read at once (segments
 /// overlap, so several are read together), and `next` names the following view request,
-/// made as soon as it arrives. `previous` and `backward` entries are history: the bar shows
-/// only what is said from now on.
+/// made as soon as it arrives. The first `backward` entry names the recent messages: the bar
+/// starts with them, as history (`BackwardHistory`); `previous` entries (older segments) are not read.
 struct SegmentStream: Sendable {
     enum End: Equatable, Sendable {
         case programmeEnded
@@ -70,7 +70,14 @@ struct SegmentStream: Sendable {
                         case .next(let ready)?:
                             next = ready.at
                             return false
-                        case .previous?, .backward?:
+                        case .backward(let backward)?:
+                            if backward.hasSegment, state.claimHistory() {
+                                for event in await BackwardHistory.read(backward.segment.uri, problems: problems)
+                                where state.isNew(event) {
+                                    emit(event)
+                                }
+                            }
+                        case .previous?:
                             break
                         case nil:
                             problems.note("a ChunkedEntry of an unknown kind")
@@ -168,6 +175,7 @@ final class SegmentState: Sendable {
         var shownIDs = RecentSet(capacity: 4096)
         var active = 0
         var live = false
+        var history = false
     }
 
     private let state = Mutex(State())
@@ -187,6 +195,14 @@ final class SegmentState: Sendable {
 
     func endSegment() {
         state.withLock { $0.active -= 1 }
+    }
+
+    /// True once: the first backward entry (history is read once per feed run).
+    func claimHistory() -> Bool {
+        state.withLock { state in
+            defer { state.history = true }
+            return !state.history
+        }
     }
 
     /// True once: when the first segment opens.

@@ -30,10 +30,13 @@ struct OpenrecChatMessage: Decodable, Equatable {
         var yell: Yell?
         /// Type 1: the viewers now.
         var liveViewers: LenientInt?
+        /// When the chat was sent: "2018-08-23 09:37:50", Japan time.
+        var messageDate: String?
 
         enum CodingKeys: String, CodingKey {
             case chatID = "chat_id", message, userName = "user_name", userKey = "user_key", userID = "user_id"
             case userColor = "user_color", isModerator = "is_moderator", stamp, yell, liveViewers = "live_viewers"
+            case messageDate = "message_dt"
         }
     }
 
@@ -71,11 +74,11 @@ enum OpenrecChatMapper {
                 // A paid message: its amount is the gift's name, the message its text.
                 return .emit(.gift(ChatLine(id: "or-\(id)", user: user, login: login, text: text, color: color,
                                             badges: badges, kind: .gift(name: "\(grouped(points))エール", count: 1),
-                                            highlight: highlight(points))))
+                                            highlight: highlight(points), sentAt: sentAt(data.messageDate))))
             }
             let shown = text.isEmpty ? (data.stamp != nil ? "[スタンプ]" : "…") : text
             return .emit(.comment(ChatLine(id: "or-\(id)", user: user, login: login, text: shown, color: color,
-                                           badges: badges)))
+                                           badges: badges, sentAt: sentAt(data.messageDate))))
         case 1:
             guard let viewers = message.data?.liveViewers?.value, viewers >= 0 else { return .ignore }
             return .emit(.viewers(viewers))
@@ -88,6 +91,24 @@ enum OpenrecChatMapper {
         default:
             return .unknown("a chat message of unknown type \(type)")
         }
+    }
+
+    /// "2018-08-23 09:37:50" (Japan time, UTC+9) in unix seconds; nil for any other shape.
+    static func sentAt(_ text: String?) -> Double? {
+        guard let text, text.utf8.count == 19 else { return nil }
+        let parts = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).compactMap { Int($0) }
+        guard parts.count == 6 else { return nil }
+        let (year, month, day, hour, minute, second) = (parts[0], parts[1], parts[2], parts[3], parts[4], parts[5])
+        guard (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        // Days from the civil date (Howard Hinnant's algorithm), then Japan's fixed offset.
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - 9 * 3600)
     }
 
     /// 1234567 → "1,234,567".

@@ -77,7 +77,23 @@ enum ChatActionMapper {
                             highlight: RGBColor? = nil, emotes: [Emote] = []) -> ChatLine {
         let channel = renderer.authorExternalChannelId.flatMap { $0.isEmpty ? nil : $0 }
         return ChatLine(id: normalizedID(renderer.id ?? ""), user: renderer.authorName?.plain ?? "", login: channel,
-                        text: text, badges: badges(renderer), kind: kind, highlight: highlight, emotes: emotes)
+                        text: text, badges: badges(renderer), kind: kind, highlight: highlight, emotes: emotes,
+                        sentAt: sentAt(renderer))
+    }
+
+    /// The send time in unix seconds; nil when YouTube gave none (or 0).
+    static func sentAt(_ renderer: MessageRenderer) -> Double? {
+        guard let micros = renderer.timestampUsec?.value, micros > 0 else { return nil }
+        return Double(micros) / 1_000_000
+    }
+
+    /// The same event marked as said before the bar joined (the first answer's recent messages).
+    static func asHistory(_ event: FeedEvent) -> FeedEvent {
+        switch event {
+        case .comment(var line): line.isHistory = true; return .comment(line)
+        case .gift(var line): line.isHistory = true; return .gift(line)
+        default: return event
+        }
     }
 
     private static func reidentified(_ event: FeedEvent, as id: String) -> FeedEvent {

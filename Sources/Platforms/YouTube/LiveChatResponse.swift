@@ -83,6 +83,8 @@ struct MessageRenderer: Decodable, Sendable {
     var authorExternalChannelId: String?
     var authorBadges: [Skippable<Badge>]?
     var message: YouTubeText?
+    /// When it was sent, in microseconds since 1970 (a number or its digits as text).
+    var timestampUsec: LenientInt?
     // Super Chat / Super Sticker
     var purchaseAmountText: YouTubeText?
     var bodyBackgroundColor: Int64?

@@ -123,6 +123,9 @@ struct YouTubeChatFeed: CommentFeed {
         let decoder = JSONDecoder()
         var continuation = start.continuation
         var live = false
+        // The first answer carries the chat's recent messages (as the web client shows on
+        // opening): the bar starts with them, marked as history.
+        var isFirstAnswer = true
         while !Task.isCancelled {
             let body: [UInt8]
             do {
@@ -150,8 +153,11 @@ struct YouTubeChatFeed: CommentFeed {
                 problems.note("get_live_chat: \(response.undecodedActions) actions of an unknown shape")
             }
             for action in response.actions {
-                for event in ChatActionMapper.events(for: action) { emit(event) }
+                for event in ChatActionMapper.events(for: action) {
+                    emit(isFirstAnswer ? ChatActionMapper.asHistory(event) : event)
+                }
             }
+            isFirstAnswer = false
             do { try await Task.sleep(for: Self.pollDelay(timeoutMs: next.timeoutMs)) } catch { return .cancelled }
             continuation = next.continuation
         }

@@ -3,8 +3,42 @@ import XCTest
 @testable import NiconicoPlatform
 
 final class MessageMapperTests: XCTestCase {
+    /// The outputs, with rows' send times (a message's `meta.at`: 1722837600 in every fixture) checked and cleared.
     private func map(_ bytes: [UInt8]) throws -> [MessageMapper.Output] {
-        MessageMapper.map(try NDGRChunkedMessage(serializedBytes: bytes))
+        MessageMapper.map(try NDGRChunkedMessage(serializedBytes: bytes)).map { output in
+            switch output {
+            case .event(.comment(var line)):
+                // The operator's comment comes in a state, which has no send time.
+                XCTAssertEqual(line.sentAt, line.user == "運営" ? nil : 1_722_837_600)
+                line.sentAt = nil
+                return .event(.comment(line))
+            case .event(.gift(var line)):
+                XCTAssertEqual(line.sentAt, 1_722_837_600)
+                line.sentAt = nil
+                return .event(.gift(line))
+            default:
+                return output
+            }
+        }
+    }
+
+    func testABackwardSegmentIsTheNewestRowsAsHistory() throws {
+        var packed = Dwango_Nicolive_Chat_Service_Edge_PackedSegment()
+        let chat = try NDGRChunkedMessage(serializedBytes: NDGRFixtures.namedChat)
+        let statistics = try NDGRChunkedMessage(serializedBytes: NDGRFixtures.statistics)
+        packed.messages = (0..<(BackwardHistory.maxRows + 10)).map { index in
+            var message = chat
+            message.meta.id = "old\(index)"
+            return message
+        } + [statistics]
+        let rows = BackwardHistory.rows(in: try Dwango_Nicolive_Chat_Service_Edge_PackedSegment(
+            serializedBytes: packed.serializedBytes() as [UInt8]))
+        XCTAssertEqual(rows.count, BackwardHistory.maxRows, "only rows, and only the newest")
+        guard case .comment(let first) = rows.first, case .comment(let last) = rows.last else { return XCTFail() }
+        XCTAssertEqual(first.id, "old10")
+        XCTAssertEqual(last.id, "old\(BackwardHistory.maxRows + 9)")
+        XCTAssertTrue(first.isHistory && last.isHistory)
+        XCTAssertEqual(last.sentAt, 1_722_837_600)
     }
 
     func testChats() throws {

@@ -88,6 +88,19 @@ final class OpenrecTests: XCTestCase {
         ])
     }
 
+    func testSendTimeFromMessageDate() throws {
+        XCTAssertEqual(OpenrecChatMapper.sentAt("2018-08-23 09:37:50"), 1_534_984_670, "Japan time")
+        XCTAssertEqual(OpenrecChatMapper.sentAt("2000-02-29 09:00:00"), 951_782_400)
+        for bad in [nil, "", "2018-08-23T09:37:50", "2018-13-23 09:37:50", "yesterday at noon!!"] {
+            XCTAssertNil(OpenrecChatMapper.sentAt(bad), bad ?? "nil")
+        }
+        let text = #"{"type":0,"data":{"chat_id":7,"message":"hi","user_name":"a","message_dt":"2018-08-23 09:37:50"}}"#
+        guard case .emit(.comment(let line)) = OpenrecChatMapper.map(try XCTUnwrap(OpenrecChatMessage.parse(text))) else {
+            return XCTFail("a chat")
+        }
+        XCTAssertEqual(line.sentAt, 1_534_984_670)
+    }
+
     func testUnknownAndBrokenChatMessages() {
         XCTAssertNil(OpenrecChatMessage.parse("not json"))
         XCTAssertEqual(OpenrecChatMapper.map(OpenrecChatMessage()), .unknown("a chat message without a type"))

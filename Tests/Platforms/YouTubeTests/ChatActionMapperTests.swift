@@ -15,6 +15,18 @@ final class ChatActionMapperTests: XCTestCase {
         }
     }
 
+    func testSendTimesAndHistory() throws {
+        let actions = try Fixtures.actions("chat_downloader_actions.json")
+        let text = try XCTUnwrap(line(ChatActionMapper.events(for: actions[0]).first))
+        let renderer = actions[0].addChatItemAction?.item?.liveChatTextMessageRenderer
+        let micros = try XCTUnwrap(renderer?.timestampUsec?.value)
+        XCTAssertEqual(text.sentAt, Double(micros) / 1_000_000, "timestampUsec, in seconds")
+        XCTAssertFalse(text.isHistory)
+        let history = try XCTUnwrap(line(ChatActionMapper.asHistory(.comment(text))))
+        XCTAssertTrue(history.isHistory)
+        XCTAssertEqual(ChatActionMapper.asHistory(.viewers(3)), .viewers(3))
+    }
+
     func testChatDownloaderRecordedActions() throws {
         let actions = try Fixtures.actions("chat_downloader_actions.json")
         XCTAssertEqual(actions.count, 19)
