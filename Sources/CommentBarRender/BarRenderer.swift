@@ -153,7 +153,8 @@ public final class BarRenderer {
         let clockText = settings.showClock && !reading.clockHidden
             ? BarState.elapsedText(since: reading.start, now: now) : ""
         var inputs = StableInputs(
-            settings: settings, layout: layout, viewers: state.viewers, giftsTotal: state.giftsTotal,
+            settings: settings, layout: layout, viewers: state.viewers,
+            streamViewers: settings.viewersMode == .each ? state.viewersByStream : [], giftsTotal: state.giftsTotal,
             mic: MicState.resolve(obs: obs.mic, feed: state.micOn), onAir: reading.onAir,
             clockHourDigits: max(2, clockText.split(separator: ":").first?.count ?? 2),
             // The streamer's own files win over what a feed names.

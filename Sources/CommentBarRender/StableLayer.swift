@@ -7,6 +7,9 @@ struct StableInputs: Equatable {
     var settings: BarSettings
     var layout: BarLayout
     var viewers: Int?
+    /// Each stream's viewers beside its platform's icon (`viewers_mode` each, several streams);
+    /// empty: the one count `viewers`.
+    var streamViewers: [BarState.StreamViewers] = []
     var giftsTotal: Int
     var mic: MicState
     /// The on-air badge: OBS's streaming/recording (or the feed's live stream), never the chat link.
@@ -167,7 +170,14 @@ final class StableLayer {
                 Icons.gift(cr, x: icon.x, y: icon.y, size: icon.side, color: RGBA(Palette.gift))
             }
         }
-        if settings.showViewers {
+        if settings.showViewers, !inputs.streamViewers.isEmpty {
+            // One count per stream, each after its platform's icon, in the streams' order.
+            for stream in inputs.streamViewers.reversed() {
+                counter(stream.viewers.map(Self.grouped) ?? "–") { icon in
+                    Icons.platform(cr, service: stream.service, x: icon.x, y: icon.y, size: icon.side)
+                }
+            }
+        } else if settings.showViewers {
             counter(inputs.viewers.map(Self.grouped) ?? "–") { icon in
                 Icons.viewers(cr, x: icon.x, y: icon.y, size: icon.side, color: textColor)
             }

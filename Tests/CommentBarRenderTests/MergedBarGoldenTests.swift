@@ -39,4 +39,29 @@ final class MergedBarGoldenTests: XCTestCase {
         try assertMatchesGolden(frame, named: "merged-two-streams-1280x360.png")
         XCTAssert(bytes(frame) == renderFromNothing(state, now: now, settings: settings))
     }
+
+    /// `viewers_mode` each: one count beside each platform's icon in the header, in the streams' order.
+    func testEachStreamsViewersBesideItsIcon() throws {
+        let twitch = BarState.Origin(index: 0, count: 2, name: "Twitch", service: "twitch")
+        let youtube = BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube")
+        var state = BarState()
+        for origin in [twitch, youtube] { state.apply(.status(.live), from: origin) }
+        state.apply(.start(time: 1_700_000_000), from: twitch)
+        state.apply(.viewers(1234), from: twitch)
+        state.apply(.viewers(56_789), from: youtube)
+        state.apply(.comment(ChatLine(id: "t1", user: "GamerJoe", text: "hi from Twitch")), from: twitch)
+        state.apply(.comment(ChatLine(id: "y1", user: "さくら", text: "こんにちは")), from: youtube)
+        var settings = BarSettings()
+        settings.viewersMode = .each
+        settings.highlightFirst = false
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        BarRenderer(settings: settings, width: 1280, height: 360).render(state, now: 1_700_000_100, into: pool)
+        let each = try XCTUnwrap(pool.newestFrame)
+        try assertMatchesGolden(each, named: "viewers-each-1280x360.png")
+        // The summed header differs: the mode is what draws the two counts.
+        settings.viewersMode = .sum
+        let summed = MemoryFramePool(width: 1280, height: 360)
+        BarRenderer(settings: settings, width: 1280, height: 360).render(state, now: 1_700_000_100, into: summed)
+        XCTAssert(bytes(try XCTUnwrap(summed.newestFrame)) != bytes(each))
+    }
 }
