@@ -17,7 +17,7 @@ static void *write_lines(void *data)
 	struct newest_line *newest = data;
 	char line[32];
 	for (int i = 0; i < WRITES; i++) {
-		snprintf(line, sizeof(line), "{\"n\":%d}\n", i);
+		snprintf(line, sizeof(line), "{\"n\":%d}", i);
 		newest_line_set(newest, line);
 	}
 	return NULL;
@@ -31,26 +31,26 @@ void test_newest_line(void)
 	check(newest_line_take_newer(&newest, &seen) == NULL && seen == 0, "nothing to take before the first line",
 	      "seen %llu", (unsigned long long)seen);
 
-	check(newest_line_set(&newest, "a\n"), "a first line is new", NULL);
-	check(!newest_line_set(&newest, "a\n"), "the same line again changes nothing (no version, no wake)", NULL);
+	check(newest_line_set(&newest, "a"), "a first line is new", NULL);
+	check(!newest_line_set(&newest, "a"), "the same line again changes nothing (no version, no wake)", NULL);
 	char *taken = newest_line_take_newer(&newest, &seen);
-	check(taken && strcmp(taken, "a\n") == 0 && seen == 1, "the reader takes a copy and its version",
+	check(taken && strcmp(taken, "a") == 0 && seen == 1, "the reader takes a copy and its version",
 	      "\"%s\" at %llu", taken ? taken : "(null)", (unsigned long long)seen);
 	free(taken);
 	check(newest_line_take_newer(&newest, &seen) == NULL, "a line taken is not taken twice", NULL);
 
 	/* Lines not taken yet are replaced, never queued: the reader gets the newest only. */
-	newest_line_set(&newest, "b\n");
-	newest_line_set(&newest, "c\n");
+	newest_line_set(&newest, "b");
+	newest_line_set(&newest, "c");
 	taken = newest_line_take_newer(&newest, &seen);
-	check(taken && strcmp(taken, "c\n") == 0 && seen == 3, "only the newest of several lines is taken",
+	check(taken && strcmp(taken, "c") == 0 && seen == 3, "only the newest of several lines is taken",
 	      "\"%s\" at %llu", taken ? taken : "(null)", (unsigned long long)seen);
 	free(taken);
 
 	/* A new renderer has seen nothing: it gets the newest line again. */
 	uint64_t fresh = 0;
 	taken = newest_line_take_newer(&newest, &fresh);
-	check(taken && strcmp(taken, "c\n") == 0 && fresh == seen, "a reader that saw nothing gets the newest line",
+	check(taken && strcmp(taken, "c") == 0 && fresh == seen, "a reader that saw nothing gets the newest line",
 	      NULL);
 	free(taken);
 
