@@ -186,6 +186,8 @@ enum Icons {
         case "twitcasting": return ("#1e88e5", .ring)
         case "openrec": return ("#ef6c00", .ring)
         case "showroom": return ("#d81b60", .dot)
+        case "kick": return ("#53fc18", .bubble)
+        case "mirrativ": return ("#ff5a5f", .ring)
         default: return ("#78909c", .dot)
         }
     }

@@ -3,6 +3,8 @@ import DemoPlatform
 import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
+import KickPlatform
+import MirrativPlatform
 import NiconicoPlatform
 import OPENRECPlatform
 import SHOWROOMPlatform
@@ -26,6 +28,8 @@ public enum ServiceRegistry {
         TwitCastingService.description,
         OPENRECService.description,
         NiconicoService.description,
+        KickService.description,
+        MirrativService.description,
     ]
 
     public static var ids: [String] { all.map(\.id) }

@@ -36,7 +36,8 @@ public struct StreamPlan: Sendable {
             do throws(FeedConfigError) {
                 let feed = try ServiceRegistry.makeFeed(service: address.service,
                                                         request: FeedRequest(streamID: address.streamID,
-                                                                             server: address.server))
+                                                                             server: address.server,
+                                                                             credentials: settings.credentials))
                 return Stream(name: name, service: address.service, feed: feed)
             } catch {
                 return Stream(name: name, service: address.service, feed: FailedFeed(message: error.message))

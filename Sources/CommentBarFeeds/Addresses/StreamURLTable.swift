@@ -38,6 +38,9 @@ public enum StreamURLTable {
         Row(service: "twitcasting", platform: "TwitCasting", hosts: ["twitcasting.tv"], streamID: .wholeURL),
         Row(service: "openrec", platform: "OPENREC", hosts: ["openrec.tv"], streamID: .wholeURL),
         Row(service: "showroom", platform: "SHOWROOM", hosts: ["showroom-live.com"], streamID: .wholeURL),
+        Row(service: "kick", platform: "Kick", hosts: ["kick.com"], streamID: .firstPathComponent,
+            caseInsensitiveIDs: true),
+        Row(service: "mirrativ", platform: "Mirrativ", hosts: ["mirrativ.com"], streamID: .wholeURL),
     ]
 
     /// For the message an unrecognised URL gets.
