@@ -42,7 +42,7 @@ final class StreamAddressTests: XCTestCase {
                 let message = (error as? FeedConfigError)?.message ?? ""
                 XCTAssertFalse(message.isEmpty, text)
                 if text.hasPrefix("https://example") {
-                    XCTAssert(message.contains("Paste a Twitch, YouTube, niconico, TwitCasting, OPENREC, SHOWROOM URL"), message)
+                    XCTAssert(message.contains("Paste a Twitch, YouTube, niconico, TwitCasting, OPENREC, SHOWROOM"), message)
                 }
             }
         }
