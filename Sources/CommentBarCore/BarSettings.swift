@@ -75,7 +75,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
 
     /// The keys as OBS stores them (the settings table's keys).
     /// The secret settings, read into `credentials` and never written back out.
-    enum SecretKeys: String, CodingKey, CaseIterable {
+    public enum SecretKeys: String, CodingKey, CaseIterable {
         case mirrativSession = "mirrativ_session"
     }
 
