@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 
@@ -7,7 +8,11 @@ public enum KickService {
 
     public static let description = ServiceDescription(
         id: "kick", displayName: "Kick",
-        streamIDHelp: "the channel URL (https://kick.com/NAME), its name, or chatroom:ID",
+        streamIDHelp: ServiceHelp(en: "the channel URL (https://kick.com/NAME) or its name; kick:chatroom:ID when Kick refuses its channel page",
+                                   ja: "チャンネルの URL（https://kick.com/NAME）または名前。チャンネル情報が拒否されるときは kick:chatroom:ID"),
+        urlPatterns: [.web("Kick", hosts: ["kick.com"], streamID: .firstPathComponent)],
+        caseInsensitiveIDs: true,
+        badge: PlatformBadge(rgb: 0x53FC18, sign: .bubble),
         makeFeed: { request throws(FeedConfigError) in
             let channel = try KickChannel.parse(request.streamID)
             let base = try APIBase.parse(request.server, default: defaultAPI, service: "kick")

@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 
 /// The `mirrativ` service: a Mirrativ live's comments, gifts and viewers, with the streamer's
@@ -5,7 +6,10 @@ import CommentBarFeeds
 public enum MirrativService {
     public static let description = ServiceDescription(
         id: "mirrativ", displayName: "Mirrativ",
-        streamIDHelp: "the live URL (https://www.mirrativ.com/live/LIVE_ID) or your user page; needs your Mirrativ session",
+        streamIDHelp: ServiceHelp(en: "the live URL (https://www.mirrativ.com/live/LIVE_ID) or your user page; needs your Mirrativ session",
+                                   ja: "配信の URL（https://www.mirrativ.com/live/LIVE_ID）またはユーザーページ。ミラティブのログイン情報が必要です"),
+        urlPatterns: [.web("Mirrativ", hosts: ["mirrativ.com"])],
+        badge: PlatformBadge(rgb: 0xFF5A5F, sign: .ring),
         makeFeed: { request throws(FeedConfigError) in
             let stream = try MirrativStreamID.parse(request.streamID)
             // The session goes to Mirrativ's own host only: no other API may be named.
