@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds comment-bar_<version>_<arch>.deb with Debian's tools: dpkg-shlibdeps computes
 # Depends, dpkg-gencontrol writes the control file (and Installed-Size), dpkg-deb builds.
 #   packaging/build-deb.sh PLUGIN_SO RENDERER OUT_DIR [PACKAGE_VERSION]

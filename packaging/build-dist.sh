@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds comment-bar-<VERSION>-linux-<arch>.tar.gz for other distributions: install.sh and
 # uninstall.sh for OBS's user plugin folder, and the bundle in the layout `make install` makes.
 #   packaging/build-dist.sh PLUGIN_SO RENDERER OUT_DIR

@@ -1,11 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Packages: the .deb and the tarball, the one version, and their tests (owned by the packaging work).
 #   make deb             build/packaging/comment-bar_<VERSION>_<arch>.deb: installs without Swift
 #   make dist            build/packaging/comment-bar-<VERSION>-linux-<arch>.tar.gz: install.sh into the user plugin folder
-#   make test-packaging  the version everywhere, the copyright list, lintian, dpkg -i/upgrade/-r and the tarball in real OBS
+#   make test-packaging  the licence and SPDX lines, the version everywhere, the copyright list, lintian, dpkg -i/upgrade/-r and the tarball in real OBS
+#   make spdx-headers    the SPDX-License-Identifier line into every source file that lacks it (after merges)
 #   make version-header  CModules/CommentBarVersion/include/commentbar_version.h from VERSION
 #   make bench-packaging package sizes and dpkg -i to first frame: docs/benchmarks-packaging.md
 # From the including Makefile: VERSION, RENDERER, apt_install; from plugin.mk: PLUGIN_SO.
-.PHONY: deb dist packaging-deps test-packaging test-version test-copyright test-deb test-dist version-header \
+.PHONY: deb dist packaging-deps test-packaging test-licence spdx-headers test-version test-copyright test-deb test-dist version-header \
 	bench-packaging
 
 PACKAGING_DIR := build/packaging
@@ -43,6 +45,12 @@ $(DIST): $(PLUGIN_SO) $(RENDERER) packaging/build-dist.sh packaging/dist/install
 		packaging/dist/README packaging/copyright packaging/debian/changelog $(wildcard plugin/data/locale/*.ini) VERSION
 	packaging/build-dist.sh $(PLUGIN_SO) $(RENDERER) $(PACKAGING_DIR)
 
+spdx-headers:
+	python3 packaging/spdx-headers.py --apply
+
+test-licence:
+	Tests/packaging/test-licence.sh
+
 test-version: $(RENDERER) $(PLUGIN_SO)
 	Tests/packaging/test-version.sh $(RENDERER) $(PLUGIN_SO)
 
@@ -56,7 +64,7 @@ test-deb: $(DEB) $(DEB_OLDER) $(DIST)
 test-dist: $(DIST)
 	Tests/packaging/test-dist.sh $(DIST) $(PLUGIN_SO) $(RENDERER)
 
-test-packaging: test-version test-copyright test-deb test-dist
+test-packaging: test-licence test-version test-copyright test-deb test-dist
 
 bench-packaging: test-deb
 	python3 packaging/bench-section.py $(PACKAGING_DIR)/deb-results.json --out docs/benchmarks-packaging.md \

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Which copy of the module this is: see module-origin.h. */
 #include "module-origin.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * module-origin: which copy of the module this is, for the line it logs at load.
  * A user may have the tarball's copy in OBS's user plugin folder and the .deb's

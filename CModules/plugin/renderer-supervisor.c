@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The supervisor loop and its restart policy. The parts it drives each have
  * their own file: child-process (spawn, reap, kill), stdin-queue (the

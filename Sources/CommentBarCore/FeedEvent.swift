@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// A normalized event from any comment feed: what the bar reacts to.
 /// Feeds (demo, file, IRC, Twitch, WebSocket) all produce these; the JSON form
 /// is documented in docs/feed-protocol.md and parsed by `FeedEventJSON`.

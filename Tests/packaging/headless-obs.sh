@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the packaging tests and the demo: the real OBS binary, headless on its own Xvfb,
 # with a private XDG_CONFIG_HOME written by packaging/demo/obs_config.py. No plugin path
 # overrides: OBS finds modules where a user's OBS would.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The copyright file names exactly the Swift packages whose modules the renderer links:
 # the modules come from SwiftPM's link file list, their packages from .build/checkouts.
 #   Tests/packaging/test-copyright.sh COPYRIGHT OBJECTS_LINKFILELIST CHECKOUTS_DIR

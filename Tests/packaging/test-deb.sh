@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The .deb as a user gets it: lintian, then on this machine (root; it changes /usr) install
 # the older package, upgrade to this one, start the real OBS headless with no plugin path
 # overrides, check that it loads the module from the system folder and names the version,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs Comment Bar into OBS's user plugin folder, the layout `make install` makes:
 #   ${XDG_CONFIG_HOME:-~/.config}/obs-studio/plugins/comment-bar/bin/64bit/{comment-bar.so,commentbar}
 #   ${XDG_CONFIG_HOME:-~/.config}/obs-studio/plugins/comment-bar/data/locale/*.ini

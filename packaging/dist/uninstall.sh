@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Removes what install.sh put into OBS's user plugin folder, and only that.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

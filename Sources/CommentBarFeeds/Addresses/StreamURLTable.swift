@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// The one table of stream URLs the bar recognises: which service a pasted URL is

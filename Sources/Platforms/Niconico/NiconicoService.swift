@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarFeeds
 
 /// The `niconico` service: a niconico live programme's comments, from its NDGR comment server.

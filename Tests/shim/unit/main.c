@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * unit_tests: the shim's stdin queue, log limiter, safe text and stderr log,
  * linked directly (no plugin, no libobs). blog is defined here and keeps
