@@ -38,7 +38,8 @@ sys.exit(0 if ok else 1)
 PY'
 
 # ---- the manifest ----
-flatpak-builder --show-manifest "$flatpak/$id.yaml" >"$work/manifest.json" 2>"$work/manifest.err"
+# From the work folder: flatpak-builder leaves its .flatpak-builder state folder in the current one.
+(cd "$work" && flatpak-builder --show-manifest "$flatpak/$id.yaml") >"$work/manifest.json" 2>"$work/manifest.err"
 manifest_status=$?
 check "flatpak-builder --show-manifest parses the manifest (and its sources file) without a warning" \
 	'[ $manifest_status -eq 0 ] && ! grep -qiE "warning|error|can.t open" "$work/manifest.err"'
