@@ -74,6 +74,7 @@ dpkg-shlibdeps -Tdebian/$name.substvars "${executables[@]}"
 # The shim's libc version, as shim:Depends; libobs0 left out (-x), and on a machine whose
 # libobs.so.0 is the PPA's obs-studio's (no shlibs information) it is only a warning.
 dpkg-shlibdeps -pshim -xlibobs0 --ignore-missing-info -Tdebian/$name.substvars "debian/$name/$plugin_dir/$name.so"
+grep -q '^shim:Depends=' debian/$name.substvars || echo 'shim:Depends=' >>debian/$name.substvars
 if grep -qE '(^|[ ,=])libobs0([ ,]|$)' debian/$name.substvars; then
 	echo "build-deb: Depends would name libobs0 (apt would remove the OBS PPA's obs-studio): $(cat debian/$name.substvars)" >&2
 	exit 1
