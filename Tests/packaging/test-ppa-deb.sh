@@ -13,13 +13,17 @@
 # The throwaway root's dpkg database is this machine's, less OBS's packages (obs-studio,
 # libobs0, libobs-dev, obs-plugins): apt sees the libraries the renderer needs as installed
 # (their files are not copied; nothing in the root is run), and an OBS that is the PPA's.
+# Then the bar in that PPA-like install: this machine's OBS binary with the stand-in's
+# libobs.so.0 (LD_LIBRARY_PATH), the root's module and data (OBS_PLUGINS_PATH and
+# OBS_PLUGINS_DATA_PATH) and the root's renderer (COMMENTBAR_RENDERER: the module looks in
+# /usr/libexec/comment-bar, which in a throwaway root is elsewhere) draws the demo.
 #   Tests/packaging/test-ppa-deb.sh DEB
 set -uo pipefail
 deb=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/headless-obs.sh"
+obs_test_workdir test-ppa-deb
 source "$here/../checks.sh"
-work=$(mktemp -d /tmp/commentbar-ppa-deb.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 root=$work/root
@@ -99,6 +103,23 @@ check "comment-bar is installed, its module and renderer unpacked in the root" \
 installed_after=$(dpkg-query --admindir="$admin" -W -f='${Package}\n' | LC_ALL=C sort)
 check "every package installed before is installed after" \
 	'[ -z "$(comm -23 <(echo "$installed_before") <(echo "$installed_after"))" ]'
+# ---- the bar, with the PPA-like libobs ----
+if obs_start_xvfb "$work"; then
+	config=$work/config
+	port=$(obs_free_port)
+	obs_configure "$config" "$port"
+	obs_start "$config" "$work/obs.out" LD_LIBRARY_PATH="$root/usr/lib/$multiarch" \
+		OBS_PLUGINS_PATH="$root/usr/lib/$multiarch/obs-plugins" OBS_PLUGINS_DATA_PATH="$root/usr/share/obs/obs-plugins" \
+		COMMENTBAR_RENDERER="$root/usr/libexec/comment-bar/commentbar"
+	shot=$(obs_screenshot "$port" "$work/ppa.png")
+	check "real OBS with the stand-in's libobs.so.0 and the root's comment-bar draws the demo ($shot)" \
+		'grep -q "\"seconds\"" <<<"$shot" &&
+		 grep -qF "loaded from $root/usr/lib/$multiarch/obs-plugins/comment-bar.so" "$(obs_newest_log "$config")"'
+	check "that OBS runs the stand-in's libobs.so.0 (its memory map)" 'grep -qF "$root/usr/lib/$multiarch/libobs.so.0" "/proc/$obs_pid/maps"'
+	obs_stop
+else
+	check "Xvfb starts" false
+fi
 check "this machine's own Debian OBS is untouched (obs-studio and libobs0 still installed)" \
 	'dpkg-query -W -f="\${Version}" obs-studio libobs0 >/dev/null 2>&1 && [ -e "$libobs" ]'
 checks_verdict
