@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /// NG words: masked with `＊` (one per character) or the whole row hidden.
-public enum NGMode: String, Sendable, Equatable, Codable {
+public enum NGMode: String, Sendable, Equatable, Codable, CaseIterable {
     case mask
     case hide
 }
