@@ -14,9 +14,9 @@
 # libobs0, libobs-dev, obs-plugins): apt sees the libraries the renderer needs as installed
 # (their files are not copied; nothing in the root is run), and an OBS that is the PPA's.
 # Then the bar in that PPA-like install: this machine's OBS binary with the stand-in's
-# libobs.so.0 (LD_LIBRARY_PATH), the root's module and data (OBS_PLUGINS_PATH and
-# OBS_PLUGINS_DATA_PATH) and the root's renderer (COMMENTBAR_RENDERER: the module looks in
-# /usr/libexec/comment-bar, which in a throwaway root is elsewhere) draws the demo.
+# libobs.so.0 (LD_LIBRARY_PATH) and the root's module and data (OBS_PLUGINS_PATH and
+# OBS_PLUGINS_DATA_PATH) draws the demo, the module running the root's renderer (found from
+# the module: ROOT/usr/lib/<triplet>/obs-plugins -> ROOT/usr/libexec/comment-bar).
 #   Tests/packaging/test-ppa-deb.sh DEB
 set -uo pipefail
 deb=$(realpath "$1")
@@ -109,12 +109,12 @@ if obs_start_xvfb "$work"; then
 	port=$(obs_free_port)
 	obs_configure "$config" "$port"
 	obs_start "$config" "$work/obs.out" LD_LIBRARY_PATH="$root/usr/lib/$multiarch" \
-		OBS_PLUGINS_PATH="$root/usr/lib/$multiarch/obs-plugins" OBS_PLUGINS_DATA_PATH="$root/usr/share/obs/obs-plugins" \
-		COMMENTBAR_RENDERER="$root/usr/libexec/comment-bar/commentbar"
+		OBS_PLUGINS_PATH="$root/usr/lib/$multiarch/obs-plugins" OBS_PLUGINS_DATA_PATH="$root/usr/share/obs/obs-plugins"
 	shot=$(obs_screenshot "$port" "$work/ppa.png")
 	check "real OBS with the stand-in's libobs.so.0 and the root's comment-bar draws the demo ($shot)" \
 		'grep -q "\"seconds\"" <<<"$shot" &&
-		 grep -qF "loaded from $root/usr/lib/$multiarch/obs-plugins/comment-bar.so" "$(obs_newest_log "$config")"'
+		 grep -qF "loaded from $root/usr/lib/$multiarch/obs-plugins/comment-bar.so" "$(obs_newest_log "$config")" &&
+		 grep -qF "renderer executable: $root/usr/libexec/comment-bar/commentbar" "$(obs_newest_log "$config")"'
 	check "that OBS runs the stand-in's libobs.so.0 (its memory map)" 'grep -qF "$root/usr/lib/$multiarch/libobs.so.0" "/proc/$obs_pid/maps"'
 	obs_stop
 else
