@@ -90,6 +90,13 @@ $(DIST): package-plugin $(PACKAGE_LIBEXEC_EXTRA) packaging/build-dist.sh packagi
 		packaging/debian/changelog $(wildcard plugin/data/locale/*.ini) VERSION
 	packaging/build-dist.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR) $(PACKAGE_LIBEXEC_EXTRA)
 
+# After merges that add source files: their SPDX line (idempotent).
+spdx-headers:
+	python3 packaging/spdx-headers.py --apply
+
+test-licence:
+	Tests/packaging/test-licence.sh
+
 test-version: $(RENDERER) $(PLUGIN_SO)
 	Tests/packaging/test-version.sh $(RENDERER) $(PLUGIN_SO)
 
