@@ -120,8 +120,15 @@ $(DEPENDENCIES_JSON): package-renderer
 	@mkdir -p $(PACKAGE_BUILD_DIR)
 	$(SWIFT) package --scratch-path $(PACKAGE_SCRATCH) show-dependencies --format json >$@.tmp && mv $@.tmp $@
 
-test-flatpak: package-plugin $(DEPENDENCIES_JSON)
-	Tests/packaging/test-flatpak.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(DEPENDENCIES_JSON)
+test-flatpak: package-plugin $(PACKAGE_LIBEXEC_EXTRA) $(DEPENDENCIES_JSON)
+	Tests/packaging/test-flatpak.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(DEPENDENCIES_JSON) $(PACKAGE_LIBEXEC_EXTRA)
+
+# What the Flatpak manifest runs inside OBS's SDK: the package build, installed into the
+# extension's prefix (FLATPAK_PREFIX=$${FLATPAK_DEST}) in the layout Flatpak OBS loads.
+FLATPAK_PREFIX ?= /app/plugins/CommentBar
+.PHONY: flatpak-install
+flatpak-install: package-plugin $(PACKAGE_LIBEXEC_EXTRA)
+	$(FLATPAK_DIR)/install-extension.sh $(FLATPAK_PREFIX) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 
 # After a change of Package.swift's packages: the manifest's SwiftPM sources anew.
 flatpak-sources: $(DEPENDENCIES_JSON)

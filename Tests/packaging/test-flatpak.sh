@@ -8,9 +8,10 @@
 # Flatpak merges it (lib/obs-plugins, share/obs/obs-plugins, libexec/comment-bar), the real
 # OBS with only OBS_PLUGINS_PATH/OBS_PLUGINS_DATA_PATH pointing there loads the module, the
 # module finds its renderer inside the prefix, and the bar draws the demo.
-#   Tests/packaging/test-flatpak.sh PLUGIN_SO RENDERER DEPENDENCIES_JSON
+#   Tests/packaging/test-flatpak.sh PLUGIN_SO RENDERER DEPENDENCIES_JSON [LIBEXEC_EXTRA...]
 set -uo pipefail
 so=$(realpath "$1") renderer=$(realpath "$2") dependencies=$(realpath "$3")
+shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 source "$here/headless-obs.sh"
@@ -65,8 +66,8 @@ want("a Swift toolchain archive from download.swift.org with a sha256",
      len(toolchains) == 1 and toolchains[0]["url"].startswith("https://download.swift.org/")
      and re.fullmatch(r"[0-9a-f]{64}", toolchains[0].get("sha256", "")) is not None)
 commands = " ".join(c for module in manifest.get("modules", []) for c in module.get("build-commands", []))
-want("the build runs make package-plugin and install-extension.sh",
-     "make package-plugin" in commands and "install-extension.sh ${FLATPAK_DEST}" in commands)
+want("the build runs make flatpak-install into ${FLATPAK_DEST}",
+     "make flatpak-install FLATPAK_PREFIX=${FLATPAK_DEST}" in commands)
 git = {s["url"]: s.get("tag") for s in sources if s.get("type") == "git" and s.get("dest", "").startswith("swiftpm/")}
 tree = json.load(open(sys.argv[3]))
 resolved, stack = {}, list(tree["dependencies"])
@@ -90,7 +91,7 @@ check "the manifest has Flathub's OBS plugin shape, the pinned toolchain and the
 
 # ---- the layout, in real OBS ----
 prefix=$work/app/plugins/CommentBar
-"$flatpak/install-extension.sh" "$prefix" "$so" "$renderer" >"$work/install.log" 2>&1
+"$flatpak/install-extension.sh" "$prefix" "$so" "$renderer" "$@" >"$work/install.log" 2>&1
 check "install-extension.sh lays out lib/obs-plugins, share/obs/obs-plugins/comment-bar, libexec/comment-bar, metainfo" \
 	'[ -f "$prefix/lib/obs-plugins/comment-bar.so" ] && [ -f "$prefix/share/obs/obs-plugins/comment-bar/locale/en-US.ini" ] &&
 	 [ -x "$prefix/libexec/comment-bar/commentbar" ] && [ -f "$prefix/share/metainfo/$id.metainfo.xml" ]'
