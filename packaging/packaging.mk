@@ -52,8 +52,8 @@ PACKAGE_GENERATED_DIR := $(PACKAGE_BUILD_DIR)/generated
 DEPENDENCIES_JSON := $(PACKAGE_BUILD_DIR)/dependencies.json
 # Further executables the packages install beside the renderer (the .deb: /usr/libexec/comment-bar/;
 # the tarball: bin/64bit/; the Flatpak: libexec/comment-bar/): give each as a path to a built file
-# and the make rule that builds it, e.g. `PACKAGE_LIBEXEC_EXTRA += build/overlay/commentbar-overlay`.
-# They are checked like the renderer (no Swift library, no RUNPATH) and their libraries enter Depends.
+# and the make rule that builds it, e.g. `PACKAGE_LIBEXEC_EXTRA += build/overlay/commentbar-overlay`
+# in a .mk the Makefile includes before this one (prerequisites are read as the rules are). They are checked like the renderer (no Swift library, no RUNPATH) and their libraries enter Depends.
 PACKAGE_LIBEXEC_EXTRA ?=
 PACKAGE_SWIFT_FLAGS := -c release --product commentbar --static-swift-stdlib --disable-local-rpath \
 	--scratch-path $(PACKAGE_SCRATCH)
@@ -61,8 +61,7 @@ PACKAGE_SWIFT_FLAGS := -c release --product commentbar --static-swift-stdlib --d
 .PHONY: package-renderer package-plugin
 package-renderer:
 	$(SWIFT) build $(PACKAGE_SWIFT_FLAGS)
-# The file target runs the build every time; the packages then depend on a file that only
-# changes when SwiftPM relinked.
+# Naming the file asks SwiftPM every time (it relinks only when something changed).
 $(PACKAGE_RENDERER): package-renderer
 
 # plugin.mk's rule, run with the package's renderer for the service list and its own output
