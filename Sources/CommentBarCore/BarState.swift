@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Everything the bar shows, as a value. Feeds change it only through `apply`.
 public struct BarState: Sendable, Equatable {
     /// How many lines are kept; the renderer shows only those that fit.
@@ -30,8 +31,9 @@ public struct BarState: Sendable, Equatable {
     /// One stream of several: its own status, viewers and start.
     public struct StreamSlot: Sendable, Equatable {
         public var name: String
-        /// The service id (its icon beside the stream's own viewer count).
+        /// The service id, and its mark (the icon beside the stream's own viewer count).
         public var service = ""
+        public var badge = PlatformBadge.plain
         public var status: FeedStatus = .connecting
         public var viewers: Int?
         public var start: Double?
@@ -44,14 +46,17 @@ public struct BarState: Sendable, Equatable {
         public var count: Int
         /// How the bar and the log name the stream (`YouTube`, `twitch:name`).
         public var name: String
-        /// The service id: the rows' platform icon.
+        /// The service id.
         public var service: String
+        /// The service's mark on the rows (its `ServiceDescription`'s badge).
+        public var badge: PlatformBadge
 
-        public init(index: Int, count: Int, name: String, service: String) {
+        public init(index: Int, count: Int, name: String, service: String, badge: PlatformBadge) {
             self.index = index
             self.count = count
             self.name = name
             self.service = service
+            self.badge = badge
         }
 
         /// Row ids are made unique per stream, so one stream's deletions touch only its rows.
@@ -71,7 +76,10 @@ public struct BarState: Sendable, Equatable {
             streams = (0..<origin.count).map { StreamSlot(name: $0 == origin.index ? origin.name : "") }
         }
         if streams[origin.index].name.isEmpty { streams[origin.index].name = origin.name }
-        if streams[origin.index].service.isEmpty { streams[origin.index].service = origin.service }
+        if streams[origin.index].service.isEmpty {
+            streams[origin.index].service = origin.service
+            streams[origin.index].badge = origin.badge
+        }
         switch event {
         case .start(let time):
             streams[origin.index].start = time
@@ -86,10 +94,12 @@ public struct BarState: Sendable, Equatable {
         case .comment(var line):
             line.id = origin.rowID(line.id)
             line.platform = origin.service
+            line.platformBadge = origin.badge
             apply(.comment(line))
         case .gift(var line):
             line.id = origin.rowID(line.id)
             line.platform = origin.service
+            line.platformBadge = origin.badge
             apply(.gift(line))
         case .delete(let id):
             apply(.delete(id: origin.rowID(id)))
@@ -106,14 +116,16 @@ public struct BarState: Sendable, Equatable {
     /// Each stream's viewers beside its service, in the streams' order, for a header that shows
     /// them apart (`viewers_mode` each); empty with one stream (its count is `viewers`).
     public var viewersByStream: [StreamViewers] {
-        streams.count > 1 ? streams.map { StreamViewers(service: $0.service, viewers: $0.viewers) } : []
+        streams.count > 1 ? streams.map { StreamViewers(service: $0.service, badge: $0.badge, viewers: $0.viewers) } : []
     }
 
     public struct StreamViewers: Sendable, Equatable {
         public var service: String
+        public var badge: PlatformBadge
         public var viewers: Int?
-        public init(service: String, viewers: Int?) {
+        public init(service: String, badge: PlatformBadge = .plain, viewers: Int?) {
             self.service = service
+            self.badge = badge
             self.viewers = viewers
         }
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CCairo
 import CPangoCairo
 import CommentBarCore
@@ -174,7 +175,7 @@ final class StableLayer {
             // One count per stream, each after its platform's icon, in the streams' order.
             for stream in inputs.streamViewers.reversed() {
                 counter(stream.viewers.map(Self.grouped) ?? "–") { icon in
-                    Icons.platform(cr, service: stream.service, x: icon.x, y: icon.y, size: icon.side)
+                    Icons.platform(cr, stream.badge, x: icon.x, y: icon.y, size: icon.side)
                 }
             }
         } else if settings.showViewers {

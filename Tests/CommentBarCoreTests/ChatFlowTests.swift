@@ -4,8 +4,8 @@ import XCTest
 
 /// The flow between the feeds and the bar, on a clock the tests move by hand.
 final class ChatFlowTests: XCTestCase {
-    private let youtube = BarState.Origin(index: 0, count: 1, name: "YouTube", service: "youtube")
-    private let twitch = BarState.Origin(index: 1, count: 2, name: "Twitch", service: "twitch")
+    private let youtube = BarState.Origin(index: 0, count: 1, name: "YouTube", service: "youtube", badge: .plain)
+    private let twitch = BarState.Origin(index: 1, count: 2, name: "Twitch", service: "twitch", badge: .plain)
 
     private func comment(_ id: String, sent: Double? = nil, user: String = "viewer", history: Bool = false) -> FeedEvent {
         .comment(ChatLine(id: id, user: user, text: "message \(id)", sentAt: sent, isHistory: history))
@@ -180,8 +180,8 @@ final class ChatFlowTests: XCTestCase {
 final class ViewersByStreamTests: XCTestCase {
     func testEachStreamKeepsItsOwnCountBesideItsService() {
         var state = BarState()
-        let twitch = BarState.Origin(index: 0, count: 2, name: "Twitch", service: "twitch")
-        let youtube = BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube")
+        let twitch = BarState.Origin(index: 0, count: 2, name: "Twitch", service: "twitch", badge: .plain)
+        let youtube = BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube", badge: .plain)
         XCTAssertEqual(state.viewersByStream, [])
         state.apply(.viewers(12), from: youtube)
         XCTAssertEqual(state.viewersByStream, [.init(service: "", viewers: nil), .init(service: "youtube", viewers: 12)],
@@ -192,7 +192,7 @@ final class ViewersByStreamTests: XCTestCase {
         XCTAssertEqual(state.viewersByStream.map(\.viewers), [30, 12])
         XCTAssertEqual(state.viewers, 42, "the sum stays for viewers_mode sum")
         var single = BarState()
-        single.apply(.viewers(5), from: BarState.Origin(index: 0, count: 1, name: "YouTube", service: "youtube"))
+        single.apply(.viewers(5), from: BarState.Origin(index: 0, count: 1, name: "YouTube", service: "youtube", badge: .plain))
         XCTAssertEqual(single.viewersByStream, [], "one stream: its count is the header's count")
     }
 
