@@ -7,7 +7,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_DIR := .build/release
 RENDERER := $(RELEASE_DIR)/commentbar
-SWIFT_SOURCES := $(shell find Sources CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CommentBarVersion -type f) Package.swift
+SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CommentBarVersion -type f) Package.swift
 # The one version: the renderer, the shim, the packages and the docs all take it from this file.
 VERSION := $(shell cat VERSION)
 
@@ -18,7 +18,7 @@ APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev o
 	ffmpeg python3-pil python3-websockets webp-pixbuf-loader
 
 .PHONY: all help deps renderer demo test check test-swift
-all: renderer plugin
+all: renderer plugin overlay
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -63,6 +63,7 @@ check: deps packaging-deps
 	$(MAKE) test
 
 include CModules/plugin/plugin.mk
+include CModules/overlay/overlay.mk
 include Tests/feeds/feeds.mk
 include Tests/bench/bench.mk
 include packaging/packaging.mk

@@ -127,11 +127,18 @@ let package = Package(
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender",
                                "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
+        // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
+        // hold every display library; this target links none.
+        .target(name: "CommentBarOverlaySys", path: "CModules/overlay/sys"),
+        .target(name: "CommentBarOverlay",
+                dependencies: ["CommentBarCore", "CommentBarServe", "CommentBarPoolABI", "CommentBarOverlaySys",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictSwift),
         .executableTarget(
             name: "commentbar",
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
-                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion",
+                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarOverlay",
                 // `bench-parsers` measures these platforms' parsers directly.
                 "YouTubePlatform", "NiconicoPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,6 +159,10 @@ let package = Package(
                     dependencies: ["CommentBarNet", .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
+                    swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarOverlayTests",
+                    dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",
+                                   .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore"],

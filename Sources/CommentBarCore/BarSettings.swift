@@ -69,6 +69,14 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var backgroundPath: String = SettingsSchema.string("background_path")
     /// The most frames a second the renderer makes.
     public var maxFPS: Int = SettingsSchema.int("fps")
+    /// The overlay: the bar on the streamer's own screen too, above a full-screen game.
+    public var overlay = SettingsSchema.bool("overlay")
+    public var overlayCorner = OverlayCorner(rawValue: SettingsSchema.string("overlay_corner")) ?? .bottomRight
+    /// Percent of the source's size.
+    public var overlayScale: Int = SettingsSchema.int("overlay_scale")
+    public var overlayOpacity: Int = SettingsSchema.int("overlay_opacity")
+    /// Pixels from the monitor's edges.
+    public var overlayMargin: Int = SettingsSchema.int("overlay_margin")
 
     /// The keys as OBS stores them (the settings table's keys).
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -103,6 +111,11 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case avatarPath = "avatar_path"
         case backgroundPath = "background_path"
         case maxFPS = "fps"
+        case overlay
+        case overlayCorner = "overlay_corner"
+        case overlayScale = "overlay_scale"
+        case overlayOpacity = "overlay_opacity"
+        case overlayMargin = "overlay_margin"
     }
 
     public init() {}
@@ -150,6 +163,11 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.avatarPath = value(.avatarPath, s.avatarPath)
         s.backgroundPath = value(.backgroundPath, s.backgroundPath)
         s.maxFPS = value(.maxFPS, s.maxFPS)
+        s.overlay = value(.overlay, s.overlay)
+        s.overlayCorner = OverlayCorner(rawValue: value(.overlayCorner, s.overlayCorner.rawValue)) ?? .bottomRight
+        s.overlayScale = value(.overlayScale, s.overlayScale)
+        s.overlayOpacity = value(.overlayOpacity, s.overlayOpacity)
+        s.overlayMargin = value(.overlayMargin, s.overlayMargin)
         self = s.clamped()
     }
 
@@ -164,6 +182,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.backgroundOpacity = SettingsSchema.clamp(s.backgroundOpacity, "bg_opacity")
         s.cornerRadius = SettingsSchema.clamp(s.cornerRadius, "corner_radius")
         s.maxFPS = SettingsSchema.clamp(s.maxFPS, "fps")
+        s.overlayScale = SettingsSchema.clamp(s.overlayScale, "overlay_scale")
+        s.overlayOpacity = SettingsSchema.clamp(s.overlayOpacity, "overlay_opacity")
+        s.overlayMargin = SettingsSchema.clamp(s.overlayMargin, "overlay_margin")
         if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }
         return s
     }

@@ -1,0 +1,103 @@
+/* overlay-pool.c: reading the newest frame out of the renderer's pool without owning a slot.
+ *
+ * The OBS shim is the pool's one reader in the triple buffer, so the overlay takes no slot: it
+ * copies the slot with the highest slot_sequence (the newest published frame). The writer only
+ * gets that slot back, and draws into it, after it has published a newer frame and stored the
+ * header's `sequence`; so a copy is whole when, after it, both the slot's sequence and the
+ * header's sequence still name the frame copied. */
+#define _GNU_SOURCE
+#include "overlay-pool.h"
+
+#include "commentbar_pool.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+bool overlay_pool_open(struct overlay_pool *pool, int fd, char *why, size_t why_size)
+{
+	memset(pool, 0, sizeof(*pool));
+	struct stat info;
+	if (fstat(fd, &info) != 0) {
+		snprintf(why, why_size, "pool fd %d: %s", fd, strerror(errno));
+		return false;
+	}
+	if (info.st_size < (off_t)CB_POOL_HEADER_SIZE) {
+		snprintf(why, why_size, "pool fd %d: %lld bytes is smaller than a pool header", fd,
+			 (long long)info.st_size);
+		return false;
+	}
+	size_t size = (size_t)info.st_size;
+	void *base = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		snprintf(why, why_size, "pool fd %d: mmap failed: %s", fd, strerror(errno));
+		return false;
+	}
+	const struct cb_pool_header *h = base;
+	struct cb_pool_header copy;
+	memcpy(&copy, h, sizeof(copy));
+	const char *problem = NULL;
+	if (copy.magic != CB_POOL_MAGIC)
+		problem = "bad magic";
+	else if (copy.version != CB_POOL_VERSION)
+		problem = "unknown version";
+	else if (copy.header_size != CB_POOL_HEADER_SIZE || copy.slot_count != CB_POOL_SLOTS)
+		problem = "unexpected header size or slot count";
+	else if (copy.width < 1 || copy.width > CB_POOL_MAX_DIMENSION || copy.height < 1 ||
+		 copy.height > CB_POOL_MAX_DIMENSION)
+		problem = "frame size out of range";
+	else if (copy.stride < copy.width * 4u || copy.stride % 4u != 0)
+		problem = "bad stride";
+	else if (copy.slot_size < (uint64_t)copy.stride * copy.height || copy.slot_size % CB_POOL_SLOT_ALIGN != 0)
+		problem = "bad slot size";
+	else if (copy.pool_size != CB_POOL_HEADER_SIZE + CB_POOL_SLOTS * copy.slot_size || copy.pool_size > size)
+		problem = "pool size does not match the mapping";
+	if (problem) {
+		munmap(base, size);
+		snprintf(why, why_size, "pool fd %d is not a comment-bar pool: %s", fd, problem);
+		return false;
+	}
+	pool->base = base;
+	pool->size = size;
+	pool->width = copy.width;
+	pool->height = copy.height;
+	pool->stride = copy.stride;
+	pool->slot_size = copy.slot_size;
+	return true;
+}
+
+enum overlay_copy overlay_pool_copy_newest(const struct overlay_pool *pool, uint64_t *seen, unsigned char *dst,
+					   size_t dst_stride)
+{
+	const struct cb_pool_header *h = (const struct cb_pool_header *)pool->base;
+	uint64_t newest = 0;
+	unsigned slot = CB_POOL_SLOTS;
+	for (unsigned i = 0; i < CB_POOL_SLOTS; i++) {
+		uint64_t sequence = cb_pool_load_u64(&h->slot_sequence[i]);
+		if (sequence > newest) {
+			newest = sequence;
+			slot = i;
+		}
+	}
+	if (slot == CB_POOL_SLOTS || newest <= *seen)
+		return OVERLAY_COPY_NOTHING_NEW;
+	/* Slot offsets come from our checked copy of the geometry, never from the mapping again. */
+	const unsigned char *src = pool->base + CB_POOL_HEADER_SIZE + (size_t)slot * pool->slot_size;
+	size_t row = (size_t)pool->width * 4u;
+	for (uint32_t y = 0; y < pool->height; y++)
+		memcpy(dst + (size_t)y * dst_stride, src + (size_t)y * pool->stride, row);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (cb_pool_load_u64(&h->slot_sequence[slot]) != newest || cb_pool_load_u64(&h->sequence) != newest)
+		return OVERLAY_COPY_TORN;
+	*seen = newest;
+	return OVERLAY_COPY_DONE;
+}
+
+void overlay_pool_close(struct overlay_pool *pool)
+{
+	if (pool->base)
+		munmap((void *)pool->base, pool->size);
+	memset(pool, 0, sizeof(*pool));
+}
