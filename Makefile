@@ -58,12 +58,13 @@ demo: deps renderer plugin
 test-swift:
 	$(SWIFT) test
 
-test: test-swift test-shim test-obs test-feeds test-packaging
+test: test-swift test-shim test-obs test-feeds test-packaging test-overlay
 check: deps packaging-deps
 	$(MAKE) test
 
 include CModules/plugin/plugin.mk
 include CModules/overlay/overlay.mk
 include Tests/feeds/feeds.mk
+include Tests/overlay/overlay.mk
 include Tests/bench/bench.mk
 include packaging/packaging.mk

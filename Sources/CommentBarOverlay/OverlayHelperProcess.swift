@@ -20,6 +20,9 @@ final class OverlayHelperProcess {
     /// Starts `path` with the pool as fd 3, stdin and stderr as pipes, the rest of our fds closed
     /// (every other fd of the renderer is close-on-exec).
     init(program: OverlayHelperProgram, path: String, poolFd: Int32) throws(SpawnError) {
+        // A helper that has exited must not take the renderer with it: a write to its closed
+        // stdin is then EPIPE, not SIGPIPE (the helper gets the default back, below).
+        signal(SIGPIPE, SIG_IGN)
         var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
         guard cb_overlay_pipe_cloexec(&toChild) == 0 else { throw SpawnError(description: "pipe: \(Self.errnoText())") }
         guard cb_overlay_pipe_cloexec(&fromChild) == 0 else {
