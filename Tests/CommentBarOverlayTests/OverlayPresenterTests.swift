@@ -50,7 +50,7 @@ final class OverlayPresenterTests: XCTestCase {
     /// A stand-in X11 helper running `script` (sh).
     func helper(_ script: String) {
         let path = folder + "/" + OverlayHelperProgram.x11.rawValue
-        FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n\(script)\n".utf8),
+        _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n\(script)\n".utf8),
                                        attributes: [.posixPermissions: 0o755])
     }
 
@@ -99,8 +99,8 @@ final class OverlayPresenterTests: XCTestCase {
     }
 
     func testAHelperGetsThePoolTheGeometryAndEachFrameAndGoesWhenTurnedOff() throws {
-        // It records its stdin and whether fd 3 is the pool (a memfd), and exits at end of input.
-        helper("readlink /proc/self/fd/3 > \"\(folder)/fd3\"; cat > \"\(folder)/input\"; echo done > \"\(folder)/ended\"")
+        // It records whether fd 3 is the pool (a memfd) and each line of its stdin as it comes.
+        helper("readlink /proc/self/fd/3 > \"\(folder)/fd3\"; while read -r line; do echo \"$line\" >> \"\(folder)/input\"; done")
         let fd = try pool()
         defer { close(fd) }
         let log = CapturedLog()
@@ -114,17 +114,24 @@ final class OverlayPresenterTests: XCTestCase {
         presenter.framePublished()
         settings.overlayMargin = 7
         presenter.settingsChanged(settings)
-        settings.overlay = false
-        presenter.settingsChanged(settings)
-        wait(seconds: 5) { contents("ended") == "done\n" }
+        wait(seconds: 5) { contents("input").split(separator: "\n").count >= 4 }
         XCTAssertTrue(contents("fd3").contains("memfd:commentbar-overlay-pool"), contents("fd3"))
         let lines = contents("input").split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 4)
-        XCTAssertTrue(lines[0].contains(#""corner":"top_left""#) && lines[0].contains(#""scale":30"#))
+        XCTAssertEqual(lines.count, 4, "\(lines)")
+        guard lines.count == 4 else { return }
+        XCTAssertTrue(lines[0].contains(#""corner":"top_left""#) && lines[0].contains(#""scale":30"#), lines[0])
         XCTAssertEqual(lines[1], #"{"frame":1}"#)
         XCTAssertEqual(lines[2], #"{"frame":2}"#)
-        XCTAssertTrue(lines[3].contains(#""margin":7"#))
+        XCTAssertTrue(lines[3].contains(#""margin":7"#), lines[3])
         XCTAssertTrue(log.lines.withLock { $0 }.contains { $0.hasPrefix("overlay on: commentbar-overlay-x11") })
+        // Off: the helper is told to go (end of input, SIGTERM) and is gone soon after.
+        let started = log.lines.withLock { $0 }.first { $0.hasPrefix("overlay on:") } ?? ""
+        let pid = pid_t(started.split(separator: " ").last?.dropLast() ?? "") ?? 0
+        XCTAssertGreaterThan(pid, 0, started)
+        settings.overlay = false
+        presenter.settingsChanged(settings)
+        wait(seconds: 3) { kill(pid, 0) != 0 }
+        XCTAssertNotEqual(kill(pid, 0), 0, "the helper is gone and reaped")
     }
 
     func testAFailingHelperIsLoggedOnceAndStartedAgainWithBackoff() throws {
