@@ -73,10 +73,10 @@ struct Overlay: AsyncParsableCommand {
             throw CLIError("\(error)")
         }
         let line = String(decoding: try JSONEncoder().encode(SettingsLine(settings: bar)), as: UTF8.self)
-        let (commands, input) = AsyncStream.makeStream(of: String.self)
+        let (messages, input) = AsyncStream.makeStream(of: String.self)
         input.yield(line)
         let stopper = SignalStopper { input.finish() }
-        await ServeSession(sink: pool, log: log, presenter: OverlayPresenter(poolFd: fd, log: log)).run(commands: commands)
+        await ServeSession(sink: pool, log: log, presenter: OverlayPresenter(poolFd: fd, log: log)).run(messages: messages)
         stopper.stop()
         // The helper reads its end of input and goes too.
         Glibc.exit(0)

@@ -31,7 +31,7 @@ struct Serve: AsyncParsableCommand {
         }
         // The overlay helper starts only when a settings line turns `overlay` on.
         let presenter = OverlayPresenter(poolFd: poolFd, log: log)
-        await ServeSession(sink: pool, log: log, presenter: presenter).run(commands: StdinLines.stream(log: log))
+        await ServeSession(sink: pool, log: log, presenter: presenter).run(messages: StdinLines.stream(log: log))
         // Feed connections still closing must not keep a process OBS has let go of.
         Glibc.exit(0)
     }
