@@ -58,7 +58,13 @@
 	X(animate_emotes, "animate_emotes", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                      \
 	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                            \
 	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                    \
-	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60, NULL)
+	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60, NULL)                                           \
+	X(overlay, "overlay", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                    \
+	X(overlay_corner, "overlay_corner", CB_SETTING_STRING, "bottom_right", 0, 0, 0,                  \
+	  "top_left|top_right|bottom_left|bottom_right")                                               \
+	X(overlay_scale, "overlay_scale", CB_SETTING_INT, NULL, 50, 25, 200, NULL)                     \
+	X(overlay_opacity, "overlay_opacity", CB_SETTING_INT, NULL, 90, 10, 100, NULL)                 \
+	X(overlay_margin, "overlay_margin", CB_SETTING_INT, NULL, 24, 0, 500, NULL)
 
 enum cb_setting_type {
 	CB_SETTING_STRING,
