@@ -23,33 +23,28 @@ int overlay_pool_fd_argument(int argc, char **argv)
 bool overlay_frame_init(struct overlay_frame *frame, const struct overlay_pool *pool)
 {
 	frame->seen = 0;
-	frame->image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)pool->width, (int)pool->height);
-	return cairo_surface_status(frame->image) == CAIRO_STATUS_SUCCESS;
+	frame->slot = 0;
+	bool ok = true;
+	for (unsigned i = 0; i < CB_POOL_SLOTS; i++) {
+		/* Cairo only reads a source surface: the mapping stays read-only. */
+		frame->slots[i] = cairo_image_surface_create_for_data((unsigned char *)overlay_pool_pixels(pool, i),
+								      CAIRO_FORMAT_ARGB32, (int)pool->width,
+								      (int)pool->height, (int)pool->stride);
+		ok = ok && cairo_surface_status(frame->slots[i]) == CAIRO_STATUS_SUCCESS;
+	}
+	return ok;
 }
 
 bool overlay_frame_refresh(struct overlay_frame *frame, const struct overlay_pool *pool)
 {
-	cairo_surface_flush(frame->image);
-	unsigned char *pixels = cairo_image_surface_get_data(frame->image);
-	size_t stride = (size_t)cairo_image_surface_get_stride(frame->image);
-	/* A torn copy means a newer frame was published meanwhile: take that one instead. */
-	for (int attempt = 0; attempt < 4; attempt++) {
-		switch (overlay_pool_copy_newest(pool, &frame->seen, pixels, stride)) {
-		case OVERLAY_COPY_NOTHING_NEW:
-			return false;
-		case OVERLAY_COPY_DONE:
-			cairo_surface_mark_dirty(frame->image);
-			return true;
-		case OVERLAY_COPY_TORN:
-			break;
-		}
-	}
-	return false;
+	return overlay_pool_newest(pool, frame->seen, &frame->slot, &frame->seen);
 }
 
-void overlay_frame_paint(const struct overlay_frame *frame, cairo_t *cr, int width, int height, int opacity,
-			 bool has_alpha)
+bool overlay_frame_paint(struct overlay_frame *frame, const struct overlay_pool *pool, cairo_t *cr, int width,
+			 int height, int opacity, bool has_alpha)
 {
+	cairo_surface_t *image = frame->slots[frame->slot % CB_POOL_SLOTS];
+	cairo_surface_mark_dirty(image); /* the renderer changed the pixels: no cached copy may be used */
 	cairo_save(cr);
 	cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
 	if (has_alpha)
@@ -58,18 +53,24 @@ void overlay_frame_paint(const struct overlay_frame *frame, cairo_t *cr, int wid
 		cairo_set_source_rgb(cr, 0.08, 0.08, 0.12);
 	cairo_paint(cr);
 	cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
-	int frame_width = cairo_image_surface_get_width(frame->image);
-	int frame_height = cairo_image_surface_get_height(frame->image);
-	cairo_scale(cr, (double)width / frame_width, (double)height / frame_height);
-	cairo_set_source_surface(cr, frame->image, 0, 0);
+	cairo_scale(cr, (double)width / cairo_image_surface_get_width(image),
+		    (double)height / cairo_image_surface_get_height(image));
+	cairo_set_source_surface(cr, image, 0, 0);
 	cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
 	cairo_paint_with_alpha(cr, opacity / 100.0);
 	cairo_restore(cr);
+	cairo_surface_flush(cairo_get_target(cr));
+	if (overlay_pool_whole(pool, frame->slot, frame->seen))
+		return true;
+	frame->seen = 0;
+	return false;
 }
 
 void overlay_frame_free(struct overlay_frame *frame)
 {
-	if (frame->image)
-		cairo_surface_destroy(frame->image);
-	frame->image = NULL;
+	for (unsigned i = 0; i < CB_POOL_SLOTS; i++) {
+		if (frame->slots[i])
+			cairo_surface_destroy(frame->slots[i]);
+		frame->slots[i] = NULL;
+	}
 }

@@ -2,6 +2,7 @@
 #ifndef COMMENTBAR_OVERLAY_FRAME_H
 #define COMMENTBAR_OVERLAY_FRAME_H
 
+#include "commentbar_pool.h"
 #include "overlay-pool.h"
 
 #include <cairo.h>
@@ -17,8 +18,10 @@ enum overlay_exit {
 };
 
 struct overlay_frame {
-	cairo_surface_t *image; /* ARGB32 premultiplied, the pool's frame size */
-	uint64_t seen;          /* sequence of the frame in `image`; 0: none yet */
+	/* One Cairo image per pool slot, over the read-only mapping: the frame is never copied. */
+	cairo_surface_t *slots[CB_POOL_SLOTS];
+	unsigned slot;  /* the slot of the frame shown */
+	uint64_t seen;  /* its sequence; 0: none yet */
 };
 
 /* Reads `--pool-fd N` from the arguments; -1 when missing or bad. */
@@ -26,13 +29,15 @@ int overlay_pool_fd_argument(int argc, char **argv);
 
 bool overlay_frame_init(struct overlay_frame *frame, const struct overlay_pool *pool);
 
-/* Copies a newer frame from the pool if there is one; true when `image` changed. */
+/* Takes the newest frame of the pool if it is newer than the one shown; true when it changed. */
 bool overlay_frame_refresh(struct overlay_frame *frame, const struct overlay_pool *pool);
 
-/* Paints the frame scaled to width x height at `opacity` percent. On a surface without alpha
- * (no compositor) the transparent parts show a dark panel. */
-void overlay_frame_paint(const struct overlay_frame *frame, cairo_t *cr, int width, int height, int opacity,
-			 bool has_alpha);
+/* Paints the frame scaled to width x height at `opacity` percent (on a surface without alpha,
+ * no compositor, the transparent parts show a dark panel), then flushes `cr`'s target. When the
+ * renderer moved on while it was read, it forgets the frame (the next refresh takes the newer
+ * one, whose notice is on the way) and returns false. */
+bool overlay_frame_paint(struct overlay_frame *frame, const struct overlay_pool *pool, cairo_t *cr, int width,
+			 int height, int opacity, bool has_alpha);
 
 void overlay_frame_free(struct overlay_frame *frame);
 

@@ -1,10 +1,11 @@
-/* overlay-pool.c: reading the newest frame out of the renderer's pool without owning a slot.
+/* overlay-pool.c: reading the newest frame of the renderer's pool without owning a slot.
  *
  * The OBS shim is the pool's one reader in the triple buffer, so the overlay takes no slot: it
- * copies the slot with the highest slot_sequence (the newest published frame). The writer only
- * gets that slot back, and draws into it, after it has published a newer frame and stored the
- * header's `sequence`; so a copy is whole when, after it, both the slot's sequence and the
- * header's sequence still name the frame copied. */
+ * reads the slot with the highest slot_sequence (the newest published frame) in place, no copy.
+ * The writer only gets that slot back, and draws into it, after it has published a newer frame
+ * and stored the header's `sequence`; so what was read is whole when, after reading, both the
+ * slot's sequence and the header's sequence still name that frame. Otherwise a newer frame
+ * exists (and its notice is on the way): the reader shows that one instead. */
 #define _GNU_SOURCE
 #include "overlay-pool.h"
 
@@ -68,31 +69,37 @@ bool overlay_pool_open(struct overlay_pool *pool, int fd, char *why, size_t why_
 	return true;
 }
 
-enum overlay_copy overlay_pool_copy_newest(const struct overlay_pool *pool, uint64_t *seen, unsigned char *dst,
-					   size_t dst_stride)
+bool overlay_pool_newest(const struct overlay_pool *pool, uint64_t seen, unsigned *slot, uint64_t *sequence)
 {
 	const struct cb_pool_header *h = (const struct cb_pool_header *)pool->base;
 	uint64_t newest = 0;
-	unsigned slot = CB_POOL_SLOTS;
+	unsigned found = CB_POOL_SLOTS;
 	for (unsigned i = 0; i < CB_POOL_SLOTS; i++) {
-		uint64_t sequence = cb_pool_load_u64(&h->slot_sequence[i]);
-		if (sequence > newest) {
-			newest = sequence;
-			slot = i;
+		uint64_t value = cb_pool_load_u64(&h->slot_sequence[i]);
+		if (value > newest) {
+			newest = value;
+			found = i;
 		}
 	}
-	if (slot == CB_POOL_SLOTS || newest <= *seen)
-		return OVERLAY_COPY_NOTHING_NEW;
+	if (found == CB_POOL_SLOTS || newest <= seen)
+		return false;
+	*slot = found;
+	*sequence = newest;
+	return true;
+}
+
+const unsigned char *overlay_pool_pixels(const struct overlay_pool *pool, unsigned slot)
+{
 	/* Slot offsets come from our checked copy of the geometry, never from the mapping again. */
-	const unsigned char *src = pool->base + CB_POOL_HEADER_SIZE + (size_t)slot * pool->slot_size;
-	size_t row = (size_t)pool->width * 4u;
-	for (uint32_t y = 0; y < pool->height; y++)
-		memcpy(dst + (size_t)y * dst_stride, src + (size_t)y * pool->stride, row);
+	return pool->base + CB_POOL_HEADER_SIZE + (size_t)(slot % CB_POOL_SLOTS) * pool->slot_size;
+}
+
+bool overlay_pool_whole(const struct overlay_pool *pool, unsigned slot, uint64_t sequence)
+{
+	const struct cb_pool_header *h = (const struct cb_pool_header *)pool->base;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (cb_pool_load_u64(&h->slot_sequence[slot]) != newest || cb_pool_load_u64(&h->sequence) != newest)
-		return OVERLAY_COPY_TORN;
-	*seen = newest;
-	return OVERLAY_COPY_DONE;
+	return cb_pool_load_u64(&h->slot_sequence[slot % CB_POOL_SLOTS]) == sequence &&
+	       cb_pool_load_u64(&h->sequence) == sequence;
 }
 
 void overlay_pool_close(struct overlay_pool *pool)

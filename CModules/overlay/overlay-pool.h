@@ -17,16 +17,15 @@ struct overlay_pool {
 /* Maps the pool passed as `fd` read-only and checks its header; false with a reason in `why`. */
 bool overlay_pool_open(struct overlay_pool *pool, int fd, char *why, size_t why_size);
 
-enum overlay_copy {
-	OVERLAY_COPY_NOTHING_NEW, /* the newest frame is the one we have */
-	OVERLAY_COPY_DONE,        /* a newer frame is in `dst` and `*seen` is its sequence */
-	OVERLAY_COPY_TORN,        /* the renderer moved on while we copied: try again */
-};
+/* The slot holding the newest published frame and its sequence; false when nothing newer than
+ * `seen` is published. */
+bool overlay_pool_newest(const struct overlay_pool *pool, uint64_t seen, unsigned *slot, uint64_t *sequence);
 
-/* Copies the newest published frame (width x height ARGB32 rows into `dst`, `dst_stride` bytes
- * apart) when its sequence is above `*seen`. */
-enum overlay_copy overlay_pool_copy_newest(const struct overlay_pool *pool, uint64_t *seen, unsigned char *dst,
-					   size_t dst_stride);
+/* The pixels of a slot (width x height ARGB32, `stride` bytes a row), read-only. */
+const unsigned char *overlay_pool_pixels(const struct overlay_pool *pool, unsigned slot);
+
+/* Whether frame `sequence` is still whole in `slot`: call after reading its pixels. */
+bool overlay_pool_whole(const struct overlay_pool *pool, unsigned slot, uint64_t sequence);
 
 void overlay_pool_close(struct overlay_pool *pool);
 

@@ -57,9 +57,13 @@ static void apply_settings(struct overlay_wayland *w)
 static gboolean draw(GtkWidget *area, cairo_t *cr, gpointer data)
 {
 	struct overlay_wayland *w = data;
-	if (w->frame.seen)
-		overlay_frame_paint(&w->frame, cr, gtk_widget_get_allocated_width(area),
-				    gtk_widget_get_allocated_height(area), w->settings.opacity, true);
+	if (!w->frame.seen)
+		overlay_frame_refresh(&w->frame, &w->pool);
+	/* A frame the renderer moved on from while it was read is drawn again from the newest. */
+	if (w->frame.seen &&
+	    !overlay_frame_paint(&w->frame, &w->pool, cr, gtk_widget_get_allocated_width(area),
+				 gtk_widget_get_allocated_height(area), w->settings.opacity, true))
+		gtk_widget_queue_draw(area);
 	return TRUE;
 }
 

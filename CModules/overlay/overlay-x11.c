@@ -166,7 +166,8 @@ static void place_window(struct overlay_x11 *x, const struct overlay_pool *pool,
 	cairo_xcb_surface_set_size(x->surface, r.width, r.height);
 }
 
-static void present(struct overlay_x11 *x, const struct overlay_frame *frame, const struct overlay_settings *s)
+static void present(struct overlay_x11 *x, struct overlay_frame *frame, const struct overlay_pool *pool,
+		    const struct overlay_settings *s)
 {
 	if (!x->mapped) {
 		xcb_map_window(x->c, x->window);
@@ -174,9 +175,8 @@ static void present(struct overlay_x11 *x, const struct overlay_frame *frame, co
 		x->mapped = true;
 	}
 	cairo_t *cr = cairo_create(x->surface);
-	overlay_frame_paint(frame, cr, x->place.width, x->place.height, s->opacity, x->has_alpha);
+	overlay_frame_paint(frame, pool, cr, x->place.width, x->place.height, s->opacity, x->has_alpha);
 	cairo_destroy(cr);
-	cairo_surface_flush(x->surface);
 }
 
 /* Root events: another top-level window mapped, raised or restacked above ours, raises ours again. */
@@ -293,12 +293,13 @@ int main(int argc, char **argv)
 			place_window(&x, &pool, &settings);
 			repaint = true;
 		}
-		if (news.frame_published && overlay_frame_refresh(&frame, &pool))
+		/* A frame found torn at its last paint (seen 0) is replaced by the newest at once. */
+		if ((news.frame_published || (repaint && !frame.seen)) && overlay_frame_refresh(&frame, &pool))
 			repaint = true;
 		if (repaint && frame.seen) {
 			if (!x.mapped)
 				place_window(&x, &pool, &settings);
-			present(&x, &frame, &settings);
+			present(&x, &frame, &pool, &settings);
 		}
 		xcb_flush(x.c);
 	}
