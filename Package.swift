@@ -119,6 +119,10 @@ let package = Package(
                 dependencies: ["CommentBarFeeds", .product(name: "Logging", package: "swift-log")]
                     + platforms.map { .target(name: "\($0)Platform") },
                 swiftSettings: strictSwift),
+        // `bench-parsers`: the platforms' parse rates, over the parse entry points they expose
+        // (the benchmark lives here, not in the product's platform targets).
+        .target(name: "CommentBarParserBenchmarks", dependencies: ["YouTubePlatform", "NiconicoPlatform"],
+                swiftSettings: strictSwift),
         // The renderer's side of the shared-memory pool.
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
@@ -139,8 +143,7 @@ let package = Package(
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarOverlay",
-                // `bench-parsers` measures these platforms' parsers directly.
-                "YouTubePlatform", "NiconicoPlatform",
+                "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -163,6 +166,11 @@ let package = Package(
         .testTarget(name: "CommentBarOverlayTests",
                     dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",
                                    .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strictSwift),
+        // A platform made in a test (not in Sources/Platforms) reaches everything a real one does:
+        // URL detection, the rows' badge as drawn, the help in `commentbar services`.
+        .testTarget(name: "AddingAPlatformTests",
+                    dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore"],
