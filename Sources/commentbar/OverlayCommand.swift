@@ -15,7 +15,7 @@ import NIOCore
 struct Overlay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the bar above every window on this screen (click-through), without OBS.")
-    @Option(help: "One of: \(ServiceRegistry.ids.joined(separator: ", ")); not needed when --stream is a URL or service:id")
+    @Option(help: "One of: \(ServiceRegistry.product.ids.joined(separator: ", ")); not needed when --stream is a URL or service:id")
     var service: String?
     @Option(help: ArgumentHelp("A stream URL, service:id, or with --service the stream id. Give several to merge them.",
                                valueName: "stream"))
