@@ -29,6 +29,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var server: String = SettingsSchema.string("server")
     /// The streams, each a URL or `service:id`; empty: the single `service`/`stream_id`/`server`.
     public var feeds: [String] = []
+    /// Secrets a platform needs (`mirrativ_session`), by setting key: passed to the feeds,
+    /// never encoded, logged or drawn.
+    public var credentials: [String: String] = [:]
     public var hideBots = SettingsSchema.bool("hide_bots")
     public var botNames: [String] = []
     public var hideCommands = SettingsSchema.bool("hide_commands")
@@ -79,6 +82,11 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var overlayMargin: Int = SettingsSchema.int("overlay_margin")
 
     /// The keys as OBS stores them (the settings table's keys).
+    /// The secret settings, read into `credentials` and never written back out.
+    public enum SecretKeys: String, CodingKey, CaseIterable {
+        case mirrativSession = "mirrativ_session"
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case service
         case streamID = "stream_id"
@@ -168,6 +176,13 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.overlayScale = value(.overlayScale, s.overlayScale)
         s.overlayOpacity = value(.overlayOpacity, s.overlayOpacity)
         s.overlayMargin = value(.overlayMargin, s.overlayMargin)
+        if let secrets = try? decoder.container(keyedBy: SecretKeys.self) {
+            for key in SecretKeys.allCases {
+                if let text = (try? secrets.decodeIfPresent(String.self, forKey: key)) ?? nil, !text.isEmpty {
+                    s.credentials[key.rawValue] = String(decoding: text.utf8.prefix(4096), as: UTF8.self)
+                }
+            }
+        }
         self = s.clamped()
     }
 

@@ -4,6 +4,8 @@ import DemoPlatform
 import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
+import KickPlatform
+import MirrativPlatform
 import NiconicoPlatform
 import OPENRECPlatform
 import SHOWROOMPlatform
@@ -29,6 +31,8 @@ public struct ServiceRegistry: Sendable {
         TwitCastingService.description,
         OPENRECService.description,
         NiconicoService.description,
+        KickService.description,
+        MirrativService.description,
     ]
 
     /// The product's registry.

@@ -39,7 +39,8 @@ public struct StreamPlan: Sendable {
             let badge = registry.badge(service: address.service)
             do throws(FeedConfigError) {
                 let feed = try registry.makeFeed(service: address.service,
-                                                 request: FeedRequest(streamID: address.streamID, server: address.server))
+                                                 request: FeedRequest(streamID: address.streamID, server: address.server,
+                                                                       credentials: settings.credentials))
                 return Stream(name: name, service: address.service, badge: badge, feed: feed)
             } catch {
                 return Stream(name: name, service: address.service, badge: badge, feed: FailedFeed(message: error.message))

@@ -23,7 +23,8 @@ REAL_HOST_NAMES = [
     "twitcasting.tv", "frontendapi.twitcasting.tv", "apiv2.twitcasting.tv",  # TwitCasting
     "www.openrec.tv", "public.openrec.tv", "chat.openrec.tv",  # OPENREC
     "www.showroom-live.com", "online.showroom-live.com",  # SHOWROOM
-    "www.mirrativ.com",
+    "www.mirrativ.com", "online.mirrativ.com",  # Mirrativ
+    "kick.com", "ws-us2.pusher.com", "files.kick.com",  # Kick
 ]
 
 
