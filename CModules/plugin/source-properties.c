@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The source's defaults and properties view: see source-properties.h. */
 #include "source-properties.h"
 

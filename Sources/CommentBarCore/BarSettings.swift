@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// The Comment Bar source's settings: what a streamer sets in the OBS source

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Everything the bar shows, as a value. Feeds change it only through `apply`.
 public struct BarState: Sendable, Equatable {
     /// How many lines are kept; the renderer shows only those that fit.

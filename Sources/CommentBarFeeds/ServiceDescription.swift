@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// What a feed is made from: the source settings that name a stream.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// A row's text as laid out: the name and body with their byte ranges, and the places of

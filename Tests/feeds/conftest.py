@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Shared helpers for the live-feed tests: the `commentbar tail` process, free ports,
 and a throwaway test CA. Every server runs on 127.0.0.1 only."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Building blocks for the fake Japanese live platforms (SHOWROOM, TwitCasting, OPENREC):
 an HTTPS web API and a TLS WebSocket chat server on 127.0.0.1, both with the test CA's
 certificate, reached under the platforms' real host names through COMMENTBAR_CONNECT_TO.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Comment Bar source's settings: the one table of their keys, types,
  * defaults and ranges. The OBS shim takes its defaults, its properties' ranges

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// The seat WebSocket's JSON messages (the watch page's `webSocketUrl`): what to send, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// The emote lists of BetterTTV, FrankerFaceZ and 7TV, read from their public APIs' JSON
