@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay-frame.c: the newest frame, copied out of the pool and scaled by Cairo. */
 #include "overlay-frame.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay-frame.h: the helpers' copy of the newest frame, and how it is painted (Cairo). */
 #ifndef COMMENTBAR_OVERLAY_FRAME_H
 #define COMMENTBAR_OVERLAY_FRAME_H

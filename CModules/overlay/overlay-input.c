@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay-input.c: the helper's stdin, parsed with jansson. */
 #include "overlay-input.h"
 

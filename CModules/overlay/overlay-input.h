@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay-input.h: the renderer's lines on the helper's stdin (docs/architecture.md, "The overlay"):
  *   {"corner":"bottom_right","scale":50,"opacity":90,"margin":24}   where and how big
  *   {"frame":N}                                                      frame N was published

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay-place.c: the overlay's rectangle. */
 #include "overlay-place.h"
 

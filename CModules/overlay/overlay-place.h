@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay-place.h: where the overlay goes on a monitor, and how big it is. */
 #ifndef COMMENTBAR_OVERLAY_PLACE_H
 #define COMMENTBAR_OVERLAY_PLACE_H

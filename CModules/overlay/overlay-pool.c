@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay-pool.c: reading the newest frame of the renderer's pool without owning a slot.
  *
  * The OBS shim is the pool's one reader in the triple buffer, so the overlay takes no slot: it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay-pool.h: the overlay helpers' read-only view of the renderer's frame pool. */
 #ifndef COMMENTBAR_OVERLAY_POOL_H
 #define COMMENTBAR_OVERLAY_POOL_H

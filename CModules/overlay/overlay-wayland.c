@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* commentbar-overlay-wayland: the bar on a Wayland compositor's overlay layer (wlr-layer-shell,
  * through gtk-layer-shell: sway, KDE Plasma, Hyprland). A separate program, so GTK never loads
  * into the renderer or the X11 helper. Anchored to the chosen corner with the margin, no keyboard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* commentbar-overlay-x11: the bar over every window on an X11 screen (or XWayland).
  *
  * Started by the renderer (Sources/CommentBarOverlay) with the frame pool as an inherited fd and

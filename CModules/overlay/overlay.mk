@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The overlay helpers (issue 24): small programs the renderer starts when a bar's `overlay`
 # setting is on, fed from the frame pool; their libraries never load into the renderer.
 #   make overlay   build/overlay/commentbar-overlay-x11 and build/overlay/commentbar-overlay-wayland

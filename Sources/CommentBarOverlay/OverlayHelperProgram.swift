@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Glibc
 
 /// The two helper programs (CModules/overlay) and where the renderer finds them: beside

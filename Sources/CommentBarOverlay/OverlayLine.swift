@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// One line on a helper's stdin (CModules/overlay/overlay-input.h): where the overlay goes and

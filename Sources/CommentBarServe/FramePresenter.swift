@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// Something that shows the frames `serve` publishes somewhere else too (the overlay on the

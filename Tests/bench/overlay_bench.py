@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The overlay's costs (issue 24), measured on the renderer as OBS runs it: this script plays the
 shim (it creates the memfd frame pool and runs `commentbar serve --pool-fd` with settings lines
 on stdin) under Xvfb, with the bench's WebSocket chat as the feed.

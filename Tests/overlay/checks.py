@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The overlay tests' verdicts: "ok"/"FAIL" lines as they come, then "N passed, M failed"."""
 
 counts = {"passed": 0, "failed": 0}

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A stand-in for a full-screen game under a real X window manager: one window of a known
 colour that asks for _NET_WM_STATE_FULLSCREEN, and writes each click and focus change it gets
 as a line to a log ("click X Y BUTTON", "focus in", "focus out"), flushed at once.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The overlay's tests (issue 24): real X (Xvfb + openbox + xdotool) and real Wayland (sway
 # headless + grim), driven through `commentbar overlay`, with the helpers of CModules/overlay;
 # then real OBS, whose source settings move and close the overlay (obs-websocket).

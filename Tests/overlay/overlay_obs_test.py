@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The overlay in real OBS (issue 24): a Comment Bar source with `overlay` on shows its bar in a
 click-through window at the chosen corner; SetInputSettings of overlay_corner / overlay_scale
 over obs-websocket moves and resizes that window within a second; `overlay` off removes it; the

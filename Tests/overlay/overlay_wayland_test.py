@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The overlay on Wayland (issue 24): sway headless (run as a user the test creates), a
 full-screen GTK client of a known colour, and `commentbar overlay --service demo`: a grim
 screenshot shows the bar on the overlay layer at the chosen corner and scale, above the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The overlay on real X (issue 24): Xvfb with openbox managing it, a full-screen window of a
 known colour that logs its clicks and focus, and `commentbar overlay --service demo`.
   - the whole-screen screenshot shows the bar at the chosen corner and scale above the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """sway headless for the overlay tests, run as an ordinary user the test creates (sway refuses
 root), with grim for screenshots (docs: /work/shared/notes/overlay-and-speech.md)."""
 import os

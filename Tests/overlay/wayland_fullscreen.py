@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A full-screen Wayland client of a known colour (GTK 3 through python3-gi), the stand-in for
 a game under sway.   wayland_fullscreen.py RRGGBB"""
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Real X for the overlay tests: Xvfb, openbox, the full-screen test window, screenshots and
 window facts through the Debian tools (xdotool, xwininfo, xprop, ffmpeg)."""
 import os

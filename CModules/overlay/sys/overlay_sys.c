@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay_sys.c: see overlay_sys.h. */
 #define _GNU_SOURCE
 #include "overlay_sys.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* overlay_sys.h: the two Linux calls the overlay's Swift side needs that Glibc's Swift module
  * does not show (they need _GNU_SOURCE). */
 #ifndef COMMENTBAR_OVERLAY_SYS_H
