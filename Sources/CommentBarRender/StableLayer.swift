@@ -193,8 +193,8 @@ final class StableLayer {
         if let detail = Self.detail(inputs), right - left > Int(size * 2) {
             let detailFont = TextEngine.font(family: family, size: size * 0.8)
             defer { pango_font_description_free(detailFont) }
-            let text = engine.layout(detail, font: detailFont).fitting(width: right - left)
-            text.draw(cr, x: Double(left), y: (centerY - Double(text.height) / 2).rounded(), color: Palette.warning)
+            StatusLine.draw(cr, detail, engine: engine, font: detailFont, x: left, width: right - left,
+                            centerY: centerY, color: Palette.warning)
         }
 
         // A hairline under the header.
