@@ -6,6 +6,13 @@ enum EmbeddedJSON {
     /// `from` lets a caller look for a later occurrence.
     static func object(after marker: String, in page: [UInt8], from start: Int = 0,
                        maxBytes: Int = 8 << 20) -> (json: ArraySlice<UInt8>, end: Int)? {
+        var scanned = 0
+        return object(after: marker, in: page, from: start, maxBytes: maxBytes, scanned: &scanned)
+    }
+
+    /// As above, adding to `scanned` the bytes the brace matching read (linear in the page: tests).
+    static func object(after marker: String, in page: [UInt8], from start: Int, maxBytes: Int,
+                       scanned: inout Int) -> (json: ArraySlice<UInt8>, end: Int)? {
         let needle = Array(marker.utf8)
         var searchFrom = start
         while let found = firstIndex(of: needle, in: page, from: searchFrom) {
@@ -15,8 +22,15 @@ enum EmbeddedJSON {
                   page[index] == UInt8(ascii: " ") || page[index] == UInt8(ascii: "=") || page[index] == UInt8(ascii: "(") {
                 index += 1
             }
-            if index < page.count, page[index] == UInt8(ascii: "{"), let end = matchingBrace(in: page, from: index, maxBytes: maxBytes) {
-                return (page[index...end], end + 1)
+            if index < page.count, page[index] == UInt8(ascii: "{") {
+                let scan = matchingBrace(in: page, from: index, maxBytes: maxBytes)
+                scanned += scan.stoppedAt - index
+                if let end = scan.end { return (page[index...end], end + 1) }
+                // The bytes that scan read hold no object that closes: the next marker is looked
+                // for after them, so every byte is scanned once (a page of unclosed markers once
+                // cost 8 MiB per marker).
+                searchFrom = max(found + needle.count, scan.stoppedAt)
+                continue
             }
             searchFrom = found + needle.count
         }
@@ -34,9 +48,9 @@ enum EmbeddedJSON {
         return found
     }
 
-    /// The index of the `}` closing the object opened at `open`, or nil if it is not closed
-    /// within `maxBytes`.
-    private static func matchingBrace(in page: [UInt8], from open: Int, maxBytes: Int) -> Int? {
+    /// The index of the `}` closing the object opened at `open` (nil if it is not closed within
+    /// `maxBytes`, or closed by a `]`), and where the scan stopped.
+    private static func matchingBrace(in page: [UInt8], from open: Int, maxBytes: Int) -> (end: Int?, stoppedAt: Int) {
         var depth = 0
         var inString = false
         var escaped = false
@@ -58,11 +72,11 @@ enum EmbeddedJSON {
                 depth += 1
             } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
                 depth -= 1
-                if depth == 0 { return byte == UInt8(ascii: "}") ? index : nil }
+                if depth == 0 { return (byte == UInt8(ascii: "}") ? index : nil, index + 1) }
             }
             index += 1
         }
-        return nil
+        return (nil, index)
     }
 
     private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {

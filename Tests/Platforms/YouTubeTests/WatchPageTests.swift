@@ -66,4 +66,18 @@ final class WatchPageTests: XCTestCase {
         XCTAssertNotNil(EmbeddedJSON.object(after: "ytcfg.set", in: big))
         XCTAssertEqual(EmbeddedJSON.objects(after: "x", in: Array(String(repeating: "x={}", count: 100).utf8)).count, 16)
     }
+
+    /// Issue 19: markers whose objects never close are scanned once in all, not once each
+    /// (8 MiB rescanned per failing marker before).
+    func testManyUnclosedMarkersAreScannedOnce() {
+        let page = Array((String(repeating: "ytInitialData = {\"a\":[", count: 20_000)).utf8)
+        var scanned = 0
+        XCTAssertNil(EmbeddedJSON.object(after: "ytInitialData", in: page, from: 0, maxBytes: 8 << 20, scanned: &scanned))
+        XCTAssertLessThanOrEqual(scanned, page.count)
+        let mismatched = Array((String(repeating: "ytInitialData = {\"a\":1]", count: 20_000) + "ytInitialData = {}").utf8)
+        scanned = 0
+        XCTAssertNotNil(EmbeddedJSON.object(after: "ytInitialData", in: mismatched, from: 0, maxBytes: 8 << 20,
+                                            scanned: &scanned))
+        XCTAssertLessThanOrEqual(scanned, mismatched.count)
+    }
 }
