@@ -134,7 +134,7 @@ final class DisguisedTextTests: XCTestCase {
 
     func testLogLinesShowBidiControlsEscaped() {
         XCTAssertEqual(TextSanitizer.escapedForTerminal("a\u{202E}b\u{1B}[31mc\u{9B}"), "a\\u{202e}b\\u{1b}[31mc\\u{9b}")
-        XCTAssertEqual(TextSanitizer.escapedForTerminal(#"{"t":"x\u{202E}"}"#, json: true), #"{"t":"x\u202e"}"#)
+        XCTAssertEqual(TextSanitizer.escapedForTerminal("{\"t\":\"x\u{202E}\u{9B}\"}", json: true), #"{"t":"x\u202e\u009b"}"#)
     }
 
     func testStatusTextIsOneBoundedLine() {

@@ -37,7 +37,7 @@ final class HostilePictureTests: XCTestCase {
     func testSVGEmotesFromARelayNeverStopTheHeartbeat() async throws {
         let events = FileManager.default.temporaryDirectory.appendingPathComponent("svg-emotes-\(UUID()).jsonl")
         let lines = (0..<4).map { index in
-            #"{"type":"chat","id":"\#(index)","user":"u","text":"pic\#(index)","emotes":[{"start":0,"end":4,"name":"pic\#(index)","url":"https://cdn.example/\#(index).svg"}]}"#
+            #"{"type":"comment","id":"\#(index)","user":"u","text":"pic\#(index)","emotes":[{"start":0,"end":4,"name":"pic\#(index)","url":"https://cdn.example/\#(index).svg"}]}"#
         }
         try Data(lines.joined(separator: "\n").utf8).write(to: events)
         defer { try? FileManager.default.removeItem(at: events) }

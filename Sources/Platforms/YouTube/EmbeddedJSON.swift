@@ -10,7 +10,10 @@ enum EmbeddedJSON {
         return object(after: marker, in: page, from: start, maxBytes: maxBytes, scanned: &scanned)
     }
 
-    /// As above, adding to `scanned` the bytes the brace matching read (linear in the page: tests).
+    /// As above, adding to `scanned` the bytes the brace matching read. All the scans for one
+    /// page together read at most twice its length: a page of markers whose objects never close
+    /// once cost up to 8 MiB per marker; now it costs a bounded, linear amount, while a decoy
+    /// marker inside a string (which scans on to the page's end) still leaves the real one found.
     static func object(after marker: String, in page: [UInt8], from start: Int, maxBytes: Int,
                        scanned: inout Int) -> (json: ArraySlice<UInt8>, end: Int)? {
         let needle = Array(marker.utf8)
@@ -23,14 +26,11 @@ enum EmbeddedJSON {
                 index += 1
             }
             if index < page.count, page[index] == UInt8(ascii: "{") {
-                let scan = matchingBrace(in: page, from: index, maxBytes: maxBytes)
+                let budget = 2 * page.count - scanned
+                guard budget > 0 else { return nil }
+                let scan = matchingBrace(in: page, from: index, maxBytes: min(maxBytes, budget))
                 scanned += scan.stoppedAt - index
                 if let end = scan.end { return (page[index...end], end + 1) }
-                // The bytes that scan read hold no object that closes: the next marker is looked
-                // for after them, so every byte is scanned once (a page of unclosed markers once
-                // cost 8 MiB per marker).
-                searchFrom = max(found + needle.count, scan.stoppedAt)
-                continue
             }
             searchFrom = found + needle.count
         }
@@ -41,7 +41,9 @@ enum EmbeddedJSON {
     static func objects(after marker: String, in page: [UInt8], limit: Int = 16) -> [ArraySlice<UInt8>] {
         var found: [ArraySlice<UInt8>] = []
         var from = 0
-        while found.count < limit, let next = object(after: marker, in: page, from: from) {
+        var scanned = 0  // one budget for all of them
+        while found.count < limit,
+              let next = object(after: marker, in: page, from: from, maxBytes: 8 << 20, scanned: &scanned) {
             found.append(next.json)
             from = next.end
         }
