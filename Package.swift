@@ -159,6 +159,15 @@ let package = Package(
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore"],
                     swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
+        // The renderer's side of the pool against a pool made and read as the OBS shim does.
+        .testTarget(name: "CommentBarPoolTests", dependencies: ["CommentBarPool", "CommentBarPoolABI", "CommentBarFrames"],
+                    swiftSettings: strictSwift),
+        // The CLI's options (`@testable import commentbar`: the executable's own types).
+        .testTarget(name: "commentbarTests",
+                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices",
+                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                    swiftSettings: strictSwift),
     ] + platformTestTargets,
     swiftLanguageModes: [.v6]
 )

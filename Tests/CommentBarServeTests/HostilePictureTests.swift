@@ -43,7 +43,7 @@ final class HostilePictureTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: events) }
         let fetched = Mutex(0)
         let sink = HeartbeatTimingSink()
-        let (commands, input) = AsyncStream.makeStream(of: String.self)
+        let (messages, input) = AsyncStream.makeStream(of: String.self)
         input.yield(#"{"settings":{"service":"file","stream_id":"\#(events.path)","width":320,"height":120}}"#)
         input.yield(#"{"active":true}"#)
         let session = ServeSession(sink: sink, log: Logger(label: "test"), fetch: { _ in .failed("no network") },
@@ -51,7 +51,7 @@ final class HostilePictureTests: XCTestCase {
                                        fetched.withLock { $0 += 1 }
                                        return .success(Self.heavySVG)
                                    })
-        let task = Task { await session.run(commands: commands) }
+        let task = Task { await session.run(messages: messages) }
         try await Task.sleep(for: .seconds(5))
         input.finish()
         await task.value
