@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CommentBar: everyday verbs. `make help` lists them.
 #   make demo     install what is missing, build, render the demo bar to bar.png
 #   make check    install what is missing, then run every test

@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import PackageDescription
 
@@ -122,6 +123,10 @@ let package = Package(
                 dependencies: ["CommentBarFeeds", .product(name: "Logging", package: "swift-log")]
                     + platforms.map { .target(name: "\($0)Platform") },
                 swiftSettings: strictSwift),
+        // `bench-parsers`: the platforms' parse rates, over the parse entry points they expose
+        // (the benchmark lives here, not in the product's platform targets).
+        .target(name: "CommentBarParserBenchmarks", dependencies: ["YouTubePlatform", "NiconicoPlatform"],
+                swiftSettings: strictSwift),
         // The renderer's side of the shared-memory pool.
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
@@ -135,8 +140,7 @@ let package = Package(
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion",
-                // `bench-parsers` measures these platforms' parsers directly.
-                "YouTubePlatform", "NiconicoPlatform",
+                "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -155,6 +159,11 @@ let package = Package(
                     dependencies: ["CommentBarNet", .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
+                    swiftSettings: strictSwift),
+        // A platform made in a test (not in Sources/Platforms) reaches everything a real one does:
+        // URL detection, the rows' badge as drawn, the help in `commentbar services`.
+        .testTarget(name: "AddingAPlatformTests",
+                    dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore"],

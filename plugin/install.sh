@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the Comment Bar plugin into OBS's user plugin folder, or removes it.
 #   plugin/install.sh install PLUGIN_SO RENDERER DATA_DIR
 #   plugin/install.sh uninstall

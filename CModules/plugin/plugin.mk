@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The OBS shim: built, tested and installed here (owned by the plugin work).
 #   make plugin       build/comment-bar.so
 #   make test-shim    the shim's unit tests, then the shim in a stub host, under ASan+UBSan, against the real renderer

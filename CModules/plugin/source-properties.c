@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The source's defaults and properties view: see source-properties.h. */
 #include "source-properties.h"
 
@@ -200,6 +201,10 @@ obs_properties_t *source_properties_create(obs_source_t *source, const char *sta
 	obs_property_t *server = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_server),
 							 obs_module_text("Server"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(server, obs_module_text("Server.Description"));
+	/* A password field: OBS keeps it like a stream key; the renderer gets it on stdin only. */
+	obs_property_t *session = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_mirrativ_session),
+							  obs_module_text("MirrativSession"), OBS_TEXT_PASSWORD);
+	obs_property_set_long_description(session, obs_module_text("MirrativSession.Description"));
 	obs_property_t *feeds = obs_properties_add_editable_list(props, settings_key(CB_SETTING_INDEX_feeds),
 								 obs_module_text("Feeds"), OBS_EDITABLE_LIST_TYPE_STRINGS,
 								 NULL, NULL);

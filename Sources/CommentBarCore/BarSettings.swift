@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// The Comment Bar source's settings: what a streamer sets in the OBS source
@@ -29,6 +30,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var server: String = SettingsSchema.string("server")
     /// The streams, each a URL or `service:id`; empty: the single `service`/`stream_id`/`server`.
     public var feeds: [String] = []
+    /// Secrets a platform needs (`mirrativ_session`), by setting key: passed to the feeds,
+    /// never encoded, logged or drawn.
+    public var credentials: [String: String] = [:]
     public var hideBots = SettingsSchema.bool("hide_bots")
     public var botNames: [String] = []
     public var hideCommands = SettingsSchema.bool("hide_commands")
@@ -71,6 +75,11 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var maxFPS: Int = SettingsSchema.int("fps")
 
     /// The keys as OBS stores them (the settings table's keys).
+    /// The secret settings, read into `credentials` and never written back out.
+    public enum SecretKeys: String, CodingKey, CaseIterable {
+        case mirrativSession = "mirrativ_session"
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case service
         case streamID = "stream_id"
@@ -150,6 +159,13 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.avatarPath = value(.avatarPath, s.avatarPath)
         s.backgroundPath = value(.backgroundPath, s.backgroundPath)
         s.maxFPS = value(.maxFPS, s.maxFPS)
+        if let secrets = try? decoder.container(keyedBy: SecretKeys.self) {
+            for key in SecretKeys.allCases {
+                if let text = (try? secrets.decodeIfPresent(String.self, forKey: key)) ?? nil, !text.isEmpty {
+                    s.credentials[key.rawValue] = String(decoding: text.utf8.prefix(4096), as: UTF8.self)
+                }
+            }
+        }
         self = s.clamped()
     }
 

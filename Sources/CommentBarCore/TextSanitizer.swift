@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Makes untrusted chat text safe and bounded to lay out: control characters
 /// become spaces or are dropped, and text is cut at a number of Unicode scalars
 /// with an ellipsis, so that a 100 KB message or a flood of combining marks

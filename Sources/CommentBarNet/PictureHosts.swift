@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// The hosts each platform really serves its pictures (and, for niconico, its comment

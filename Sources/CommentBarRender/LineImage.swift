@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CCairo
 import CPangoCairo
 import CommentBarCore
@@ -79,8 +80,8 @@ final class LineImage {
                 let box = layout.box(atByte: placed.byte)
                 let x = Double(inset) + box.x, y = Double(verticalInset) + box.y
                 switch placed.picture {
-                case .platform(let service):
-                    Icons.platform(cr, service: service, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
+                case .platform(let badge):
+                    Icons.platform(cr, badge, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
                 case .badge(let badge):
                     Icons.badge(cr, badge, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
                 case .emote(_, let art?):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
@@ -121,7 +122,7 @@ public final class ServeSession: @unchecked Sendable {
             await withTaskGroup(of: Void.self) { group in
                 for (index, stream) in plan.streams.enumerated() {
                     let origin = BarState.Origin(index: index, count: plan.streams.count, name: stream.name,
-                                                 service: stream.service)
+                                                 service: stream.service, badge: stream.badge)
                     group.addTask {
                         // Each stream runs on its own: one that fails or hangs never stalls the others.
                         await stream.feed.run { [weak self] event in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import CommentBarCore
 import CommentBarFeeds
@@ -14,10 +15,10 @@ import Synchronization
 struct Tail: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a feed's events as JSON lines, as the file service replays them.")
-    @Option(help: "One of: \(ServiceRegistry.ids.joined(separator: ", ")); not needed when --stream is a URL or service:id")
+    @Option(help: "One of: \(ServiceRegistry.product.ids.joined(separator: ", ")); not needed when --stream is a URL or service:id")
     var service: String?
     @Option(help: ArgumentHelp(
-        "A stream URL (the service is detected), service:id, or with --service the stream id: \(ServiceRegistry.all.map { "\($0.id): \($0.streamIDHelp)" }.joined(separator: "; ")). Give several to merge them.",
+        "A stream URL (the service is detected), service:id, or with --service the stream id: \(ServiceRegistry.all.map { "\($0.id): \($0.streamIDHelp.en)" }.joined(separator: "; ")). Give several to merge them.",
         valueName: "stream"))
     var stream: [String] = []
     @Option(help: "Endpoint override (ws://, wss://, irc://, ircs://; https:// for YouTube)") var server: String = ""
@@ -39,7 +40,7 @@ struct Tail: AsyncParsableCommand {
         }
         var plan = StreamPlan(settings: settings)
         if let problem = plan.problems.first { throw TailArgumentError(problem) }
-        if !server.isEmpty, settings.feeds.count == 1, let address = try? StreamAddress.parse(stream[0], knownServices: ServiceRegistry.ids) {
+        if !server.isEmpty, settings.feeds.count == 1, let address = try? StreamAddress.parse(stream[0], table: ServiceRegistry.product.streamURLs) {
             // `--stream URL --server X`: the URL picks the service, the server overrides its endpoint.
             settings = BarSettings()
             (settings.service, settings.streamID, settings.server) = (address.service, address.streamID, server)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarSettings
 import Foundation
 import XCTest
@@ -35,7 +36,7 @@ final class SettingsSchemaTests: XCTestCase {
     /// Every key BarSettings decodes is in the table, and every table key is decoded.
     func testEveryKeyIsInTheTable() {
         let tableKeys = Set(rows().map { String(cString: $0.key) }.map { $0.hasPrefix("font.") ? "font" : $0 })
-        let swiftKeys = Set(BarSettings.CodingKeys.allCases.map(\.rawValue))
+        let swiftKeys = Set(BarSettings.CodingKeys.allCases.map(\.rawValue) + BarSettings.SecretKeys.allCases.map(\.rawValue))
         XCTAssertEqual(tableKeys, swiftKeys)
         for row in rows() where row.type == CB_SETTING_STRING {
             XCTAssertNotNil(row.default_string, String(cString: row.key))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Side-by-side benchmarks in real OBS (owned by the benchmark work).
 #   make bench        builds, runs every measure in one headless OBS, writes docs/benchmarks.md
 #   make bench-page   rewrites docs/benchmarks.md from the last run's results

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes docs/benchmarks.md and its plot from one run's results.json (run_bench.py)."""
 import argparse
 import json

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A long stream's memory (issue 19): `commentbar serve` on a memfd pool (as the shim makes it, see
 renderer_rss.py) fed over a loopback WebSocket 100,000 comments at 1,000 a second, drawn from 5,000
 distinct kanji, by 1,000 users, with emotes (URLs on a CDN host routed to a closed loopback port by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Issue 19, finding 2: picture URLs a feed names never reach this machine or its network. Loopback,
 private, `localhost`/`.localhost` and IP-literal hosts are refused before any connection, directly
 and through a redirect from a public host; a loopback listener counts the connections it accepts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Comment Bar source's settings: the one table of their keys, types,
  * defaults and ranges. The OBS shim takes its defaults, its properties' ranges
@@ -26,6 +27,7 @@
 	X(service, "service", CB_SETTING_STRING, "demo", 0, 0, 0, NULL)                                \
 	X(stream_id, "stream_id", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                \
 	X(server, "server", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                      \
+	X(mirrativ_session, "mirrativ_session", CB_SETTING_STRING, "", 0, 0, 0, NULL)                  \
 	X(feeds, "feeds", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                        \
 	X(hide_bots, "hide_bots", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                \
 	X(bot_names, "bot_names", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                \

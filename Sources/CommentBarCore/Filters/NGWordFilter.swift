@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// NG words: masked with `＊` (one per character) or the whole row hidden.
 public enum NGMode: String, Sendable, Equatable, Codable, CaseIterable {
     case mask

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Text as the filters compare it: case-insensitive and width-insensitive, so that
 /// `ＮＧ`, `Ng` and `ng` are the same word. One folded key per character, so a match
 /// maps back to the characters to mask. Invisible characters (default-ignorable code points:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Finds any of many words in a text, literally (a word that looks like a pattern is
 /// just characters): a trie of folded characters, walked from each position, so the
 /// cost grows with the text and the matched depth, not with the number of words

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// The only picture formats the bar decodes: PNG, JPEG, GIF and WebP, told by their magic
 /// bytes. gdk-pixbuf would otherwise sniff and pick any installed loader (SVG through librsvg,
 /// XPM, TGA, ICO, ANI, TIFF…), and some of those can take many seconds on a hostile file.

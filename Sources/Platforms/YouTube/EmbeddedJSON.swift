@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Finds the JSON objects a YouTube page embeds in its scripts (`ytcfg.set({…})`,
 /// `var ytInitialData = {…};`) and cuts each out by a bounded scan that only matches braces
 /// outside strings; the cut text is then decoded by JSONDecoder, never parsed here.

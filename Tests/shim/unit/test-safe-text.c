@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Outside text made safe: escaped and cut once for the log, printable for the properties. */
 #include <stdio.h>
 #include <string.h>
