@@ -197,6 +197,20 @@ static void add_mic_source(obs_properties_t *props, obs_source_t *source)
 	obs_data_release(settings);
 }
 
+/* "On my screen too (over games)": the overlay (issue 24), a checkable group whose checkbox is
+ * the `overlay` setting; the renderer shows the bar above every window while it is ticked. */
+static void add_overlay(obs_properties_t *props)
+{
+	obs_properties_t *group = obs_properties_create();
+	add_choices(group, CB_SETTING_INDEX_overlay_corner, "OverlayCorner");
+	add_int_slider(group, CB_SETTING_INDEX_overlay_scale, "OverlayScale", "%");
+	add_int_slider(group, CB_SETTING_INDEX_overlay_opacity, "OverlayOpacity", "%");
+	obs_property_int_set_suffix(add_int(group, CB_SETTING_INDEX_overlay_margin, "OverlayMargin"), " px");
+	obs_property_t *overlay = obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_overlay),
+							   obs_module_text("Overlay"), OBS_GROUP_CHECKABLE, group);
+	obs_property_set_long_description(overlay, obs_module_text("Overlay.Description"));
+}
+
 obs_properties_t *source_properties_create(obs_source_t *source, const char *status)
 {
 	obs_properties_t *props = obs_properties_create();
@@ -252,6 +266,7 @@ obs_properties_t *source_properties_create(obs_source_t *source, const char *sta
 	obs_properties_add_path(props, settings_key(CB_SETTING_INDEX_background_path), obs_module_text("BackgroundImage"),
 				OBS_PATH_FILE, filter, NULL);
 	add_int(props, CB_SETTING_INDEX_fps, "FPS");
+	add_overlay(props);
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an
 	 * info property's description when it has no value, so the status goes there. */

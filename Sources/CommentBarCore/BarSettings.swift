@@ -83,6 +83,14 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public enum ViewersMode: String, Sendable, Codable, CaseIterable {
         case sum, each
     }
+    /// The overlay: the bar on the streamer's own screen too, above a full-screen game.
+    public var overlay = SettingsSchema.bool("overlay")
+    public var overlayCorner = OverlayCorner(rawValue: SettingsSchema.string("overlay_corner")) ?? .bottomRight
+    /// Percent of the source's size.
+    public var overlayScale: Int = SettingsSchema.int("overlay_scale")
+    public var overlayOpacity: Int = SettingsSchema.int("overlay_opacity")
+    /// Pixels from the monitor's edges.
+    public var overlayMargin: Int = SettingsSchema.int("overlay_margin")
 
     /// The keys as OBS stores them (the settings table's keys).
     /// The secret settings, read into `credentials` and never written back out.
@@ -125,6 +133,11 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case paceBursts = "pace_bursts"
         case delaySeconds = "delay_seconds"
         case viewersMode = "viewers_mode"
+        case overlay
+        case overlayCorner = "overlay_corner"
+        case overlayScale = "overlay_scale"
+        case overlayOpacity = "overlay_opacity"
+        case overlayMargin = "overlay_margin"
     }
 
     public init() {}
@@ -176,6 +189,11 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.delaySeconds = value(.delaySeconds, s.delaySeconds)
         // An unknown mode (a newer shim's) is the default.
         s.viewersMode = ViewersMode(rawValue: value(.viewersMode, s.viewersMode.rawValue)) ?? .sum
+        s.overlay = value(.overlay, s.overlay)
+        s.overlayCorner = OverlayCorner(rawValue: value(.overlayCorner, s.overlayCorner.rawValue)) ?? .bottomRight
+        s.overlayScale = value(.overlayScale, s.overlayScale)
+        s.overlayOpacity = value(.overlayOpacity, s.overlayOpacity)
+        s.overlayMargin = value(.overlayMargin, s.overlayMargin)
         if let secrets = try? decoder.container(keyedBy: SecretKeys.self) {
             for key in SecretKeys.allCases {
                 if let text = (try? secrets.decodeIfPresent(String.self, forKey: key)) ?? nil, !text.isEmpty {
@@ -198,6 +216,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.cornerRadius = SettingsSchema.clamp(s.cornerRadius, "corner_radius")
         s.maxFPS = SettingsSchema.clamp(s.maxFPS, "fps")
         s.delaySeconds = SettingsSchema.clamp(s.delaySeconds, "delay_seconds")
+        s.overlayScale = SettingsSchema.clamp(s.overlayScale, "overlay_scale")
+        s.overlayOpacity = SettingsSchema.clamp(s.overlayOpacity, "overlay_opacity")
+        s.overlayMargin = SettingsSchema.clamp(s.overlayMargin, "overlay_margin")
         if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }
         return s
     }

@@ -89,7 +89,7 @@ public struct BarState: Sendable, Equatable {
             let known = streams.compactMap(\.viewers)
             viewers = known.isEmpty ? nil : min(known.reduce(0, +), FeedEventJSON.maxCount)
         case .status(let status):
-            streams[origin.index].status = status
+            streams[origin.index].status = status.sanitized
             self.status = Self.combined(streams)
         case .comment(var line):
             line.id = origin.rowID(line.id)
@@ -191,9 +191,9 @@ public struct BarState: Sendable, Equatable {
         case .background(let image):
             background = image
         case .status(let status):
-            self.status = status
+            self.status = status.sanitized
         case .relayStatus(let status):
-            relayStatus = status == .live ? nil : status
+            relayStatus = status == .live ? nil : status.sanitized
         }
     }
 

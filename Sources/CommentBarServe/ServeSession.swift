@@ -46,11 +46,15 @@ public final class ServeSession: @unchecked Sendable {
     private let images: RemoteImageFetches
     private let emotes: EmoteFetches
     private let flowAlarm: FlowAlarm
+    /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
+    private let presenter: (any FramePresenter)?
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
-                emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https) {
+                emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https,
+                presenter: (any FramePresenter)? = nil) {
         self.sink = sink
+        self.presenter = presenter
         self.log = log
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (self.wake, self.wakeUp) = (wake, wakeUp)
@@ -99,6 +103,7 @@ public final class ServeSession: @unchecked Sendable {
                     $0.state.filters = filters
                     $0.flow.options = settings.flowOptions
                 }
+                presenter?.settingsChanged(settings)
                 if key != feedKey {
                     feedTask?.cancel()
                     feedKey = key
@@ -232,6 +237,7 @@ public final class ServeSession: @unchecked Sendable {
             let latest = shared.withLock { $0 }
             if renderer.render(latest.state, obs: latest.obs, now: Date().timeIntervalSince1970, into: sink) {
                 lastFrame = clock.now
+                presenter?.framePublished()
             }
         }
     }

@@ -79,6 +79,7 @@ final class SettingsSchemaTests: XCTestCase {
             "clock_source": ClockSource.allCases.map(\.rawValue),
             "ng_mode": NGMode.allCases.map(\.rawValue),
             "viewers_mode": BarSettings.ViewersMode.allCases.map(\.rawValue),
+            "overlay_corner": OverlayCorner.allCases.map(\.rawValue),
         ]
         let enumRows = Set(rows().filter { $0.choices != nil }.map { String(cString: $0.key) })
         XCTAssertEqual(enumRows, Set(checked.keys), "rows with choices")
@@ -88,6 +89,7 @@ final class SettingsSchemaTests: XCTestCase {
         XCTAssertEqual(BarSettings().clockSource.rawValue, SettingsSchema.string("clock_source"))
         XCTAssertEqual(BarSettings().ngMode.rawValue, SettingsSchema.string("ng_mode"))
         XCTAssertEqual(BarSettings().viewersMode.rawValue, SettingsSchema.string("viewers_mode"))
+        XCTAssertEqual(BarSettings().overlayCorner.rawValue, SettingsSchema.string("overlay_corner"))
         XCTAssertTrue(cb_setting_allows(cb_setting_find("clock_source"), "feed"))
         XCTAssertFalse(cb_setting_allows(cb_setting_find("clock_source"), "sundial"))
     }

@@ -63,7 +63,13 @@
 	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60, NULL)                                           \
 	X(pace_bursts, "pace_bursts", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                            \
 	X(delay_seconds, "delay_seconds", CB_SETTING_INT, NULL, 0, 0, 30, NULL)                        \
-	X(viewers_mode, "viewers_mode", CB_SETTING_STRING, "sum", 0, 0, 0, "sum|each")
+	X(viewers_mode, "viewers_mode", CB_SETTING_STRING, "sum", 0, 0, 0, "sum|each")                    \
+	X(overlay, "overlay", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                    \
+	X(overlay_corner, "overlay_corner", CB_SETTING_STRING, "bottom_right", 0, 0, 0,                  \
+	  "top_left|top_right|bottom_left|bottom_right")                                               \
+	X(overlay_scale, "overlay_scale", CB_SETTING_INT, NULL, 50, 25, 200, NULL)                     \
+	X(overlay_opacity, "overlay_opacity", CB_SETTING_INT, NULL, 90, 10, 100, NULL)                 \
+	X(overlay_margin, "overlay_margin", CB_SETTING_INT, NULL, 24, 0, 500, NULL)
 
 enum cb_setting_type {
 	CB_SETTING_STRING,

@@ -18,7 +18,7 @@ struct NGWordFilter: Sendable, Equatable {
         if mode == .hide { return nil }
         var characters = Array(text)
         for range in found {
-            for index in range where characters[index] != " " { characters[index] = "＊" }
+            for index in range where characters[index] != " " && !folded[index].isEmpty { characters[index] = "＊" }
         }
         return String(characters)
     }
