@@ -122,16 +122,23 @@ let package = Package(
         // The renderer's side of the shared-memory pool.
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
+        // Reading the chat aloud (issue 20): rules, queue and engines; nothing of it is loaded
+        // or run while speech is off (libespeak-ng is opened with dlopen when first used).
+        .target(name: "CommentBarSpeech",
+                dependencies: ["CommentBarCore", "CommentBarSettings",
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+                swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
-                dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender",
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
                                "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         .executableTarget(
             name: "commentbar",
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
-                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion",
+                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
                 // `bench-parsers` measures these platforms' parsers directly.
                 "YouTubePlatform", "NiconicoPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,6 +159,8 @@ let package = Package(
                     dependencies: ["CommentBarNet", .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
+                    swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore"],

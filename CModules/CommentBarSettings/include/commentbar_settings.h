@@ -53,7 +53,16 @@
 	X(animate_emotes, "animate_emotes", CB_SETTING_BOOL, NULL, 1, 0, 0)             \
 	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0)                   \
 	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0)           \
-	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60)
+	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60)                                 \
+	X(speech, "speech", CB_SETTING_BOOL, NULL, 0, 0, 0)                             \
+	X(speech_engine, "speech_engine", CB_SETTING_STRING, "auto", 0, 0, 0)           \
+	X(speech_voice, "speech_voice", CB_SETTING_STRING, "", 0, 0, 0)                 \
+	X(speech_server, "speech_server", CB_SETTING_STRING, "", 0, 0, 0)               \
+	X(speech_names, "speech_names", CB_SETTING_BOOL, NULL, 1, 0, 0)                 \
+	X(speech_max_chars, "speech_max_chars", CB_SETTING_INT, NULL, 80, 10, 1000)     \
+	X(speech_rate, "speech_rate", CB_SETTING_INT, NULL, 100, 50, 300)               \
+	X(speech_volume, "speech_volume", CB_SETTING_INT, NULL, 100, 0, 100)            \
+	X(speech_max_delay, "speech_max_delay", CB_SETTING_INT, NULL, 10, 2, 120)
 
 enum cb_setting_type {
 	CB_SETTING_STRING,
