@@ -27,6 +27,9 @@
 #include "plugin-log.h"
 #include "renderer-supervisor.h"
 #include "safe-text.h"
+#include "speech-audio.h"
+#include "speech-hotkeys.h"
+#include "speech-properties.h"
 
 #define SOURCE_ID "comment_bar_source"
 #define RENDERER_NAME "commentbar"
@@ -49,6 +52,8 @@ struct comment_bar_source {
 	obs_source_t *source;
 	struct renderer_supervisor *supervisor;
 	struct bar_live_state *live; /* OBS's streaming, recording and mic state for the renderer */
+	struct speech_audio *audio;     /* the reading's PCM from the pool's ring to OBS */
+	struct speech_hotkeys *hotkeys; /* "Skip reading", "Pause reading" */
 	/* Written by update, read by get_width/get_height on the graphics thread. */
 	atomic_uint width;
 	atomic_uint height;
@@ -211,6 +216,10 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 		return NULL;
 	}
 	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor, mic_renamed, s);
+	char name[128];
+	safe_text_escape_string(name, sizeof(name), obs_source_get_name(source));
+	s->audio = speech_audio_start(source, name);
+	s->hotkeys = speech_hotkeys_register(source, s->supervisor);
 	configure_live_state(s, settings);
 	return s;
 }
@@ -222,6 +231,8 @@ static void cb_destroy(void *data)
 	struct comment_bar_source *s = data;
 	/* First: its callbacks hand lines to the supervisor. */
 	bar_live_state_destroy(s->live);
+	speech_hotkeys_unregister(s->hotkeys);
+	speech_audio_stop(s->audio);
 	renderer_supervisor_stop(s->supervisor);
 	frame_pool_unref(s->pool);
 	if (s->texture) {
@@ -262,7 +273,8 @@ static void cb_video_tick(void *data, float seconds)
 	UNUSED_PARAMETER(seconds);
 	struct comment_bar_source *s = data;
 	bar_live_state_tick(s->live);
-	renderer_supervisor_adopt_pool(s->supervisor, &s->pool);
+	if (renderer_supervisor_adopt_pool(s->supervisor, &s->pool))
+		speech_audio_set_pool(s->audio, s->pool);
 	if (!s->pool)
 		return;
 
@@ -484,6 +496,7 @@ static obs_properties_t *cb_get_properties(void *data)
 	obs_properties_add_path(props, key_of(CB_SETTING_INDEX_background_path), obs_module_text("BackgroundImage"),
 				OBS_PATH_FILE, filter, NULL);
 	add_int(props, CB_SETTING_INDEX_fps, "FPS");
+	speech_properties_add(props);
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an
 	 * info property's description when it has no value, so the status goes there. */
@@ -502,7 +515,7 @@ static obs_properties_t *cb_get_properties(void *data)
 static struct obs_source_info comment_bar_source_info = {
 	.id = SOURCE_ID,
 	.type = OBS_SOURCE_TYPE_INPUT,
-	.output_flags = OBS_SOURCE_VIDEO | OBS_SOURCE_CUSTOM_DRAW | OBS_SOURCE_SRGB,
+	.output_flags = OBS_SOURCE_VIDEO | OBS_SOURCE_AUDIO | OBS_SOURCE_CUSTOM_DRAW | OBS_SOURCE_SRGB,
 	.get_name = cb_get_name,
 	.create = cb_create,
 	.destroy = cb_destroy,

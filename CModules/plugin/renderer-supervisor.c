@@ -60,6 +60,7 @@ struct renderer_run {
 	uint64_t sent_settings_version;
 	uint64_t sent_active_version;
 	uint64_t sent_obs_version;
+	uint64_t sent_speech_version;
 	bool input_blocked_logged;
 };
 
@@ -76,6 +77,8 @@ struct renderer_supervisor {
 	uint64_t settings_version;
 	char *obs_line; /* the newest {"obs":...} line; NULL if none yet */
 	uint64_t obs_version;
+	char *speech_line; /* the newest {"speech":...} line (hotkeys); NULL if none yet */
+	uint64_t speech_version;
 	uint32_t want_width;
 	uint32_t want_height;
 	bool stopping;
@@ -173,6 +176,22 @@ static void report_rejected_settings(struct renderer_supervisor *sup, uint64_t n
 	sup->rejected_reported = count;
 }
 
+/* Queues a copy of *line (guarded by the mutex) if its version was not sent yet. */
+static void queue_newest(struct renderer_supervisor *sup, enum stdin_kind kind, char *const *line,
+			 const uint64_t *version, uint64_t *sent)
+{
+	char *copy = NULL;
+	pthread_mutex_lock(&sup->mutex);
+	if (*version != *sent && *line) {
+		copy = strdup(*line);
+		*sent = *version;
+	}
+	pthread_mutex_unlock(&sup->mutex);
+	if (copy)
+		stdin_queue_put(&sup->run.input, kind, copy);
+	free(copy);
+}
+
 /* Hands the input queue the newest settings and active state it has not had. */
 static void queue_new_input(struct renderer_supervisor *sup)
 {
@@ -188,16 +207,8 @@ static void queue_new_input(struct renderer_supervisor *sup)
 		stdin_queue_put(&run->input, STDIN_KIND_SETTINGS, settings);
 	free(settings);
 
-	char *obs = NULL;
-	pthread_mutex_lock(&sup->mutex);
-	if (sup->obs_version != run->sent_obs_version && sup->obs_line) {
-		obs = strdup(sup->obs_line);
-		run->sent_obs_version = sup->obs_version;
-	}
-	pthread_mutex_unlock(&sup->mutex);
-	if (obs)
-		stdin_queue_put(&run->input, STDIN_KIND_OBS, obs);
-	free(obs);
+	queue_newest(sup, STDIN_KIND_OBS, &sup->obs_line, &sup->obs_version, &run->sent_obs_version);
+	queue_newest(sup, STDIN_KIND_SPEECH, &sup->speech_line, &sup->speech_version, &run->sent_speech_version);
 
 	const uint64_t active_version = atomic_load(&sup->active_version);
 	if (active_version != run->sent_active_version) {
@@ -274,6 +285,7 @@ static bool start_renderer(struct renderer_supervisor *sup, uint32_t width, uint
 	/* A new renderer knows nothing yet: it gets the settings, then the active state. */
 	stdin_queue_clear(&run->input);
 	run->sent_settings_version = run->sent_active_version = run->sent_obs_version = 0;
+	run->sent_speech_version = 0;
 	run->input_blocked_logged = false;
 	publish_pool(sup, pool);
 	source_log(LOG_INFO, sup->name, "started renderer pid %d with a %ux%u pool", (int)run->child.pid, width, height);
@@ -434,6 +446,7 @@ static void free_supervisor(struct renderer_supervisor *sup)
 	pthread_mutex_destroy(&sup->mutex);
 	free(sup->settings_line);
 	free(sup->obs_line);
+	free(sup->speech_line);
 	free(sup->renderer_path);
 	free(sup->name);
 	free(sup);
@@ -536,6 +549,7 @@ fail:;
 	free(sup->renderer_path);
 	free(sup->settings_line);
 	free(sup->obs_line);
+	free(sup->speech_line);
 	free(sup);
 	return NULL;
 }
@@ -594,6 +608,20 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 	if (changed)
 		wake(sup);
 	return true;
+}
+
+void renderer_supervisor_set_speech_state(struct renderer_supervisor *sup, const char *speech_line)
+{
+	char *copy = strdup(speech_line);
+	if (!copy)
+		return;
+	pthread_mutex_lock(&sup->mutex);
+	char *old = sup->speech_line;
+	sup->speech_line = copy;
+	sup->speech_version++;
+	pthread_mutex_unlock(&sup->mutex);
+	free(old);
+	wake(sup);
 }
 
 void renderer_supervisor_set_obs_state(struct renderer_supervisor *sup, const char *obs_line)

@@ -3,6 +3,7 @@ import CommentBarFeeds
 import CommentBarFrames
 import CommentBarRender
 import CommentBarServices
+import CommentBarSpeech
 import FoundationEssentials
 import Logging
 import Synchronization
@@ -42,12 +43,15 @@ public final class ServeSession: @unchecked Sendable {
     private let wakeUp: AsyncStream<Void>.Continuation
     private let images: RemoteImageFetches
     private let emotes: EmoteFetches
+    /// Reading the chat aloud: idle (nothing loaded) while `speech` is off.
+    private let speech: SpeechHook
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
-                emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https) {
+                emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https, audio: (any SpeechAudioSink)? = nil) {
         self.sink = sink
         self.log = log
+        speech = SpeechHook(sink: audio, log: log)
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (self.wake, self.wakeUp) = (wake, wakeUp)
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
@@ -77,6 +81,7 @@ public final class ServeSession: @unchecked Sendable {
                 log.error("\(error.description)")
                 continue
             }
+            speech.command(line)
             if let active = command.active {
                 shared.withLock { $0.active = active }
                 log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
@@ -129,11 +134,15 @@ public final class ServeSession: @unchecked Sendable {
                             if case .status(let status) = event {
                                 self.log.info("feed status\(origin.count > 1 ? " (\(origin.name))" : ""): \(status.label)")
                             }
-                            let streams = self.shared.withLock { shared -> [BarState.StreamSlot] in
-                                guard shared.feedGeneration == generation else { return [] }
+                            let (streams, shown) = self.shared.withLock { shared -> ([BarState.StreamSlot], ChatLine?) in
+                                guard shared.feedGeneration == generation else { return ([], nil) }
+                                let revision = shared.state.linesRevision
                                 shared.state.apply(event, from: origin)
-                                return shared.state.streams
+                                let added = shared.state.linesRevision != revision
+                                    ? Self.newRow(of: event, origin, in: shared.state) : nil
+                                return (shared.state.streams, added)
                             }
+                            self.speech.heard(Self.rowEvent(event, origin), shown: shown)
                             if case .viewers = event, origin.count > 1 { self.logViewers(streams) }
                             self.wakeUp.yield()
                         }
@@ -141,6 +150,25 @@ public final class ServeSession: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Deletions name rows as the bar does: a stream's own ids are tagged when there are several.
+    static func rowEvent(_ event: FeedEvent, _ origin: BarState.Origin) -> FeedEvent {
+        if case .delete(let id) = event, origin.count > 1 { return .delete(id: "\(origin.index)/\(id)") }
+        return event
+    }
+
+    /// The row a comment or gift added, as the bar shows it (filtered, NG words masked).
+    static func newRow(of event: FeedEvent, _ origin: BarState.Origin, in state: BarState) -> ChatLine? {
+        guard case .comment(let line) = event, let last = state.lines.last else {
+            if case .gift(let line) = event, let last = state.lines.last { return matches(last, line, origin) }
+            return nil
+        }
+        return matches(last, line, origin)
+    }
+
+    private static func matches(_ row: ChatLine, _ line: ChatLine, _ origin: BarState.Origin) -> ChatLine? {
+        row.id == (origin.count > 1 ? "\(origin.index)/\(line.id)" : line.id) ? row : nil
     }
 
     /// When the viewers of several streams were last logged: their breakdown, at most once a minute.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommentBarPool
 import CommentBarPoolABI
 import CommentBarServe
+import CommentBarSpeech
 import Glibc
 import Logging
 import NIOCore
@@ -28,7 +29,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        await ServeSession(sink: pool, log: log).run(commands: StdinLines.stream(log: log))
+        await ServeSession(sink: pool, log: log, audio: pool.audioRing).run(commands: StdinLines.stream(log: log))
         // Feed connections still closing must not keep a process OBS has let go of.
         Glibc.exit(0)
     }
@@ -56,3 +57,6 @@ extension SharedMemoryFramePool: FrameSink {
         return { writer.beat() }
     }
 }
+
+/// Speech goes to the pool's audio ring (issue 20).
+extension SharedMemoryAudioRing: SpeechAudioSink {}

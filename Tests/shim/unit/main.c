@@ -72,6 +72,7 @@ int main(void)
 	test_log_limiter();
 	test_safe_text();
 	test_stderr_log();
+	test_speech_ring();
 	logged_clear();
 	free(lines);
 	return check_summary();

@@ -10,6 +10,7 @@ void test_stdin_queue(void);
 void test_log_limiter(void);
 void test_safe_text(void);
 void test_stderr_log(void);
+void test_speech_ring(void);
 
 /* blog, as the unit tests define it: every line kept for the checks. */
 size_t logged_count(void);
