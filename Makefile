@@ -58,11 +58,12 @@ demo: deps renderer plugin
 test-swift:
 	$(SWIFT) test
 
-test: test-swift test-shim test-obs test-feeds test-packaging
+test: test-swift test-shim test-obs test-feeds test-packaging test-speech
 check: deps packaging-deps
 	$(MAKE) test
 
 include CModules/plugin/plugin.mk
 include Tests/feeds/feeds.mk
 include Tests/bench/bench.mk
+include Tests/speech/speech.mk
 include packaging/packaging.mk

@@ -9,12 +9,13 @@ struct VoicevoxEngine: SpeechEngine {
     var name: String { "voicevox" }
     let server: String
     static let defaultPort = 50021
-    static let timeout = TimeAmount.seconds(15)
+    /// A stalled engine costs one item at most this long; then reading goes on.
+    static let timeout = TimeAmount.seconds(5)
     static let maxQueryBytes = 4 << 20
 
     static let client = HTTPClient(eventLoopGroupProvider: .singleton,
                                    configuration: .init(redirectConfiguration: .disallow,
-                                                        timeout: .init(connect: .seconds(3), read: .seconds(15))))
+                                                        timeout: .init(connect: .seconds(3), read: .seconds(5))))
 
     func speak(_ text: String, language: SpeechLanguage, options: VoiceOptions) async throws(SpeechError)
         -> SpeechAudio?
