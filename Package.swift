@@ -119,6 +119,10 @@ let package = Package(
                 dependencies: ["CommentBarFeeds", .product(name: "Logging", package: "swift-log")]
                     + platforms.map { .target(name: "\($0)Platform") },
                 swiftSettings: strictSwift),
+        // `bench-parsers`: the platforms' parse rates, over the parse entry points they expose
+        // (the benchmark lives here, not in the product's platform targets).
+        .target(name: "CommentBarParserBenchmarks", dependencies: ["YouTubePlatform", "NiconicoPlatform"],
+                swiftSettings: strictSwift),
         // The renderer's side of the shared-memory pool.
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
@@ -139,8 +143,7 @@ let package = Package(
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
-                // `bench-parsers` measures these platforms' parsers directly.
-                "YouTubePlatform", "NiconicoPlatform",
+                "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -160,10 +163,24 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
                     swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore"],
+        .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings"],
+                    swiftSettings: strictSwift),
+        // A platform made in a test (not in Sources/Platforms) reaches everything a real one does:
+        // URL detection, the rows' badge as drawn, the help in `commentbar services`.
+        .testTarget(name: "AddingAPlatformTests",
+                    dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore"],
+                    swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
+        // The renderer's side of the pool against a pool made and read as the OBS shim does.
+        .testTarget(name: "CommentBarPoolTests", dependencies: ["CommentBarPool", "CommentBarPoolABI", "CommentBarFrames"],
+                    swiftSettings: strictSwift),
+        // The CLI's options (`@testable import commentbar`: the executable's own types).
+        .testTarget(name: "commentbarTests",
+                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices",
+                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: strictSwift),
     ] + platformTestTargets,
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#define CB_SETTING_ROW(name, key, type, string, number, min, max) {key, type, string, number, min, max},
+#define CB_SETTING_ROW(name, key, type, string, number, min, max, choices) {key, type, string, number, min, max, choices},
 static const struct cb_setting settings[CB_SETTING_COUNT] = {CB_SETTINGS(CB_SETTING_ROW)};
 #undef CB_SETTING_ROW
 
@@ -27,4 +27,32 @@ long long cb_setting_clamp(const struct cb_setting *setting, long long value)
 	if (!setting || setting->type != CB_SETTING_INT)
 		return value;
 	return value < setting->min ? setting->min : value > setting->max ? setting->max : value;
+}
+
+const char *cb_setting_choice(const struct cb_setting *setting, size_t index, size_t *length)
+{
+	const char *start = setting ? setting->choices : NULL;
+	for (; start && index > 0; index--) {
+		start = strchr(start, '|');
+		start = start ? start + 1 : NULL;
+	}
+	if (!start)
+		return NULL;
+	const char *end = strchr(start, '|');
+	*length = end ? (size_t)(end - start) : strlen(start);
+	return start;
+}
+
+bool cb_setting_allows(const struct cb_setting *setting, const char *value)
+{
+	if (!setting || !setting->choices)
+		return true;
+	if (!value)
+		return false;
+	size_t length;
+	const char *choice;
+	for (size_t i = 0; (choice = cb_setting_choice(setting, i, &length)); i++)
+		if (strlen(value) == length && strncmp(choice, value, length) == 0)
+			return true;
+	return false;
 }

@@ -1,6 +1,5 @@
 /* The OBS module: says which version and which copy loaded, and registers the Comment Bar source. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdlib.h>
 
 #include <obs-module.h>
@@ -20,17 +19,6 @@ MODULE_EXPORT const char *obs_module_description(void)
 	return "Comment Bar: a live stream's comments, gifts, clock and viewers, drawn by the commentbar renderer";
 }
 
-/* Where this copy's .so is: from OBS when it tells us, else from the loader (a test host). */
-static const char *own_binary_path(void)
-{
-	obs_module_t *self = obs_current_module();
-	const char *path = self ? obs_get_module_binary_path(self) : NULL;
-	Dl_info info;
-	if (!path && dladdr((void *)own_binary_path, &info))
-		path = info.dli_fname;
-	return path;
-}
-
 /* Only this copy registered: unload must not wait for another copy's renderers. */
 static bool registered;
 
@@ -44,7 +32,7 @@ static void show_path(char *out, size_t out_size, const char *path)
 
 bool obs_module_load(void)
 {
-	const char *path = own_binary_path();
+	char *path = module_origin_binary_path();
 	char shown[SAFE_TEXT_LOG_SIZE];
 	show_path(shown, sizeof(shown), path);
 	const char *other = module_origin_other_copy(obs_current_module());
@@ -55,9 +43,11 @@ bool obs_module_load(void)
 		show_path(other_shown, sizeof(other_shown), other);
 		plugin_log(LOG_WARNING, "comment-bar %s at %s (%s) not used: the copy at %s (%s) is already loaded",
 			   COMMENTBAR_VERSION, shown, module_origin_kind(path), other_shown, module_origin_kind(other));
+		bfree(path);
 		return true;
 	}
 	plugin_log(LOG_INFO, "comment-bar %s loaded from %s (%s)", COMMENTBAR_VERSION, shown, module_origin_kind(path));
+	bfree(path);
 	on_air_start();
 	comment_bar_source_register();
 	registered = true;

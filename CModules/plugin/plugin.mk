@@ -16,10 +16,11 @@ SETTINGS_DIR := CModules/CommentBarSettings
 GENERATED_DIR := build/generated
 # The service list, from the renderer's registry: the shim keeps no copy of it.
 SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
-PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c renderer-supervisor.c \
-	child-process.c stdin-queue.c stderr-log.c log-limiter.c pool-watch.c supervisor-threads.c safe-text.c \
-	frame-pool.c on-air.c mic-watch.c bar-live-state.c speech-ring.c speech-audio.c speech-hotkeys.c \
-	speech-properties.c) $(SETTINGS_DIR)/commentbar_settings.c
+PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c settings-line.c \
+	source-properties.c renderer-supervisor.c renderer-run.c newest-line.c child-process.c stdin-queue.c \
+	stderr-log.c log-limiter.c pool-watch.c supervisor-threads.c safe-text.c frame-pool.c \
+	on-air.c mic-watch.c bar-live-state.c speech-ring.c speech-audio.c speech-hotkeys.c) \
+	$(SETTINGS_DIR)/commentbar_settings.c
 # The version header (from VERSION) names the release in the log line at load.
 VERSION_INCLUDE_DIR := CModules/CommentBarVersion/include
 PLUGIN_INCLUDES := -ICModules/CommentBarPoolABI/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR) -I$(VERSION_INCLUDE_DIR)
@@ -71,7 +72,7 @@ STUB_HOST_FLAGS := -rdynamic -ITests/shim -I$(PLUGIN_DIR) $(PLUGIN_INCLUDES) $(O
 STUB_HOST_LIBS := $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
 # The unit tests link the shim's libobs-free parts directly (stderr-log's blog is theirs).
 SHIM_UNIT_SOURCES := $(wildcard Tests/shim/unit/*.c) $(SHIM_CHECK) $(addprefix $(PLUGIN_DIR)/,stdin-queue.c \
-	log-limiter.c safe-text.c stderr-log.c speech-ring.c)
+	log-limiter.c safe-text.c stderr-log.c newest-line.c speech-ring.c) $(SETTINGS_DIR)/commentbar_settings.c
 
 $(SHIM_PLUGIN): $(PLUGIN_SOURCES) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
@@ -83,9 +84,8 @@ $(SHIM_HOST): $(STUB_HOST_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUG
 
 $(SHIM_UNIT): $(SHIM_UNIT_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
-	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) -ITests/shim -I$(PLUGIN_DIR) -ICModules/CommentBarPoolABI/include \
-		$(OBS_CFLAGS) -o $@ \
-		$(SHIM_UNIT_SOURCES) -lpthread
+	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) -ITests/shim -I$(PLUGIN_DIR) $(OBS_CFLAGS) -o $@ \
+		-I$(SETTINGS_DIR)/include -ICModules/CommentBarPoolABI/include $(SHIM_UNIT_SOURCES) -lpthread
 
 $(FAKE_RENDERER): Tests/shim/fake_renderer.c CModules/CommentBarPoolABI/include/commentbar_pool.h $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)

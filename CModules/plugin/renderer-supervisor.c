@@ -1,112 +1,33 @@
 /*
- * The supervisor loop and its restart policy. The parts it drives each have
- * their own file: child-process (spawn, reap, kill), stdin-queue (the
- * renderer's input), stderr-log (its output), pool-watch (attach, heartbeat,
- * status, hand-off errors) and supervisor-threads (joining at unload).
+ * The supervisor: its thread's loop and the API OBS's threads use. One
+ * renderer's life (start, feed, watch, restart, stop) is renderer-run.c;
+ * supervisor-threads joins the threads at unload.
  */
 #define _GNU_SOURCE
 #include "renderer-supervisor.h"
 
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <obs-data.h>
 #include <util/bmem.h>
 
-#include "child-process.h"
-#include "log-limiter.h"
 #include "plugin-log.h"
-#include "pool-watch.h"
+#include "renderer-supervisor-state.h"
 #include "safe-text.h"
-#include "stderr-log.h"
-#include "stdin-queue.h"
 #include "supervisor-threads.h"
 
-#define NS_PER_MS 1000000ull
-#define NS_PER_S 1000000000ull
-
-#define POLL_INTERVAL_MS 100
-#define RESTART_DELAY_FIRST_NS (250 * NS_PER_MS)
-#define RESTART_DELAY_MAX_NS (16 * NS_PER_S)
-/* A renderer that ran this long before failing was healthy: backoff resets. */
-#define HEALTHY_RUN_NS (10 * NS_PER_S)
-/* After stdin is closed, how long the renderer gets to exit by itself. */
-#define EXIT_GRACE_NS (500 * NS_PER_MS)
-/* After SIGKILL, how long we wait to reap it (a process stuck in the kernel
- * may take longer; it is then left, and logged, rather than hang the thread). */
-#define KILL_REAP_LIMIT_NS (2 * NS_PER_S)
 /* Settings too long to send: reported at once, then at most every 10 s. */
 #define REJECTED_REPORT_BURST 1
 #define REJECTED_REPORTS_PER_S 0.1
 /* Source names are the user's text: escaped once, and this long at most. */
 #define SOURCE_NAME_LOG_SIZE 256
-
-/* The renderer being supervised: what the supervisor thread knows of it. */
-struct renderer_run {
-	struct child_process child;
-	struct frame_pool *pool; /* its pool; one reference */
-	uint64_t started_ns;
-	struct pool_watch watch;
-	struct stdin_queue input;
-	uint64_t sent_settings_version;
-	uint64_t sent_active_version;
-	uint64_t sent_obs_version;
-	uint64_t sent_speech_version;
-	bool input_blocked_logged;
-};
-
-struct renderer_supervisor {
-	/* Two: the source's (dropped by stop) and the thread's (dropped when it ends). */
-	atomic_int refs;
-	char *name; /* escaped for the log */
-	char *renderer_path;
-	int wake_fd; /* eventfd: requests from OBS's threads wake the poll */
-
-	/* Guarded by mutex, which is only ever held to copy these (no I/O). */
-	pthread_mutex_t mutex;
-	char *settings_line; /* the newest line that fits; NULL if none did yet */
-	uint64_t settings_version;
-	char *obs_line; /* the newest {"obs":...} line; NULL if none yet */
-	uint64_t obs_version;
-	char *speech_line; /* the newest {"speech":...} line (hotkeys); NULL if none yet */
-	uint64_t speech_version;
-	uint32_t want_width;
-	uint32_t want_height;
-	bool stopping;
-	bool settings_rejected;          /* the newest settings were too long: not sent */
-	size_t rejected_length;          /* of the last one rejected */
-	uint64_t rejected_count;         /* how many were rejected, ever */
-	struct frame_pool *current_pool; /* one reference, owned by this field */
-	char summary[256];
-
-	/* show/hide: lock-free. */
-	atomic_bool active;
-	atomic_uint_fast64_t active_version;
-
-	/* Only the supervisor thread touches these. */
-	struct renderer_run run;
-	uint64_t restart_delay_ns;
-	uint64_t next_start_ns;
-	uint64_t rejected_reported;
-	struct log_limiter rejected_reports;
-	struct stderr_log output; /* its limiter outlives each renderer */
-};
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
-}
 
 static void wake(struct renderer_supervisor *sup)
 {
@@ -114,19 +35,6 @@ static void wake(struct renderer_supervisor *sup)
 	/* A full counter already means "wake up": the result does not matter. */
 	ssize_t ignored = write(sup->wake_fd, &one, sizeof(one));
 	(void)ignored;
-}
-
-static void set_summary(struct renderer_supervisor *sup, const char *format, ...) __attribute__((format(printf, 2, 3)));
-static void set_summary(struct renderer_supervisor *sup, const char *format, ...)
-{
-	char text[sizeof(sup->summary)];
-	va_list args;
-	va_start(args, format);
-	vsnprintf(text, sizeof(text), format, args);
-	va_end(args);
-	pthread_mutex_lock(&sup->mutex);
-	memcpy(sup->summary, text, sizeof(text));
-	pthread_mutex_unlock(&sup->mutex);
 }
 
 /* ---- the renderer's stdin: one JSON object per line ---- */
@@ -144,16 +52,6 @@ char *renderer_supervisor_json_line(obs_data_t *data)
 			line[i] = ' ';
 	line[len] = '\n';
 	line[len + 1] = '\0';
-	return line;
-}
-
-/* Only ever from the supervisor thread: {"active":true} or {"active":false}. */
-static char *active_line(bool active)
-{
-	obs_data_t *data = obs_data_create();
-	obs_data_set_bool(data, "active", active);
-	char *line = renderer_supervisor_json_line(data);
-	obs_data_release(data);
 	return line;
 }
 
@@ -176,265 +74,6 @@ static void report_rejected_settings(struct renderer_supervisor *sup, uint64_t n
 	sup->rejected_reported = count;
 }
 
-/* Queues a copy of *line (guarded by the mutex) if its version was not sent yet. */
-static void queue_newest(struct renderer_supervisor *sup, enum stdin_kind kind, char *const *line,
-			 const uint64_t *version, uint64_t *sent)
-{
-	char *copy = NULL;
-	pthread_mutex_lock(&sup->mutex);
-	if (*version != *sent && *line) {
-		copy = strdup(*line);
-		*sent = *version;
-	}
-	pthread_mutex_unlock(&sup->mutex);
-	if (copy)
-		stdin_queue_put(&sup->run.input, kind, copy);
-	free(copy);
-}
-
-/* Hands the input queue the newest settings and active state it has not had. */
-static void queue_new_input(struct renderer_supervisor *sup)
-{
-	struct renderer_run *run = &sup->run;
-	char *settings = NULL;
-	pthread_mutex_lock(&sup->mutex);
-	if (sup->settings_version != run->sent_settings_version && sup->settings_line) {
-		settings = strdup(sup->settings_line);
-		run->sent_settings_version = sup->settings_version;
-	}
-	pthread_mutex_unlock(&sup->mutex);
-	if (settings)
-		stdin_queue_put(&run->input, STDIN_KIND_SETTINGS, settings);
-	free(settings);
-
-	queue_newest(sup, STDIN_KIND_OBS, &sup->obs_line, &sup->obs_version, &run->sent_obs_version);
-	queue_newest(sup, STDIN_KIND_SPEECH, &sup->speech_line, &sup->speech_version, &run->sent_speech_version);
-
-	const uint64_t active_version = atomic_load(&sup->active_version);
-	if (active_version != run->sent_active_version) {
-		char *line = active_line(atomic_load(&sup->active));
-		stdin_queue_put(&run->input, STDIN_KIND_ACTIVE, line);
-		bfree(line);
-		run->sent_active_version = active_version;
-	}
-}
-
-static void write_input(struct renderer_supervisor *sup)
-{
-	struct renderer_run *run = &sup->run;
-	queue_new_input(sup);
-	switch (stdin_queue_flush(&run->input, run->child.stdin_fd)) {
-	case STDIN_FLUSH_DONE:
-		run->input_blocked_logged = false;
-		break;
-	case STDIN_FLUSH_BLOCKED:
-		if (!run->input_blocked_logged)
-			source_log(LOG_WARNING, sup->name,
-				   "the renderer is not reading its input; the newest settings wait until it does");
-		run->input_blocked_logged = true;
-		break;
-	case STDIN_FLUSH_BROKEN:
-		break; /* the renderer is gone: its exit is handled by the reaper */
-	}
-}
-
-/* ---- starting, watching, stopping ---- */
-
-static void schedule_restart(struct renderer_supervisor *sup, uint64_t now, const char *why)
-{
-	const uint64_t delay = sup->restart_delay_ns;
-	sup->next_start_ns = now + delay;
-	sup->restart_delay_ns = delay * 2 > RESTART_DELAY_MAX_NS ? RESTART_DELAY_MAX_NS : delay * 2;
-	source_log(LOG_WARNING, sup->name, "renderer %s; restarting in %.2f s", why, (double)delay / 1e9);
-	set_summary(sup, "%s; restarting in %.1f s", why, (double)delay / 1e9);
-}
-
-static void publish_pool(struct renderer_supervisor *sup, struct frame_pool *pool)
-{
-	frame_pool_ref(pool);
-	pthread_mutex_lock(&sup->mutex);
-	struct frame_pool *old = sup->current_pool;
-	sup->current_pool = pool;
-	pthread_mutex_unlock(&sup->mutex);
-	frame_pool_unref(old);
-}
-
-static bool start_renderer(struct renderer_supervisor *sup, uint32_t width, uint32_t height)
-{
-	struct renderer_run *run = &sup->run;
-	char why[256];
-	const uint64_t now = now_ns();
-
-	struct frame_pool *pool = frame_pool_create(width, height, why, sizeof(why));
-	if (!pool) {
-		source_log(LOG_ERROR, sup->name, "cannot create the frame pool: %s", why);
-		schedule_restart(sup, now, "has no frame pool");
-		return false;
-	}
-	if (!child_process_spawn(&run->child, sup->renderer_path, pool->fd, why, sizeof(why))) {
-		char path[SAFE_TEXT_LOG_SIZE];
-		safe_text_escape_string(path, sizeof(path), sup->renderer_path);
-		source_log(LOG_ERROR, sup->name, "cannot start the renderer %s: %s", path, why);
-		frame_pool_unref(pool);
-		schedule_restart(sup, now, "could not be started");
-		return false;
-	}
-	run->pool = pool;
-	run->started_ns = now;
-	pool_watch_init(&run->watch, pool, run->child.pid, sup->name, now);
-	/* A new renderer knows nothing yet: it gets the settings, then the active state. */
-	stdin_queue_clear(&run->input);
-	run->sent_settings_version = run->sent_active_version = run->sent_obs_version = 0;
-	run->sent_speech_version = 0;
-	run->input_blocked_logged = false;
-	publish_pool(sup, pool);
-	source_log(LOG_INFO, sup->name, "started renderer pid %d with a %ux%u pool", (int)run->child.pid, width, height);
-	set_summary(sup, "starting (pid %d)", (int)run->child.pid);
-	return true;
-}
-
-static void read_output(struct renderer_supervisor *sup)
-{
-	struct child_process *child = &sup->run.child;
-	if (child->stderr_fd >= 0 && !stderr_log_read(&sup->output, child->stderr_fd)) {
-		close(child->stderr_fd);
-		child->stderr_fd = -1;
-	}
-}
-
-/* Releases what we hold of a renderer that has been reaped. */
-static void forget_renderer(struct renderer_supervisor *sup)
-{
-	struct renderer_run *run = &sup->run;
-	read_output(sup); /* whatever it said last */
-	stderr_log_finish_line(&sup->output);
-	stderr_log_report_left_out(&sup->output);
-	pool_watch_report_handoff_errors(&run->watch, now_ns(), true);
-	child_process_forget(&run->child);
-	stdin_queue_clear(&run->input);
-	/* The published pool stays: OBS keeps showing its last frame. */
-	frame_pool_unref(run->pool);
-	run->pool = NULL;
-}
-
-/* SIGKILL and reap; a process that will not go is logged and left. */
-static void kill_renderer(struct renderer_supervisor *sup)
-{
-	struct child_process *child = &sup->run.child;
-	if (!child_process_kill(child, KILL_REAP_LIMIT_NS))
-		source_log(LOG_ERROR, sup->name, "renderer pid %d did not end within %.0f s of SIGKILL; left unreaped",
-			   (int)child->pid, (double)KILL_REAP_LIMIT_NS / 1e9);
-}
-
-/* Closes stdin (the renderer's signal to exit), waits briefly, then kills. */
-static void stop_renderer(struct renderer_supervisor *sup, const char *reason)
-{
-	struct child_process *child = &sup->run.child;
-	if (!child->pid)
-		return;
-	child_process_close_stdin(child);
-	const uint64_t deadline = now_ns() + EXIT_GRACE_NS;
-	char why[128] = "";
-	bool exited = false;
-	while (!(exited = child_process_reap(child, why, sizeof(why))) && now_ns() < deadline) {
-		/* Keep draining its output so a chatty renderer cannot block on it. */
-		struct pollfd p = {.fd = child->stderr_fd, .events = POLLIN};
-		if (poll(&p, child->stderr_fd >= 0 ? 1 : 0, 10) > 0)
-			read_output(sup);
-	}
-	if (exited) {
-		source_log(LOG_INFO, sup->name, "renderer pid %d %s (%s)", (int)child->pid, why, reason);
-	} else {
-		source_log(LOG_WARNING, sup->name,
-			   "renderer pid %d did not exit within %.1f s of its input closing; killed (%s)",
-			   (int)child->pid, (double)EXIT_GRACE_NS / 1e9, reason);
-		kill_renderer(sup);
-	}
-	forget_renderer(sup);
-}
-
-static void watch_status(struct renderer_supervisor *sup)
-{
-	struct renderer_run *run = &sup->run;
-	if (!pool_watch_status_changed(&run->watch))
-		return;
-	/* A renderer flipping its status cannot flood the log either: it shares the lines' budget. */
-	stderr_log_status(&sup->output, run->watch.status);
-	set_summary(sup, "running (pid %d): %s", (int)run->child.pid, run->watch.status);
-}
-
-/* Restart policy: a renderer that ended or stopped beating is replaced after
- * a delay that doubles (0.25 s up to 16 s) and resets after a healthy run. */
-static void supervise_renderer(struct renderer_supervisor *sup, uint32_t want_width, uint32_t want_height)
-{
-	struct renderer_run *run = &sup->run;
-	const uint64_t now = now_ns();
-	char why[160];
-
-	if (child_process_reap(&run->child, why, sizeof(why))) {
-		const uint64_t ran = now - run->started_ns;
-		const int pid = run->child.pid;
-		forget_renderer(sup);
-		if (ran >= HEALTHY_RUN_NS)
-			sup->restart_delay_ns = RESTART_DELAY_FIRST_NS;
-		char what[200];
-		snprintf(what, sizeof(what), "pid %d %s after %.1f s", pid, why, (double)ran / 1e9);
-		schedule_restart(sup, now, what);
-		return;
-	}
-	pool_watch_check_attach(&run->watch);
-	pool_watch_report_handoff_errors(&run->watch, now, false);
-	double silent = 0;
-	if (pool_watch_heartbeat_stale(&run->watch, now, &silent)) {
-		const int pid = run->child.pid;
-		kill_renderer(sup);
-		forget_renderer(sup);
-		char what[160];
-		snprintf(what, sizeof(what), "pid %d gave no heartbeat for %.1f s and was killed", pid, silent);
-		schedule_restart(sup, now, what);
-		return;
-	}
-	if (run->pool->width != want_width || run->pool->height != want_height) {
-		/* A pool's size is fixed: a new size is a new pool and a new renderer.
-		 * OBS keeps drawing the old texture until the new frame arrives. */
-		stop_renderer(sup, "the size changed");
-		sup->next_start_ns = now;
-		return;
-	}
-	watch_status(sup);
-	write_input(sup);
-}
-
-static void wait_for_events(struct renderer_supervisor *sup)
-{
-	struct child_process *child = &sup->run.child;
-	struct pollfd fds[3];
-	nfds_t count = 0;
-	fds[count++] = (struct pollfd){.fd = sup->wake_fd, .events = POLLIN};
-	if (child->pid && child->stderr_fd >= 0)
-		fds[count++] = (struct pollfd){.fd = child->stderr_fd, .events = POLLIN};
-	if (child->pid && child->stdin_fd >= 0 && stdin_queue_has_lines(&sup->run.input))
-		fds[count++] = (struct pollfd){.fd = child->stdin_fd, .events = POLLOUT};
-
-	int timeout_ms = POLL_INTERVAL_MS;
-	if (!child->pid) {
-		const uint64_t now = now_ns();
-		const uint64_t until = sup->next_start_ns > now ? sup->next_start_ns - now : 0;
-		if (until / NS_PER_MS < (uint64_t)timeout_ms)
-			timeout_ms = (int)(until / NS_PER_MS);
-	}
-	if (poll(fds, count, timeout_ms) <= 0)
-		return;
-	if (fds[0].revents & POLLIN) {
-		uint64_t counter;
-		ssize_t ignored = read(sup->wake_fd, &counter, sizeof(counter));
-		(void)ignored;
-	}
-	for (nfds_t i = 1; i < count; i++)
-		if (fds[i].fd == child->stderr_fd && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-			read_output(sup);
-}
-
 /* ---- the supervisor's own life ---- */
 
 static void free_supervisor(struct renderer_supervisor *sup)
@@ -444,9 +83,9 @@ static void free_supervisor(struct renderer_supervisor *sup)
 	if (sup->wake_fd >= 0)
 		close(sup->wake_fd);
 	pthread_mutex_destroy(&sup->mutex);
-	free(sup->settings_line);
-	free(sup->obs_line);
-	free(sup->speech_line);
+	newest_line_free(&sup->settings);
+	newest_line_free(&sup->obs);
+	newest_line_free(&sup->speech);
 	free(sup->renderer_path);
 	free(sup->name);
 	free(sup);
@@ -476,14 +115,15 @@ static void *supervisor_thread(void *data)
 		if (stopping)
 			break;
 
-		report_rejected_settings(sup, now_ns());
+		report_rejected_settings(sup, supervisor_now_ns());
 		if (sup->run.child.pid)
-			supervise_renderer(sup, want_width, want_height);
-		if (!sup->run.child.pid && now_ns() >= sup->next_start_ns && start_renderer(sup, want_width, want_height))
-			write_input(sup);
-		wait_for_events(sup);
+			renderer_run_supervise(sup, want_width, want_height);
+		if (!sup->run.child.pid && supervisor_now_ns() >= sup->next_start_ns &&
+		    renderer_run_start(sup, want_width, want_height))
+			renderer_run_write_input(sup);
+		renderer_run_wait_for_events(sup);
 	}
-	stop_renderer(sup, "the source was removed");
+	renderer_run_stop(sup, "the source was removed");
 	stderr_log_report_left_out(&sup->output);
 	release_supervisor(sup);
 	return NULL;
@@ -507,38 +147,51 @@ struct renderer_supervisor *renderer_supervisor_start(const char *name, const ch
 	sup->wake_fd = -1;
 	sup->name = escaped_name(name);
 	sup->renderer_path = strdup(renderer_path);
+	sup->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!sup->name || !sup->renderer_path || sup->wake_fd < 0)
+		goto fail;
+	if (!newest_line_init(&sup->settings))
+		goto fail;
+	if (!newest_line_init(&sup->obs))
+		goto fail_settings;
+	if (!newest_line_init(&sup->speech))
+		goto fail_obs;
+	if (pthread_mutex_init(&sup->mutex, NULL) != 0)
+		goto fail_speech;
 	const size_t settings_length = strlen(settings_line);
 	if (settings_length <= RENDERER_SETTINGS_LINE_MAX) {
-		sup->settings_line = strdup(settings_line);
-		sup->settings_version = 1;
+		if (!newest_line_set(&sup->settings, settings_line))
+			goto fail_mutex;
 	} else {
 		sup->settings_rejected = true;
 		sup->rejected_length = settings_length;
 		sup->rejected_count = 1;
 	}
-	sup->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!sup->name || !sup->renderer_path || (!sup->settings_line && !sup->settings_rejected) ||
-	    sup->wake_fd < 0 || pthread_mutex_init(&sup->mutex, NULL) != 0)
-		goto fail;
 	atomic_init(&sup->refs, 2);
 	sup->want_width = width;
 	sup->want_height = height;
 	sup->restart_delay_ns = RESTART_DELAY_FIRST_NS;
 	child_process_init(&sup->run.child);
 	stdin_queue_init(&sup->run.input);
-	const uint64_t now = now_ns();
+	const uint64_t now = supervisor_now_ns();
 	stderr_log_init(&sup->output, sup->name, now);
 	log_limiter_init(&sup->rejected_reports, REJECTED_REPORT_BURST, REJECTED_REPORTS_PER_S, now);
 	atomic_init(&sup->active, active);
 	atomic_init(&sup->active_version, 1);
 	snprintf(sup->summary, sizeof(sup->summary), "not started yet");
 
-	if (!supervisor_threads_start(supervisor_thread, sup)) {
-		pthread_mutex_destroy(&sup->mutex);
-		goto fail;
-	}
+	if (!supervisor_threads_start(supervisor_thread, sup))
+		goto fail_mutex;
 	return sup;
 
+fail_mutex:
+	pthread_mutex_destroy(&sup->mutex);
+fail_speech:
+	newest_line_free(&sup->speech);
+fail_obs:
+	newest_line_free(&sup->obs);
+fail_settings:
+	newest_line_free(&sup->settings);
 fail:;
 	char shown[SOURCE_NAME_LOG_SIZE];
 	safe_text_escape_string(shown, sizeof(shown), name);
@@ -547,9 +200,6 @@ fail:;
 		close(sup->wake_fd);
 	free(sup->name);
 	free(sup->renderer_path);
-	free(sup->settings_line);
-	free(sup->obs_line);
-	free(sup->speech_line);
 	free(sup);
 	return NULL;
 }
@@ -589,56 +239,26 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 		wake(sup);
 		return false;
 	}
-	char *copy = strdup(settings_line);
-	if (!copy)
-		return false;
+	const bool changed = newest_line_set(&sup->settings, settings_line);
 	pthread_mutex_lock(&sup->mutex);
 	sup->settings_rejected = false;
-	/* OBS calls update for unchanged settings too; the renderer needs no repeat. */
-	const bool changed = !sup->settings_line || strcmp(sup->settings_line, copy) != 0;
-	char *old = changed ? sup->settings_line : copy;
-	if (changed) {
-		sup->settings_line = copy;
-		sup->settings_version++;
-	}
 	sup->want_width = width;
 	sup->want_height = height;
 	pthread_mutex_unlock(&sup->mutex);
-	free(old);
 	if (changed)
 		wake(sup);
 	return true;
 }
 
-void renderer_supervisor_set_speech_state(struct renderer_supervisor *sup, const char *speech_line)
-{
-	char *copy = strdup(speech_line);
-	if (!copy)
-		return;
-	pthread_mutex_lock(&sup->mutex);
-	char *old = sup->speech_line;
-	sup->speech_line = copy;
-	sup->speech_version++;
-	pthread_mutex_unlock(&sup->mutex);
-	free(old);
-	wake(sup);
-}
-
 void renderer_supervisor_set_obs_state(struct renderer_supervisor *sup, const char *obs_line)
 {
-	char *copy = strdup(obs_line);
-	if (!copy)
-		return;
-	pthread_mutex_lock(&sup->mutex);
-	const bool changed = !sup->obs_line || strcmp(sup->obs_line, copy) != 0;
-	char *old = changed ? sup->obs_line : copy;
-	if (changed) {
-		sup->obs_line = copy;
-		sup->obs_version++;
-	}
-	pthread_mutex_unlock(&sup->mutex);
-	free(old);
-	if (changed)
+	if (newest_line_set(&sup->obs, obs_line))
+		wake(sup);
+}
+
+void renderer_supervisor_set_speech_state(struct renderer_supervisor *sup, const char *speech_line)
+{
+	if (newest_line_set(&sup->speech, speech_line))
 		wake(sup);
 }
 
@@ -676,3 +296,4 @@ void renderer_supervisor_describe(struct renderer_supervisor *sup, char *out, si
 		snprintf(out, out_size, "%s", sup->summary);
 	pthread_mutex_unlock(&sup->mutex);
 }
+

@@ -42,14 +42,17 @@ public struct BarState: Sendable, Equatable {
         public var count: Int
         /// How the bar and the log name the stream (`YouTube`, `twitch:name`).
         public var name: String
-        /// The service id: the rows' platform icon.
+        /// The service id.
         public var service: String
+        /// The service's mark on the rows (its `ServiceDescription`'s badge).
+        public var badge: PlatformBadge
 
-        public init(index: Int, count: Int, name: String, service: String) {
+        public init(index: Int, count: Int, name: String, service: String, badge: PlatformBadge) {
             self.index = index
             self.count = count
             self.name = name
             self.service = service
+            self.badge = badge
         }
 
         /// Row ids are made unique per stream, so one stream's deletions touch only its rows.
@@ -83,10 +86,12 @@ public struct BarState: Sendable, Equatable {
         case .comment(var line):
             line.id = origin.rowID(line.id)
             line.platform = origin.service
+            line.platformBadge = origin.badge
             apply(.comment(line))
         case .gift(var line):
             line.id = origin.rowID(line.id)
             line.platform = origin.service
+            line.platformBadge = origin.badge
             apply(.gift(line))
         case .delete(let id):
             apply(.delete(id: origin.rowID(id)))

@@ -1,5 +1,5 @@
 /// A normalized event from any comment feed: what the bar reacts to.
-/// Feeds (demo, file, IRC, Twitch, WebSocket) all produce these; the JSON form
+/// Every service's feed produces these (`commentbar services` lists the services); the JSON form
 /// is documented in docs/feed-protocol.md and parsed by `FeedEventJSON`.
 public enum FeedEvent: Sendable, Equatable {
     /// The stream started at `time` (unix seconds): the clock shows time elapsed since.
@@ -124,8 +124,10 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     public var kind: Kind
     /// A row that stands out (a paid message's tier colour, a mention): drawn on a tinted pill.
     public var highlight: RGBColor?
-    /// The service the row came from, when the bar reads several: its icon is drawn before the name.
+    /// The service the row came from, when the bar reads several (its id).
     public var platform: String?
+    /// That service's mark, drawn before the name.
+    public var platformBadge: PlatformBadge?
     /// Images standing for runs of `text`, kept only where they match it (`Emote.valid`).
     public var emotes: [Emote] {
         didSet { if emotes != oldValue { emotes = Emote.valid(emotes, in: text) } }

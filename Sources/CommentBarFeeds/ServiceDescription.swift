@@ -13,7 +13,9 @@ public struct FeedRequest: Sendable, Equatable {
 }
 
 /// One service (a platform, a relay or a local replay), as every platform target
-/// exports it: the registry, the CLI, the OBS properties and the docs all read this.
+/// exports it: its own facts, so adding a platform touches nothing else. The registry,
+/// the stream URL table, the rows' badges, the CLI, the OBS properties (through
+/// `commentbar services --c-header`) and the docs' check all read this.
 public struct ServiceDescription: Sendable {
     public typealias MakeFeed = @Sendable (FeedRequest) throws(FeedConfigError) -> any CommentFeed
     public typealias MakeTimeline = @Sendable (String) throws(FeedConfigError) -> FeedTimeline
@@ -22,8 +24,16 @@ public struct ServiceDescription: Sendable {
     public var id: String
     /// The name shown in OBS's service list.
     public var displayName: String
-    /// What the stream id is for this service, for help texts.
-    public var streamIDHelp: String
+    /// What the stream id is for this service, for help texts (the CLI, OBS's properties).
+    public var streamIDHelp: ServiceHelp
+    /// The addresses a streamer pastes that pick this service (chat-downloader's `_VALID_URLS`);
+    /// empty for the local replays, which are named `demo:` and `file:PATH`.
+    public var urlPatterns: [StreamURLPattern]
+    /// Whether the platform's ids ignore case (Twitch channels): they are kept lower case, so
+    /// the same stream written two ways is one stream.
+    public var caseInsensitiveIDs: Bool
+    /// Its mark before each row's name when the bar reads several streams.
+    public var badge: PlatformBadge
     /// Makes the feed, or refuses the settings with a message for the bar and the log.
     public var makeFeed: MakeFeed
     /// For replayable services (demo, file): the whole timeline, so `render` can draw any moment.
@@ -32,13 +42,28 @@ public struct ServiceDescription: Sendable {
     /// services whose events the streamer wrote (demo, file), never for a network feed.
     public var mayNameLocalFiles: Bool
 
-    public init(id: String, displayName: String, streamIDHelp: String, makeFeed: @escaping MakeFeed,
+    public init(id: String, displayName: String, streamIDHelp: ServiceHelp, urlPatterns: [StreamURLPattern],
+                caseInsensitiveIDs: Bool = false, badge: PlatformBadge, makeFeed: @escaping MakeFeed,
                 makeTimeline: MakeTimeline? = nil, mayNameLocalFiles: Bool = false) {
         self.id = id
         self.displayName = displayName
         self.streamIDHelp = streamIDHelp
+        self.urlPatterns = urlPatterns
+        self.caseInsensitiveIDs = caseInsensitiveIDs
+        self.badge = badge
         self.makeFeed = makeFeed
         self.makeTimeline = makeTimeline
         self.mayNameLocalFiles = mayNameLocalFiles
+    }
+}
+
+/// A help text in the languages the plugin ships (plugin/data/locale: en-US, ja-JP).
+public struct ServiceHelp: Sendable, Equatable {
+    public var en: String
+    public var ja: String
+
+    public init(en: String, ja: String) {
+        self.en = en
+        self.ja = ja
     }
 }

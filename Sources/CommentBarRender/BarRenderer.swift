@@ -28,6 +28,8 @@ public final class BarRenderer {
     /// The frame each animated emote of the last frame showed, in `animatedPlacements` order.
     private var lastAnimationFrames: [Int] = []
     private var layout: BarLayout
+    /// What the comment rows' images depend on: they are laid out again only when it changes.
+    private var textStyle: TextStyle
     private var clock: ClockFace?
     private var stable: StableLayer
     private var lineImages: [String: LineImage] = [:]
@@ -38,26 +40,15 @@ public final class BarRenderer {
         let y: Int
     }
 
-    // What the last published frame shows, to know what changed.
-    private var lastStable: StableInputs?
-    private var lastLines: [ChatLine]?
-    private var lastClock: String?
-    private var lastMeter: Int?
+    /// What the last published frame shows, to know what changed.
+    private var lastShown: FrameContent?
     /// Rows of the last frame, newest first; nil when the next frame must be composed from nothing.
     private var lastPlaced: [Placed]?
     /// Whether the stable layer is the same on every row of the comment area,
     /// so that scrolling rows gives the same pixels as drawing them again.
     private var commentAreaScrolls = false
-
-    // Damage tracking. A pool slot keeps the frame the renderer last wrote into it,
-    // so the back buffer needs only what changed in the frames published since.
-    private var pool: ObjectIdentifier?
-    private var framesPublished = 0
-    /// The frame number each slot holds.
-    private var slotHolds: [Int: Int] = [:]
-    /// What each recent frame changed, oldest first.
-    private var damageLog: [(frame: Int, rects: [PixelRect])] = []
-    private static let damageLogDepth = 8
+    /// What each pool slot lacks of the last frame.
+    private var damage: DamageTracker
 
     /// What the last `render` did, for benchmarks and tests.
     public struct Work: Equatable, Sendable {
@@ -71,7 +62,7 @@ public final class BarRenderer {
     }
     public private(set) var lastWork = Work()
     /// The problem the header shows (an image that cannot be used).
-    var notice: String? { lastStable?.notice }
+    var notice: String? { stable.drawn?.notice }
 
     /// `remoteImages`: where fetched `https://` images arrive (nil: they are never shown).
     public init(settings: BarSettings, width: Int, height: Int, remoteImages: RemoteImageStore? = nil,
@@ -82,7 +73,9 @@ public final class BarRenderer {
         self.width = width
         self.height = height
         layout = BarLayout(settings: self.settings, width: width, height: height)
+        textStyle = TextStyle(settings: self.settings, layout: layout)
         stable = StableLayer(width: width, height: height)
+        damage = DamageTracker(width: width, height: height)
         clock = Self.makeClock(settings: self.settings, layout: layout, engine: engine)
     }
 
@@ -90,14 +83,16 @@ public final class BarRenderer {
     public func update(settings newSettings: BarSettings) {
         let newSettings = newSettings.clamped()
         guard newSettings != settings else { return }
-        let textChanged = newSettings.font != settings.font || newSettings.textColor != settings.textColor
-            || newSettings.maxLines != settings.maxLines || newSettings.showAvatar != settings.showAvatar
-            || newSettings.showBadges != settings.showBadges || newSettings.animateEmotes != settings.animateEmotes
-        let clockChanged = textChanged || newSettings.showClock != settings.showClock
         settings = newSettings
         layout = BarLayout(settings: settings, width: width, height: height)
-        if textChanged { lineImages.removeAll() }
-        if clockChanged { clock = Self.makeClock(settings: settings, layout: layout, engine: engine) }
+        let newTextStyle = TextStyle(settings: settings, layout: layout)
+        if newTextStyle != textStyle {
+            textStyle = newTextStyle
+            lineImages.removeAll()
+        }
+        if Self.clockStyle(settings: settings, layout: layout) != clock?.style {
+            clock = Self.makeClock(settings: settings, layout: layout, engine: engine)
+        }
         images.forgetFailures()
         lastPlaced = nil
     }
@@ -106,10 +101,8 @@ public final class BarRenderer {
     public func invalidateCaches() {
         lineImages.removeAll()
         clock = Self.makeClock(settings: settings, layout: layout, engine: engine)
-        lastStable = nil
-        lastLines = nil
-        lastClock = nil
-        lastMeter = nil
+        stable.forget()
+        lastShown = nil
         lastPlaced = nil
     }
 
@@ -120,115 +113,124 @@ public final class BarRenderer {
     public func render(_ state: BarState, obs: OBSLiveState = OBSLiveState(), now: Double,
                        into pool: any FramePool) -> Bool {
         lastWork = Work()
+        let content = content(of: state, obs: obs, now: now)
+        forgetRowsWaitingForPictures()
+        let changes = FrameChanges(from: lastShown, to: content, stableLayer: stable.drawn)
+        guard changes.any || lastPlaced == nil || animationMoved(now: now) else { return false }
+
+        let frame = pool.backBuffer()
+        let slot = pool.backSlot
+        guard frame.width == width, frame.height == height else { return false }
+        // Another pool: nothing in it is known.
+        if damage.use(pool: ObjectIdentifier(pool)) { lastPlaced = nil }
+        if changes.stable { redrawStableLayer(content.stable) }
+        let placed = changes.lines || lastPlaced == nil ? place(state.lines) : (lastPlaced ?? [])
+        let animation = animationFrames(placed, now: now)
+        guard let stablePixels = stable.image.data() else { return false }
+
+        let changed: [PixelRect]
+        if let previous = lastPlaced, let base = pool.lastPublished(), let scroll = scrollPlan(from: previous, to: placed) {
+            let rowsMoved = scroll.distance != 0 || scroll.newRows != 0 || previous.count != placed.count
+            catchUp(frame, slot: slot, from: base, except: rowsMoved ? layout.comments : nil)
+            changed = update(frame, base: base, stablePixels: stablePixels, rows: placed, scroll: rowsMoved ? scroll : nil,
+                             animation: animation, content: content, changes: changes)
+        } else {
+            changed = compose(frame, stablePixels: stablePixels, rows: placed, animation: animation, content: content)
+        }
+        pool.publish()
+        damage.published(slot: slot, changed: changed)
+        lastShown = content
+        lastPlaced = placed
+        lastAnimationFrames = animation
+        return true
+    }
+
+    /// What the frame for `state` at `now` shows. The images it names are loaded here (decoded
+    /// once, then looked up), so one that cannot be used shows as a notice in this very frame.
+    private func content(of state: BarState, obs: OBSLiveState, now: Double) -> FrameContent {
         let reading = BroadcastReading.resolve(settings.clockSource, feedStart: state.streamStart,
                                                feedStatus: state.status, obs: obs)
         let clockText = settings.showClock && !reading.clockHidden
             ? BarState.elapsedText(since: reading.start, now: now) : ""
-        let meterLevel = settings.micMeter && settings.showMic ? obs.micLevel ?? 0 : nil
         var inputs = StableInputs(
             settings: settings, layout: layout, viewers: state.viewers, giftsTotal: state.giftsTotal,
             mic: MicState.resolve(obs: obs.mic, feed: state.micOn), onAir: reading.onAir,
             clockHourDigits: max(2, clockText.split(separator: ":").first?.count ?? 2),
-            showsMeter: meterLevel != nil,
             // The streamer's own files win over what a feed names.
             avatar: settings.avatarPath.isEmpty ? state.avatar : .file(path: settings.avatarPath),
             background: settings.backgroundPath.isEmpty ? state.background : .file(path: settings.backgroundPath),
             status: state.status, relayStatus: state.relayStatus,
             remoteImagesRevision: images.remote?.revision ?? 0, notice: nil)
-        // Images are decoded once and then looked up, so this costs two lookups a frame.
         if let problem = StableLayer.preload(inputs, images: images) {
             inputs.notice = inputs.notice ?? problem
         }
-        let stableChanged = inputs != lastStable
-        let linesChanged = lastLines.map { $0 != state.lines } ?? true
-        // A picture a shown row waits for has arrived (or failed): that row is laid out again.
-        if let revision = emotes?.revision, revision != lastEmoteRevision {
-            lastEmoteRevision = revision
-            if lastPlaced?.contains(where: { !$0.image.pendingURLs.isEmpty }) == true { lastPlaced = nil }
-        }
-        let animationMoved = lastPlaced.map { animationFrames($0, now: now) != lastAnimationFrames } ?? false
-        guard stableChanged || linesChanged || clockText != lastClock || meterLevel != lastMeter || lastPlaced == nil
-            || animationMoved
-        else { return false }
+        return FrameContent(stable: inputs, lines: state.lines, clockText: clockText,
+                            meterLevel: layout.header.meter != nil ? obs.micLevel ?? 0 : nil)
+    }
 
-        let frame = pool.backBuffer()
-        let slot = pool.backSlot
-        guard frame.width == width, frame.height == height else { return false }
-        if self.pool != ObjectIdentifier(pool) {
-            // Another pool: nothing in it is known.
-            self.pool = ObjectIdentifier(pool)
-            slotHolds.removeAll()
-            damageLog.removeAll()
-            lastPlaced = nil
-        }
-        if stableChanged {
-            stable.draw(inputs, engine: engine, images: images, clock: clock)
-            commentAreaScrolls = stable.isUniform(in: layout.comments)
-            lastStable = inputs
-            lastWork.stableRedrawn = true
-            lastPlaced = nil
-        }
-        let placed = linesChanged || lastPlaced == nil ? place(state.lines) : (lastPlaced ?? [])
-        guard let stablePixels = stable.image.data() else { return false }
+    /// A picture a shown row waits for has arrived (or failed): that row is laid out again.
+    private func forgetRowsWaitingForPictures() {
+        guard let revision = emotes?.revision, revision != lastEmoteRevision else { return }
+        lastEmoteRevision = revision
+        if lastPlaced?.contains(where: { !$0.image.pendingURLs.isEmpty }) == true { lastPlaced = nil }
+    }
 
-        let full = PixelRect(x: 0, y: 0, width: width, height: height)
-        var damage: [PixelRect] = []
-        if let previous = lastPlaced, let base = pool.lastPublished(), let scroll = scrollPlan(from: previous, to: placed) {
-            // Built on the last frame: the slot catches up with it where it is behind,
-            // the comment area scrolls if its rows changed, the clock is redrawn if it moved.
-            let area = layout.comments
-            let rowsChanged = scroll.distance != 0 || scroll.newRows != 0 || previous.count != placed.count
-            catchUp(frame, slot: slot, from: base, except: rowsChanged ? area : nil)
-            if rowsChanged {
-                scrollArea(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop)
-                blend(placed.prefix(scroll.newRows), into: frame)
-                damage.append(area)
-            }
-            if clockText != lastClock {
-                redrawClock(clockText, in: frame, stablePixels: stablePixels)
-                damage.append(stable.clockRect.clamped(width: width, height: height))
-            }
-            if meterLevel != lastMeter {
-                redrawMeter(meterLevel, in: frame, stablePixels: stablePixels)
-                damage.append(stable.meterRect.clamped(width: width, height: height))
-            }
-            let frames = animationFrames(placed, now: now)
-            if rowsChanged || frames != lastAnimationFrames {
-                damage += redrawAnimated(placed, frames: frames, in: frame, stablePixels: stablePixels)
-            }
-            lastWork.kind = rowsChanged ? .scrolled : .copied
-        } else {
-            copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
-                     destinationStride: frame.stride, rect: full)
-            blend(placed[...], into: frame)
-            _ = redrawAnimated(placed, frames: animationFrames(placed, now: now), in: frame, stablePixels: nil)
-            drawClock(clockText, in: frame)
-            drawMeter(meterLevel, in: frame)
-            damage = [full]
-            lastWork.kind = .composed
+    /// Whether an animated emote of the last frame shows another frame of its animation at `now`.
+    private func animationMoved(now: Double) -> Bool {
+        lastPlaced.map { animationFrames($0, now: now) != lastAnimationFrames } ?? false
+    }
+
+    private func redrawStableLayer(_ inputs: StableInputs) {
+        stable.draw(inputs, engine: engine, images: images, clock: clock)
+        commentAreaScrolls = stable.isUniform(in: layout.comments)
+        lastWork.stableRedrawn = true
+        lastPlaced = nil
+    }
+
+    /// The frame from nothing: the stable layer, every row, the clock and the meter.
+    private func compose(_ frame: FrameBuffer, stablePixels: UnsafeMutableRawPointer, rows placed: [Placed],
+                         animation: [Int], content: FrameContent) -> [PixelRect] {
+        copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
+                 destinationStride: frame.stride, rect: damage.bounds)
+        blend(placed[...], into: frame)
+        _ = redrawAnimated(placed, frames: animation, in: frame, stablePixels: nil)
+        drawClock(content.clockText, in: frame)
+        drawMeter(content.meterLevel, in: frame)
+        lastWork.kind = .composed
+        return [damage.bounds]
+    }
+
+    /// The frame built on the last one (which the slot has caught up with): the comment area
+    /// scrolls when `scroll` is given, the clock and the meter are redrawn if they moved, animated
+    /// emotes step. Returns where it now differs from the last frame.
+    private func update(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
+                        rows placed: [Placed], scroll: ScrollPlan?, animation: [Int], content: FrameContent,
+                        changes: FrameChanges) -> [PixelRect] {
+        var changed: [PixelRect] = []
+        if let scroll {
+            scrollArea(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop)
+            blend(placed.prefix(scroll.newRows), into: frame)
+            changed.append(layout.comments)
         }
-        pool.publish()
-        framesPublished += 1
-        slotHolds[slot] = framesPublished
-        damageLog.append((framesPublished, damage))
-        if damageLog.count > Self.damageLogDepth { damageLog.removeFirst(damageLog.count - Self.damageLogDepth) }
-        lastPlaced = placed
-        lastLines = state.lines
-        lastClock = clockText
-        lastMeter = meterLevel
-        lastAnimationFrames = animationFrames(placed, now: now)
-        return true
+        if changes.clock {
+            changed.append(restore(stable.clockRect, in: frame, from: stablePixels))
+            drawClock(content.clockText, in: frame)
+        }
+        if changes.meter, let meter = layout.header.meter {
+            changed.append(restore(meter, in: frame, from: stablePixels))
+            drawMeter(content.meterLevel, in: frame)
+        }
+        if scroll != nil || animation != lastAnimationFrames {
+            changed += redrawAnimated(placed, frames: animation, in: frame, stablePixels: stablePixels)
+        }
+        lastWork.kind = scroll != nil ? .scrolled : .copied
+        return changed
     }
 
     /// The comments that fit, newest first and at the bottom, with their images.
     private func place(_ lines: [ChatLine]) -> [Placed] {
         let area = layout.comments
         guard area.width > 0, area.height > 0 else { return [] }
-        let style = LineImage.Style(
-            family: settings.font.face, size: layout.textSize, bold: settings.font.bold, italic: settings.font.italic,
-            textColor: RGBA(obsABGR: settings.textColor), width: area.width,
-            maxLinesPerComment: min(3, settings.maxLines), showBadges: settings.showBadges,
-            animateEmotes: settings.animateEmotes)
         var placed: [Placed] = []
         var bottom = area.maxY
         var linesUsed = 0
@@ -238,7 +240,7 @@ public final class BarRenderer {
             if let cached = lineImages[line.id], cached.line == line, !arrived(cached.pendingURLs) {
                 image = cached
             } else {
-                image = LineImage(line: line, style: style, engine: engine, emotes: emotes)
+                image = LineImage(line: line, style: textStyle, engine: engine, emotes: emotes)
                 lastWork.linesLaidOut += 1
             }
             // Kept even when it does not fit, so the next frame need not lay it out to learn that again.
@@ -257,15 +259,13 @@ public final class BarRenderer {
     /// How to get from the last frame's rows to these by scrolling: the rows kept
     /// must be the same images, all moved up by one distance, with only new rows
     /// below them. Nil when the frame must be composed instead.
-    private func scrollPlan(from previous: [Placed], to placed: [Placed])
-        -> (distance: Int, newRows: Int, keptTop: Int)?
-    {
+    private func scrollPlan(from previous: [Placed], to placed: [Placed]) -> ScrollPlan? {
         guard commentAreaScrolls, placed.allSatisfy({ $0.y >= layout.comments.y }) else { return nil }
         guard let firstKept = previous.first,
               let newRows = placed.firstIndex(where: { $0.image === firstKept.image })
         else {
             // Nothing kept: only possible without a scroll if both are empty.
-            return previous.isEmpty && placed.isEmpty ? (0, 0, layout.comments.maxY) : nil
+            return previous.isEmpty && placed.isEmpty ? ScrollPlan(distance: 0, newRows: 0, keptTop: layout.comments.maxY) : nil
         }
         let distance = firstKept.y - placed[newRows].y
         guard distance >= 0 else { return nil }
@@ -273,20 +273,23 @@ public final class BarRenderer {
             guard offset < previous.count, previous[offset].image === row.image,
                   previous[offset].y - distance == row.y else { return nil }
         }
-        return (distance, newRows, placed.last?.y ?? layout.comments.maxY)
+        return ScrollPlan(distance: distance, newRows: newRows, keptTop: placed.last?.y ?? layout.comments.maxY)
+    }
+
+    /// The comment rows moved up by `distance`, with `newRows` new rows below them; rows
+    /// above `keptTop` (the top kept row) are the stable layer's.
+    private struct ScrollPlan {
+        let distance: Int
+        let newRows: Int
+        let keptTop: Int
     }
 
     /// Copies from the last frame into `frame` what changed since the frame this
     /// slot holds (everything, if that is not known), except `skipped`, which the
     /// caller writes anew.
     private func catchUp(_ frame: FrameBuffer, slot: Int, from base: FrameBuffer, except skipped: PixelRect?) {
-        var rects: Set<PixelRect> = []
-        if let held = slotHolds[slot], let oldest = damageLog.first, held >= oldest.frame - 1 {
-            for entry in damageLog where entry.frame > held { rects.formUnion(entry.rects) }
-        } else {
-            rects = [PixelRect(x: 0, y: 0, width: width, height: height)]
-        }
-        rects.remove(skipped ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+        var rects = damage.missing(in: slot)
+        if let skipped { rects.remove(skipped) }
         for rect in rects {
             copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels, destinationStride: frame.stride,
                      rect: rect)
@@ -383,33 +386,28 @@ public final class BarRenderer {
     }
 
     private func drawMeter(_ level: Int?, in frame: FrameBuffer) {
-        guard let level else { return }
-        let rect = stable.meterRect
+        guard let level, let rect = layout.header.meter else { return }
         withCairo(on: frame) { cr in
             Icons.levelMeter(cr, rect: rect, level: level, steps: OBSLiveState.MicLevel.steps)
         }
     }
 
-    /// Puts the stable layer back under the meter, then draws the new level: a level
-    /// change touches only the meter's rectangle.
-    private func redrawMeter(_ level: Int?, in frame: FrameBuffer, stablePixels: UnsafeMutableRawPointer) {
-        let rect = stable.meterRect.clamped(width: width, height: height)
+    /// Puts the stable layer back in `rect` (what is drawn there is about to change); returns
+    /// the part of it inside the frame.
+    private func restore(_ rect: PixelRect, in frame: FrameBuffer, from stablePixels: UnsafeMutableRawPointer) -> PixelRect {
+        let rect = rect.clamped(width: width, height: height)
         copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
                  destinationStride: frame.stride, rect: rect)
-        drawMeter(level, in: frame)
+        return rect
     }
 
-    /// Puts the stable layer back under the old clock, then draws the new one.
-    private func redrawClock(_ text: String, in frame: FrameBuffer, stablePixels: UnsafeMutableRawPointer) {
-        let rect = stable.clockRect.clamped(width: width, height: height)
-        copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
-                 destinationStride: frame.stride, rect: rect)
-        drawClock(text, in: frame)
+    private static func clockStyle(settings: BarSettings, layout: BarLayout) -> ClockFace.Style? {
+        guard settings.showClock else { return nil }
+        return ClockFace.Style(family: settings.font.face, size: layout.header.textSize,
+                               color: RGBA(obsABGR: settings.textColor))
     }
 
     private static func makeClock(settings: BarSettings, layout: BarLayout, engine: TextEngine) -> ClockFace? {
-        guard settings.showClock else { return nil }
-        return ClockFace(engine: engine, family: settings.font.face, size: layout.headerSize,
-                         color: RGBA(obsABGR: settings.textColor))
+        clockStyle(settings: settings, layout: layout).map { ClockFace(engine: engine, style: $0) }
     }
 }

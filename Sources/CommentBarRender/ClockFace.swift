@@ -8,16 +8,26 @@ final class ClockFace {
     private var glyphs: [Character: (image: ImageSurface, advance: Int)] = [:]
     let cellWidth: Int
     let height: Int
+    let style: Style
 
-    init(engine: TextEngine, family: String, size: Double, color: RGBA) {
-        let font = TextEngine.font(family: family, size: size, bold: true)
+    /// What the glyphs depend on: a clock is made again only when this changes.
+    struct Style: Equatable {
+        var family: String
+        /// Pixels.
+        var size: Double
+        var color: RGBA
+    }
+
+    init(engine: TextEngine, style: Style) {
+        self.style = style
+        let font = TextEngine.font(family: style.family, size: style.size, bold: true)
         defer { pango_font_description_free(font) }
         var widest = 1
         var tallest = 1
         for character in "0123456789:-" {
             let layout = engine.layout(String(character), font: font)
             let image = ImageSurface(width: layout.width + 2, height: layout.height)
-            image.withContext { cr in layout.draw(cr, x: 1, y: 0, color: color) }
+            image.withContext { cr in layout.draw(cr, x: 1, y: 0, color: style.color) }
             glyphs[character] = (image, layout.width)
             if character.isNumber { widest = max(widest, layout.width) }
             tallest = max(tallest, layout.height)

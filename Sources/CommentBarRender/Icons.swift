@@ -1,4 +1,5 @@
 import CCairo
+import CommentBarCore
 import Glibc
 import FoundationEssentials
 
@@ -71,14 +72,14 @@ enum Icons {
     }
 
     /// A platform's small mark before a row's name when the bar reads several streams:
-    /// its colour in a rounded square with a simple white sign (no logos, no network).
-    static func platform(_ cr: OpaquePointer, service: String, x: Double, y: Double, size s: Double) {
-        let (color, sign) = platformStyle(service)
-        RGBA(hex: color).setSource(cr)
+    /// its colour in a rounded square with a simple white sign (no logos, no network). The
+    /// badge comes from the service's description (the renderer knows no platform).
+    static func platform(_ cr: OpaquePointer, _ badge: PlatformBadge, x: Double, y: Double, size s: Double) {
+        RGBA(badge.color).setSource(cr)
         roundedRect(cr, x, y, s, s, s * 0.22)
         cairo_fill(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
-        switch sign {
+        switch badge.sign {
         case .play:
             cairo_move_to(cr, x + s * 0.38, y + s * 0.28)
             cairo_line_to(cr, x + s * 0.72, y + s * 0.5)
@@ -102,8 +103,6 @@ enum Icons {
             cairo_fill(cr)
         }
     }
-
-    enum PlatformSign { case play, bubble, screen, ring, dot }
 
     /// A chat badge as a small built-in icon (no network): its colour and a white sign.
     static func badge(_ cr: OpaquePointer, _ badge: RowText.Badge, x: Double, y: Double, size s: Double) {
@@ -176,18 +175,6 @@ enum Icons {
             if point == 0 { cairo_move_to(cr, px, py) } else { cairo_line_to(cr, px, py) }
         }
         cairo_close_path(cr)
-    }
-
-    static func platformStyle(_ service: String) -> (String, PlatformSign) {
-        switch service {
-        case "youtube": return ("#ff0033", .play)
-        case "twitch": return ("#9146ff", .bubble)
-        case "niconico": return ("#424242", .screen)
-        case "twitcasting": return ("#1e88e5", .ring)
-        case "openrec": return ("#ef6c00", .ring)
-        case "showroom": return ("#d81b60", .dot)
-        default: return ("#78909c", .dot)
-        }
     }
 
     /// A mic level meter: `steps` small bars, the first `level` lit (green, then amber, then red).

@@ -12,26 +12,12 @@ final class LineImage {
     let lineCount: Int
     var height: Int { image.height }
 
-    struct Style {
-        var family: String
-        var size: Double
-        /// The OBS font picker's bold and italic, for the comment text.
-        var bold = false
-        var italic = false
-        var textColor: RGBA
-        var width: Int
-        /// Wrapped lines one comment may take before it is cut with an ellipsis.
-        var maxLinesPerComment: Int
-        var showBadges = true
-        var animateEmotes = true
-    }
-
     /// Emote URLs that were still loading when the row was laid out.
     let pendingURLs: [String]
     /// Animated emotes, not drawn into `image`: the renderer draws their current frame.
     let animated: [(rect: PixelRect, art: EmoteArt)]
 
-    init(line: ChatLine, style: Style, engine: TextEngine, emotes: EmoteImages? = nil) {
+    init(line: ChatLine, style: TextStyle, engine: TextEngine, emotes: EmoteImages? = nil) {
         self.line = line
         let composed = RowText(line, showBadges: style.showBadges, emotes: emotes)
         pendingURLs = composed.pendingURLs
@@ -93,8 +79,8 @@ final class LineImage {
                 let box = layout.box(atByte: placed.byte)
                 let x = Double(inset) + box.x, y = Double(verticalInset) + box.y
                 switch placed.picture {
-                case .platform(let service):
-                    Icons.platform(cr, service: service, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
+                case .platform(let badge):
+                    Icons.platform(cr, badge, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
                 case .badge(let badge):
                     Icons.badge(cr, badge, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
                 case .emote(_, let art?):

@@ -5,7 +5,7 @@ import CommentBarCore
 /// U+FFFC character the layout gives a box of the picture's size.
 struct RowText {
     enum Picture {
-        case platform(String)
+        case platform(PlatformBadge)
         case badge(Badge)
         /// An emote; `art` is nil while its picture is loading (a square is reserved).
         case emote(Emote, art: EmoteArt?)
@@ -44,7 +44,7 @@ struct RowText {
     }
 
     init(_ line: ChatLine, showBadges: Bool, emotes: EmoteImages?) {
-        if let platform = line.platform { picture(.platform(platform)); text += " " }
+        if let badge = line.platformBadge { picture(.platform(badge)); text += " " }
         if showBadges {
             let badges = line.badges.compactMap(Badge.init(feedBadge:)).prefix(3)
             for badge in badges { picture(.badge(badge)) }

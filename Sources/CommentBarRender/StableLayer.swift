@@ -13,8 +13,6 @@ struct StableInputs: Equatable {
     var onAir: OnAirState
     /// How many hour digits the clock shows: its box grows past 99 hours.
     var clockHourDigits: Int
-    /// Whether the mic level meter has its place in the header.
-    var showsMeter: Bool
     var avatar: ImageReference?
     var background: ImageReference?
     var status: FeedStatus
@@ -29,10 +27,11 @@ struct StableInputs: Equatable {
 /// state, counters and status, cached in one image of the whole bar.
 final class StableLayer {
     let image: ImageSurface
-    /// Where the clock goes (top-left), and how wide it may be.
+    /// What `image` shows (nil: nothing yet, or forgotten).
+    private(set) var drawn: StableInputs?
+    /// Where the clock goes, as wide as its widest text: it follows the on-air badge,
+    /// whose width is measured when the layer is drawn.
     private(set) var clockRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
-    /// Where the mic level meter goes (empty when it is off).
-    private(set) var meterRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
 
     init(width: Int, height: Int) {
         image = ImageSurface(width: width, height: height)
@@ -55,7 +54,11 @@ final class StableLayer {
             }
             drawHeader(cr, inputs: inputs, engine: engine, clock: clock)
         }
+        drawn = inputs
     }
+
+    /// The layer must be drawn again before it is used.
+    func forget() { drawn = nil }
 
     /// Whether every pixel of `rect` is the same, so rows there can be moved
     /// without changing what is under them. Checked once per stable redraw.
@@ -119,87 +122,68 @@ final class StableLayer {
     private func drawHeader(_ cr: OpaquePointer, inputs: StableInputs, engine: TextEngine, clock: ClockFace?) {
         let settings = inputs.settings
         let header = inputs.layout.header
-        let size = inputs.layout.headerSize
         let textColor = RGBA(obsABGR: settings.textColor)
         let family = settings.font.face
-        let centerY = Double(header.y) + Double(header.height) / 2
-        let gap = Int((size * 0.6).rounded())
-        var left = header.x
-        var right = header.maxX
+        var flow = HeaderFlow(header)
 
         // The on-air badge: LIVE, REC or OFF AIR, from OBS (or the feed's live stream).
-        let boldFont = TextEngine.font(family: family, size: size * 0.8, bold: true)
-        defer { pango_font_description_free(boldFont) }
-        let pillHeight = Double(header.height) * 0.72
-        left += Int(Self.drawOnAirBadge(cr, inputs.onAir, x: Double(left), centerY: centerY, height: pillHeight,
-                                        font: boldFont, engine: engine).rounded(.up)) + gap
+        let badgeFont = TextEngine.font(family: family, size: header.badgeTextSize, bold: true)
+        defer { pango_font_description_free(badgeFont) }
+        let badgeWidth = Self.drawOnAirBadge(cr, inputs.onAir, x: Double(flow.left), centerY: header.centerY,
+                                             height: header.badgeHeight, font: badgeFont, engine: engine)
+        _ = flow.fromLeft(width: Int(badgeWidth.rounded(.up)))
 
         if settings.showClock, settings.clockSource != .off, let clock {
             let width = clock.width(of: String(repeating: "0", count: inputs.clockHourDigits) + ":00:00")
-            clockRect = PixelRect(x: left, y: Int((centerY - Double(clock.height) / 2).rounded()),
-                                  width: width, height: clock.height)
-            left += width + gap
+            clockRect = header.centered(x: flow.fromLeft(width: width), width: width, height: clock.height)
         } else {
             clockRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
 
         // The chat connection, as a small outlined chip: it can never pass for the on-air badge.
-        let chipFont = TextEngine.font(family: family, size: size * 0.62, bold: true)
+        let chipFont = TextEngine.font(family: family, size: header.chipTextSize, bold: true)
         defer { pango_font_description_free(chipFont) }
-        left += Int(Self.drawChatChip(cr, inputs.status, x: Double(left), centerY: centerY, height: pillHeight * 0.8,
-                                      font: chipFont, engine: engine).rounded(.up)) + gap
+        let chipWidth = Self.drawChatChip(cr, inputs.status, x: Double(flow.left), centerY: header.centerY,
+                                          height: header.chipHeight, font: chipFont, engine: engine)
+        _ = flow.fromLeft(width: Int(chipWidth.rounded(.up)))
 
-        // Counters on the right, right to left: mic, gifts, viewers.
-        let font = TextEngine.font(family: family, size: size, bold: true)
-        defer { pango_font_description_free(font) }
-        let icon = (size * 1.1).rounded()
-        func counter(_ text: String, drawIcon: (Double) -> Void) {
-            let number = engine.layout(text, font: font)
-            right -= number.width
-            number.draw(cr, x: Double(right), y: (centerY - Double(number.height) / 2).rounded(), color: textColor)
-            right -= Int(icon) + Int(size * 0.25)
-            drawIcon(Double(right))
-            right -= gap
-        }
-        if settings.showMic && inputs.layout.avatarPanel == nil {
-            right -= Int(icon)
-            Icons.microphone(cr, x: Double(right), y: centerY - icon / 2, size: icon,
+        if let mic = header.micIcon {
+            Icons.microphone(cr, x: mic.x, y: mic.y, size: mic.side,
                              on: inputs.mic == .on || inputs.mic == .unknown,
                              color: inputs.mic == .on ? textColor : Palette.micBadge(.unknown),
                              offColor: inputs.mic == .muted ? Palette.micOff : Palette.micBadge(.none))
-            right -= gap
         }
-        if inputs.showsMeter {
-            let meterWidth = Int((size * 2.2).rounded())
-            right -= meterWidth
-            meterRect = PixelRect(x: right, y: Int((centerY - icon * 0.35).rounded()), width: meterWidth,
-                                  height: Int((icon * 0.7).rounded()))
-            right -= gap
-        } else {
-            meterRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        // Counters on the right, right to left after the mic and the meter: gifts, viewers.
+        let font = TextEngine.font(family: family, size: header.textSize, bold: true)
+        defer { pango_font_description_free(font) }
+        func counter(_ text: String, drawIcon: (HeaderLayout.Square) -> Void) {
+            let number = engine.layout(text, font: font)
+            let numberX = flow.fromRight(width: number.width, spacing: 0)
+            number.draw(cr, x: Double(numberX), y: header.top(ofHeight: number.height), color: textColor)
+            drawIcon(header.counterIcon(x: flow.fromRight(width: Int(header.iconSize) + header.iconGap)))
         }
         if settings.showGifts {
-            counter(Self.grouped(inputs.giftsTotal)) { x in
-                Icons.gift(cr, x: x, y: centerY - icon / 2, size: icon, color: RGBA(Palette.gift))
+            counter(Self.grouped(inputs.giftsTotal)) { icon in
+                Icons.gift(cr, x: icon.x, y: icon.y, size: icon.side, color: RGBA(Palette.gift))
             }
         }
         if settings.showViewers {
-            counter(inputs.viewers.map(Self.grouped) ?? "–") { x in
-                Icons.viewers(cr, x: x, y: centerY - icon / 2, size: icon, color: textColor)
+            counter(inputs.viewers.map(Self.grouped) ?? "–") { icon in
+                Icons.viewers(cr, x: icon.x, y: icon.y, size: icon.side, color: textColor)
             }
         }
 
         // What is wrong, if anything, in the space left between.
-        if let detail = Self.detail(inputs), right - left > Int(size * 2) {
-            let detailFont = TextEngine.font(family: family, size: size * 0.8)
+        if let detail = Self.detail(inputs), flow.room > header.detailMinWidth {
+            let detailFont = TextEngine.font(family: family, size: header.detailTextSize)
             defer { pango_font_description_free(detailFont) }
-            let text = engine.layout(detail, font: detailFont).fitting(width: right - left)
-            text.draw(cr, x: Double(left), y: (centerY - Double(text.height) / 2).rounded(), color: Palette.warning)
+            let text = engine.layout(detail, font: detailFont).fitting(width: flow.room)
+            text.draw(cr, x: Double(flow.left), y: header.top(ofHeight: text.height), color: Palette.warning)
         }
 
         // A hairline under the header.
         cairo_set_source_rgba(cr, 1, 1, 1, 0.14)
-        cairo_rectangle(cr, Double(header.x), Double(header.maxY), Double(header.width), 1)
+        cairo_rectangle(cr, Double(header.row.x), Double(header.row.maxY), Double(header.row.width), 1)
         cairo_fill(cr)
     }
 

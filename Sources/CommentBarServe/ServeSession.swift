@@ -8,9 +8,9 @@ import FoundationEssentials
 import Logging
 import Synchronization
 
-/// One renderer process's work: it takes commands (settings, shown/hidden), runs the
+/// One renderer process's work: it takes messages (settings, shown/hidden, OBS state), runs the
 /// feed the settings name, and makes a frame into the sink whenever something visible
-/// changed, at most `fps` times a second. `run` returns when the commands end (the
+/// changed, at most `fps` times a second. `run` returns when the messages end (the
 /// shim closed stdin: OBS is gone or the source was destroyed).
 public final class ServeSession: @unchecked Sendable {
     // @unchecked: `sink` is used by `run` before the tasks start and then only by the
@@ -58,38 +58,38 @@ public final class ServeSession: @unchecked Sendable {
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
     }
 
-    /// Runs until `commands` ends. Each element is one stdin line.
-    public func run(commands: AsyncStream<String>) async {
+    /// Runs until `messages` ends. Each element is one stdin line (a `StdinMessage`).
+    public func run(messages: AsyncStream<String>) async {
         sink.setStatus(.starting, detail: "")
         let heartbeat = sink.makeHeartbeat()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.frameLoop() }
             group.addTask { await self.ticker(heartbeat) }
-            await self.follow(commands)
+            await self.follow(messages)
             group.cancelAll()
         }
     }
 
-    private func follow(_ commands: AsyncStream<String>) async {
+    private func follow(_ messages: AsyncStream<String>) async {
         var feedTask: Task<Void, Never>?
         var feedKey: [String]?
-        for await line in commands {
-            let command: ServeCommand
+        for await line in messages {
+            let message: StdinMessage
             do {
-                command = try ServeCommand.decode(line: line)
+                message = try StdinMessage.decode(line: line)
             } catch {
                 log.error("\(error.description)")
                 continue
             }
             speech.command(line)
-            if let active = command.active {
+            if let active = message.active {
                 shared.withLock { $0.active = active }
                 log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
             }
-            if let obs = command.obs {
+            if let obs = message.obs {
                 shared.withLock { $0.obs = obs }
             }
-            if let settings = command.settings {
+            if let settings = message.settings {
                 let key = [settings.service, settings.streamID, settings.server] + settings.feeds
                 let filters = settings.filters
                 shared.withLock {
@@ -126,7 +126,7 @@ public final class ServeSession: @unchecked Sendable {
             await withTaskGroup(of: Void.self) { group in
                 for (index, stream) in plan.streams.enumerated() {
                     let origin = BarState.Origin(index: index, count: plan.streams.count, name: stream.name,
-                                                 service: stream.service)
+                                                 service: stream.service, badge: stream.badge)
                     group.addTask {
                         // Each stream runs on its own: one that fails or hangs never stalls the others.
                         await stream.feed.run { [weak self] event in

@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import DemoPlatform
 import FilePlatform
@@ -10,11 +11,13 @@ import TwitCastingPlatform
 import TwitchPlatform
 import YouTubePlatform
 
-/// Every service the renderer knows, in the order OBS lists them. The CLI, its help,
-/// the OBS shim's service list (`commentbar services --c-header`) and the docs' check
-/// all read this list: adding a platform is its folder under Sources/Platforms and one
-/// line here.
-public enum ServiceRegistry {
+/// The services a renderer knows, in the order OBS lists them, and everything made from
+/// their descriptions: the stream URL table, the rows' badges, the help texts. The CLI, its
+/// help, the OBS shim's service list and help (`commentbar services --c-header`) and the
+/// docs' check all read `product`: adding a platform is its folder under Sources/Platforms
+/// and one line in `all`.
+public struct ServiceRegistry: Sendable {
+    /// The product's services.
     public static let all: [ServiceDescription] = [
         DemoService.description,
         FileService.description,
@@ -28,33 +31,51 @@ public enum ServiceRegistry {
         NiconicoService.description,
     ]
 
-    public static var ids: [String] { all.map(\.id) }
+    /// The product's registry.
+    public static let product = ServiceRegistry(all)
 
-    public static func service(id: String) -> ServiceDescription? {
-        all.first { $0.id == id }
+    public let services: [ServiceDescription]
+    /// The URLs a streamer may paste, from every service's patterns.
+    public let streamURLs: StreamURLTable
+
+    /// A registry of `services` (the product's, or a test's with a service of its own).
+    public init(_ services: [ServiceDescription]) {
+        self.services = services
+        streamURLs = StreamURLTable(services)
+    }
+
+    public var ids: [String] { services.map(\.id) }
+
+    public func service(id: String) -> ServiceDescription? {
+        services.first { $0.id == id }
+    }
+
+    /// The mark of the rows of a stream of `service`; grey for a stream without a service.
+    public func badge(service id: String) -> PlatformBadge {
+        service(id: id)?.badge ?? .plain
     }
 
     /// The feed the settings name, or a message for the bar and the OBS log.
-    public static func makeFeed(service id: String, request: FeedRequest) throws(FeedConfigError) -> any CommentFeed {
-        try checkText(request.streamID, name: "stream id")
-        try checkText(request.server, name: "server")
+    public func makeFeed(service id: String, request: FeedRequest) throws(FeedConfigError) -> any CommentFeed {
+        try Self.checkText(request.streamID, name: "stream id")
+        try Self.checkText(request.server, name: "server")
         let service = try service(for: id)
         let feed = try service.makeFeed(request)
         return service.mayNameLocalFiles ? feed : LocalFileGuard(feed: feed, source: service.id)
     }
 
     /// The whole timeline of a replayable service (demo, file), for drawing any moment of it.
-    public static func makeTimeline(service id: String, streamID: String) throws(FeedConfigError) -> FeedTimeline {
-        try checkText(streamID, name: "stream id")
+    public func makeTimeline(service id: String, streamID: String) throws(FeedConfigError) -> FeedTimeline {
+        try Self.checkText(streamID, name: "stream id")
         let service = try service(for: id)
         guard let makeTimeline = service.makeTimeline else {
-            let replayable = all.filter { $0.makeTimeline != nil }.map(\.id).joined(separator: " or ")
+            let replayable = services.filter { $0.makeTimeline != nil }.map(\.id).joined(separator: " or ")
             throw FeedConfigError("service \"\(id)\" has no fixed timeline (use \(replayable))")
         }
         return try makeTimeline(streamID)
     }
 
-    private static func service(for id: String) throws(FeedConfigError) -> ServiceDescription {
+    private func service(for id: String) throws(FeedConfigError) -> ServiceDescription {
         guard let service = service(id: id) else {
             throw FeedConfigError("unknown service \(String(reflecting: String(id.prefix(64)))) (known: \(ids.joined(separator: ", ")))")
         }

@@ -10,36 +10,39 @@ public struct StreamPlan: Sendable {
         /// How the bar names it: the service's name, numbered when a service is there twice.
         public var name: String
         public var service: String
+        /// The mark of its rows when the bar reads several streams.
+        public var badge: PlatformBadge
         public var feed: any CommentFeed
     }
 
     public var streams: [Stream]
 
-    public init(settings: BarSettings) {
+    public init(settings: BarSettings, registry: ServiceRegistry = .product) {
         var entries: [(address: StreamAddress?, problem: String?)] = []
         if settings.feeds.contains(where: { !$0.trimmingWhitespace(andNewlines: true).isEmpty }) {
-            let (addresses, problems) = StreamAddress.list(settings.feeds, knownServices: ServiceRegistry.ids)
+            let (addresses, problems) = StreamAddress.list(settings.feeds, table: registry.streamURLs)
             entries = addresses.map { ($0, nil) } + problems.map { (nil, $0) }
         } else {
             entries = [(StreamAddress.legacy(service: settings.service, streamID: settings.streamID,
-                                             server: settings.server), nil)]
+                                             server: settings.server, table: registry.streamURLs), nil)]
         }
         var seen: [String: Int] = [:]
         streams = entries.map { entry in
             let service = entry.address?.service ?? "error"
-            let displayName = ServiceRegistry.service(id: service)?.displayName ?? service
+            let displayName = registry.service(id: service)?.displayName ?? service
             seen[displayName, default: 0] += 1
             let name = seen[displayName, default: 1] > 1 ? "\(displayName) \(seen[displayName, default: 1])" : displayName
             guard let address = entry.address else {
-                return Stream(name: "stream list", service: service, feed: FailedFeed(message: entry.problem ?? ""))
+                return Stream(name: "stream list", service: service, badge: .plain,
+                              feed: FailedFeed(message: entry.problem ?? ""))
             }
+            let badge = registry.badge(service: address.service)
             do throws(FeedConfigError) {
-                let feed = try ServiceRegistry.makeFeed(service: address.service,
-                                                        request: FeedRequest(streamID: address.streamID,
-                                                                             server: address.server))
-                return Stream(name: name, service: address.service, feed: feed)
+                let feed = try registry.makeFeed(service: address.service,
+                                                 request: FeedRequest(streamID: address.streamID, server: address.server))
+                return Stream(name: name, service: address.service, badge: badge, feed: feed)
             } catch {
-                return Stream(name: name, service: address.service, feed: FailedFeed(message: error.message))
+                return Stream(name: name, service: address.service, badge: badge, feed: FailedFeed(message: error.message))
             }
         }
     }

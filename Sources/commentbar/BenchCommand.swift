@@ -3,7 +3,7 @@ import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
 import CommentBarRender
-import DemoPlatform
+import CommentBarServices
 import FoundationEssentials
 
 /// `commentbar bench`: what a frame costs, layered against a full redraw and
@@ -46,7 +46,9 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let results = [(1280, 360), (1920, 1080)].map { measure(width: $0.0, height: $0.1) }
+        // The demo's chat, from the registry (the CLI imports no platform).
+        let demo = try ServiceRegistry.product.makeTimeline(service: "demo", streamID: "")
+        let results = [(1280, 360), (1920, 1080)].map { measure(demo, width: $0.0, height: $0.1) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -71,14 +73,14 @@ struct Bench: ParsableCommand {
         }
     }
 
-    private func measure(width: Int, height: Int) -> Result {
+    private func measure(_ demo: FeedTimeline, width: Int, height: Int) -> Result {
         var settings = BarSettings()
         settings.width = width
         settings.height = height
         let pool = MemoryFramePool(width: width, height: height)
         let renderer = BarRenderer(settings: settings, width: width, height: height)
-        var (state, now) = DemoScript.timeline.state(at: 30)
-        let corpus = DemoScript.timeline.entries.compactMap { entry -> ChatLine? in
+        var (state, now) = demo.state(at: 30)
+        let corpus = demo.entries.compactMap { entry -> ChatLine? in
             if case .comment(let line) = entry.event { return line }
             return nil
         }

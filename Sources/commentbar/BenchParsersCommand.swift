@@ -1,7 +1,6 @@
 import ArgumentParser
+import CommentBarParserBenchmarks
 import FoundationEssentials
-import NiconicoPlatform
-import YouTubePlatform
 
 /// `commentbar bench-parsers`: the platforms' parse rates (YouTube's recorded `get_live_chat`
 /// actions; NDGR segments written with niconico's schema), for `make bench`.
@@ -11,6 +10,8 @@ struct BenchParsers: ParsableCommand {
 
     @Option(help: "The recorded YouTube actions (a JSON array).")
     var youtubeActions = "Tests/feeds/fixtures/youtube/chat_downloader_actions.json"
+    @Option(help: "An NDGR segment (length-delimited ChunkedMessages), read 10 times over.")
+    var niconicoSegment = "Tests/feeds/fixtures/niconico/bench_segment.bin"
     @Flag(help: "Print one JSON object.") var json = false
 
     struct Result: Encodable {
@@ -20,18 +21,12 @@ struct BenchParsers: ParsableCommand {
     }
 
     func run() throws {
-        guard let actions = FileManager.default.contents(atPath: youtubeActions) else {
-            throw ValidationError("\(youtubeActions): cannot be read")
-        }
-        let response = YouTubeParseBenchmark.response(actions: Array(actions))
-        _ = YouTubeParseBenchmark.run(response: response, rounds: 3)  // warm up
-        let youtube = YouTubeParseBenchmark.run(response: response, rounds: 200)
-        let segment = NiconicoParseBenchmark.segment(count: 1000)
-        _ = NiconicoParseBenchmark.run(segment: segment, rounds: 2)
-        let niconico = NiconicoParseBenchmark.run(segment: segment, rounds: 50)
-        let result = Result(youtube_events_per_second: Double(youtube.events) / max(youtube.seconds, 1e-9),
-                            youtube_actions_file: youtubeActions,
-                            niconico_messages_per_second: Double(niconico.messages) / max(niconico.seconds, 1e-9))
+        let actions = try contents(youtubeActions)
+        let segment = try contents(niconicoSegment)
+        let youtube = ParserBenchmarks.youtube(actions: actions)
+        let niconico = ParserBenchmarks.niconico(segment: segment)
+        let result = Result(youtube_events_per_second: youtube.perSecond, youtube_actions_file: youtubeActions,
+                            niconico_messages_per_second: niconico.perSecond)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -40,5 +35,10 @@ struct BenchParsers: ParsableCommand {
             print("YouTube:  \(Int(result.youtube_events_per_second)) events/s (get_live_chat JSON decoded and mapped)")
             print("niconico: \(Int(result.niconico_messages_per_second)) NDGR messages/s (split, decoded, mapped)")
         }
+    }
+
+    private func contents(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot be read") }
+        return Array(data)
     }
 }

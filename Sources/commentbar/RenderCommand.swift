@@ -64,16 +64,17 @@ struct Render: AsyncParsableCommand {
     func replayState(_ settings: BarSettings) throws -> (BarState, Double) {
         var addresses = [StreamAddress(service: service, streamID: stream)]
         if !settings.feeds.isEmpty {
-            let (listed, problems) = StreamAddress.list(settings.feeds, knownServices: ServiceRegistry.ids)
+            let (listed, problems) = StreamAddress.list(settings.feeds, table: ServiceRegistry.product.streamURLs)
             if let problem = problems.first { throw CLIError(problem) }
             addresses = listed
         }
         var parts: [(timeline: FeedTimeline, origin: BarState.Origin)] = []
         for (index, address) in addresses.enumerated() {
             do {
-                let timeline = try ServiceRegistry.makeTimeline(service: address.service, streamID: address.streamID)
+                let timeline = try ServiceRegistry.product.makeTimeline(service: address.service, streamID: address.streamID)
                 parts.append((timeline, BarState.Origin(index: index, count: addresses.count,
-                                                         name: address.description, service: address.service)))
+                                                         name: address.description, service: address.service,
+                                                         badge: ServiceRegistry.product.badge(service: address.service))))
             } catch {
                 throw CLIError(error.message)
             }

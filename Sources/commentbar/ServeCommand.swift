@@ -29,7 +29,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        await ServeSession(sink: pool, log: log, audio: pool.audioRing).run(commands: StdinLines.stream(log: log))
+        await ServeSession(sink: pool, log: log, audio: pool.audioRing).run(messages: StdinLines.stream(log: log))
         // Feed connections still closing must not keep a process OBS has let go of.
         Glibc.exit(0)
     }

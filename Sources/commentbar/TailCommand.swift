@@ -14,37 +14,48 @@ import Synchronization
 struct Tail: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a feed's events as JSON lines, as the file service replays them.")
-    @Option(help: "One of: \(ServiceRegistry.ids.joined(separator: ", ")); not needed when --stream is a URL or service:id")
+    @Option(help: "One of: \(ServiceRegistry.product.ids.joined(separator: ", ")); not needed when --stream is a URL or service:id")
     var service: String?
     @Option(help: ArgumentHelp(
-        "A stream URL (the service is detected), service:id, or with --service the stream id: \(ServiceRegistry.all.map { "\($0.id): \($0.streamIDHelp)" }.joined(separator: "; ")). Give several to merge them.",
+        "A stream URL (the service is detected), service:id, or with --service the stream id: \(ServiceRegistry.all.map { "\($0.id): \($0.streamIDHelp.en)" }.joined(separator: "; ")). Give several to merge them.",
         valueName: "stream"))
     var stream: [String] = []
     @Option(help: "Endpoint override (ws://, wss://, irc://, ircs://; https:// for YouTube)") var server: String = ""
 
-    func run() async throws {
-        // Options are checked here rather than by the parser so a mistake is one line, not a usage page.
+    /// The streams to read, from the options; a mistake is one line, not a usage page.
+    func streamPlan() throws(TailArgumentError) -> StreamPlan {
         guard !stream.isEmpty else {
-            throw argumentFailure("--stream is required (a stream URL, service:id, or with --service a channel name, file path, ...)")
+            throw TailArgumentError("--stream is required (a stream URL, service:id, or with --service a channel name, file path, ...)")
         }
         var settings = BarSettings()
         if let service, !service.isEmpty {
-            guard stream.count == 1 else { throw argumentFailure("--service takes one --stream; give several as URLs or service:id") }
+            guard stream.count == 1 else { throw TailArgumentError("--service takes one --stream; give several as URLs or service:id") }
             settings.service = service
             settings.streamID = stream[0]
             settings.server = server
         } else {
-            guard server.isEmpty || stream.count == 1 else { throw argumentFailure("--server needs exactly one --stream") }
+            guard server.isEmpty || stream.count == 1 else { throw TailArgumentError("--server needs exactly one --stream") }
             settings.feeds = stream
         }
         var plan = StreamPlan(settings: settings)
-        if let problem = plan.problems.first { throw argumentFailure(problem) }
-        if !server.isEmpty, settings.feeds.count == 1, let address = try? StreamAddress.parse(stream[0], knownServices: ServiceRegistry.ids) {
+        if let problem = plan.problems.first { throw TailArgumentError(problem) }
+        if !server.isEmpty, settings.feeds.count == 1, let address = try? StreamAddress.parse(stream[0], table: ServiceRegistry.product.streamURLs) {
             // `--stream URL --server X`: the URL picks the service, the server overrides its endpoint.
             settings = BarSettings()
             (settings.service, settings.streamID, settings.server) = (address.service, address.streamID, server)
             plan = StreamPlan(settings: settings)
-            if let problem = plan.problems.first { throw argumentFailure(problem) }
+            if let problem = plan.problems.first { throw TailArgumentError(problem) }
+        }
+        return plan
+    }
+
+    func run() async throws {
+        // Options are checked here rather than by the parser so a mistake is one line, not a usage page.
+        let plan: StreamPlan
+        do {
+            plan = try streamPlan()
+        } catch {
+            throw argumentFailure(error.message)
         }
         let printer = TailPrinter()
         printer.printHeader()
@@ -61,6 +72,12 @@ struct Tail: AsyncParsableCommand {
         await task.value
         stopper.stop()
     }
+}
+
+/// A mistake in `tail`'s options.
+struct TailArgumentError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
 }
 
 /// A bad argument: one line on stderr and exit status 2, no usage page or stack trace

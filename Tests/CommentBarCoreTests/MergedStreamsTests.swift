@@ -2,8 +2,10 @@
 import XCTest
 
 final class MergedStreamsTests: XCTestCase {
-    private let twitch = BarState.Origin(index: 0, count: 2, name: "Twitch", service: "twitch")
-    private let youtube = BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube")
+    private let twitch = BarState.Origin(index: 0, count: 2, name: "Twitch", service: "twitch",
+                                         badge: PlatformBadge(rgb: 0x9146FF, sign: .bubble))
+    private let youtube = BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube",
+                                          badge: PlatformBadge(rgb: 0xFF0033, sign: .play))
 
     func testRowsMergeAndCountersCombine() {
         var state = BarState()
@@ -13,6 +15,7 @@ final class MergedStreamsTests: XCTestCase {
         state.apply(.comment(ChatLine(id: "1", user: "b", text: "from youtube")), from: youtube)
         XCTAssertEqual(state.lines.map(\.text), ["from twitch", "from youtube"], "the same id on two streams is two rows")
         XCTAssertEqual(state.lines.map(\.platform), ["twitch", "youtube"])
+        XCTAssertEqual(state.lines.map(\.platformBadge), [twitch.badge, youtube.badge], "each row carries its stream's badge")
         state.apply(.viewers(10), from: twitch)
         state.apply(.viewers(32), from: youtube)
         XCTAssertEqual(state.viewers, 42)

@@ -34,7 +34,9 @@ final class SettingsSchemaTests: XCTestCase {
 
     /// Every key BarSettings decodes is in the table, and every table key is decoded.
     func testEveryKeyIsInTheTable() {
-        let tableKeys = Set(rows().map { String(cString: $0.key) }.map { $0.hasPrefix("font.") ? "font" : $0 })
+        // The speech rows are decoded by CommentBarSpeech's SpeechSettings (checked in its tests).
+        let tableKeys = Set(rows().map { String(cString: $0.key) }.filter { !$0.hasPrefix("speech") }
+            .map { $0.hasPrefix("font.") ? "font" : $0 })
         let swiftKeys = Set(BarSettings.CodingKeys.allCases.map(\.rawValue))
         XCTAssertEqual(tableKeys, swiftKeys)
         for row in rows() where row.type == CB_SETTING_STRING {
@@ -63,5 +65,66 @@ final class SettingsSchemaTests: XCTestCase {
         }
         XCTAssertEqual(cb_setting_clamp(cb_setting_find("fps"), 1000), 60)
         XCTAssertNil(cb_setting_find("no_such_key"))
+    }
+
+    /// A row's choices ("a|b|c" in the table), in order; empty when it has none.
+    private func choices(_ key: String) -> [String] {
+        guard let row = cb_setting_find(key), let choices = row.pointee.choices else { return [] }
+        return String(cString: choices).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The Swift enums of the string-enum rows have exactly the table's choices, in its order,
+    /// and the table's default; a new enum row fails here until its enum is checked too.
+    func testStringEnumsAreTheTablesChoices() {
+        let checked: [String: [String]] = [
+            "clock_source": ClockSource.allCases.map(\.rawValue),
+            "ng_mode": NGMode.allCases.map(\.rawValue),
+        ]
+        let enumRows = Set(rows().filter { $0.choices != nil }.map { String(cString: $0.key) }
+            .filter { !$0.hasPrefix("speech") })  // speech_engine: SpeechSettingsTests
+        XCTAssertEqual(enumRows, Set(checked.keys), "rows with choices")
+        for (key, cases) in checked {
+            XCTAssertEqual(choices(key), cases, key)
+        }
+        XCTAssertEqual(BarSettings().clockSource.rawValue, SettingsSchema.string("clock_source"))
+        XCTAssertEqual(BarSettings().ngMode.rawValue, SettingsSchema.string("ng_mode"))
+        XCTAssertTrue(cb_setting_allows(cb_setting_find("clock_source"), "feed"))
+        XCTAssertFalse(cb_setting_allows(cb_setting_find("clock_source"), "sundial"))
+    }
+
+    /// An unknown value of a string enum (a newer shim's, an edited file) decodes as the table's default.
+    func testUnknownChoiceDecodesAsTheDefault() throws {
+        let settings = try BarSettings.decode(json: Data(#"{"clock_source":"sundial","ng_mode":"blur"}"#.utf8))
+        XCTAssertEqual(settings.clockSource.rawValue, SettingsSchema.string("clock_source"))
+        XCTAssertEqual(settings.ngMode.rawValue, SettingsSchema.string("ng_mode"))
+    }
+
+    /// docs/pool-abi.md's settings example has every key of the table, each with the table's default.
+    func testTheDocsSettingsExampleIsTheTablesDefaults() throws {
+        let doc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/pool-abi.md")
+        let text = try String(contentsOf: doc, encoding: .utf8)
+        let example = try XCTUnwrap(text.components(separatedBy: "```json\n").dropFirst()
+            .map { $0.components(separatedBy: "```")[0] }
+            .first { $0.hasPrefix(#"{"settings":"#) }, "no settings example in docs/pool-abi.md")
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(example.utf8)) as? [String: Any], "the example is not JSON")
+        let settings = try XCTUnwrap(object["settings"] as? [String: Any])
+        let font = settings["font"] as? [String: Any] ?? [:]
+        var documented = Set(settings.keys.filter { $0 != "font" })
+        documented.formUnion(font.keys.map { "font.\($0)" })
+        let tableKeys = Set(rows().map { String(cString: $0.key) })
+        XCTAssertEqual(documented.symmetricDifference(tableKeys).sorted(), [],
+                       "keys in only one of the doc's example and the table")
+        for row in rows() {
+            let key = String(cString: row.key)
+            let value = key.hasPrefix("font.") ? font[String(key.dropFirst(5))] : settings[key]
+            switch row.type {
+            case CB_SETTING_STRING: XCTAssertEqual(value as? String, String(cString: row.default_string), key)
+            case CB_SETTING_BOOL: XCTAssertEqual(value as? Bool, row.default_number != 0, key)
+            case CB_SETTING_LIST: XCTAssertEqual((value as? [Any])?.count, 0, key)
+            default: XCTAssertEqual((value as? Int).map(Int64.init), row.default_number, key)
+            }
+        }
     }
 }

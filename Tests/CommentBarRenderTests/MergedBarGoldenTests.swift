@@ -27,8 +27,10 @@ final class MergedBarGoldenTests: XCTestCase {
         settings.highlightNames = ["streamer"]
         settings.highlightFirst = false
         let (state, now) = FeedTimeline.mergedState(
-            [(twitch, BarState.Origin(index: 0, count: 2, name: "Twitch", service: "twitch")),
-             (youtube, BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube"))],
+            [(twitch, BarState.Origin(index: 0, count: 2, name: "Twitch", service: "twitch",
+                                      badge: PlatformBadge(rgb: 0x9146FF, sign: .bubble))),
+             (youtube, BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube",
+                                       badge: PlatformBadge(rgb: 0xFF0033, sign: .play)))],
             at: 10, filters: settings.filters)
         XCTAssertEqual(state.lines.map(\.platform), ["twitch", "youtube", "youtube", "youtube", "twitch", "youtube"])
         XCTAssertFalse(state.lines.contains { $0.user == "Nightbot" || $0.text == "!uptime" })

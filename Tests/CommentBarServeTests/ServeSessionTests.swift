@@ -36,10 +36,10 @@ final class ServeSessionTests: XCTestCase {
     private func run(_ lines: [String], fetch: @escaping RemoteImageFetches.Fetch = { _ in .failed("no network") },
                      until: @escaping (MemoryFrameSink) -> Bool) async -> MemoryFrameSink {
         let sink = MemoryFrameSink(width: 320, height: 120)
-        let (commands, input) = AsyncStream.makeStream(of: String.self)
+        let (messages, input) = AsyncStream.makeStream(of: String.self)
         for line in lines { input.yield(line) }
         let session = ServeSession(sink: sink, log: Logger(label: "test"), fetch: fetch)
-        let task = Task { await session.run(commands: commands) }
+        let task = Task { await session.run(messages: messages) }
         let deadline = ContinuousClock.now + .seconds(10)
         while !until(sink), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         input.finish()
@@ -103,9 +103,9 @@ final class ServeSessionTests: XCTestCase {
     }
 
     func testCommandsDecodeAndIgnoreUnknownKeys() throws {
-        XCTAssertEqual(try ServeCommand.decode(line: #"{"active":true,"obs":{"streaming":true}}"#).active, true)
-        XCTAssertEqual(try ServeCommand.decode(line: settingsLine()).settings?.width, 320)
-        XCTAssertThrowsError(try ServeCommand.decode(line: "[1]"))
+        XCTAssertEqual(try StdinMessage.decode(line: #"{"active":true,"obs":{"streaming":true}}"#).active, true)
+        XCTAssertEqual(try StdinMessage.decode(line: settingsLine()).settings?.width, 320)
+        XCTAssertThrowsError(try StdinMessage.decode(line: "[1]"))
     }
 }
 

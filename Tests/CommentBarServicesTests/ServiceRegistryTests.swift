@@ -7,13 +7,52 @@ import XCTest
 
 final class ServiceRegistryTests: XCTestCase {
     func testIdsAreUniqueLowercaseAndNamed() {
-        let ids = ServiceRegistry.ids
+        let ids = ServiceRegistry.product.ids
         XCTAssertEqual(Set(ids).count, ids.count, "\(ids)")
         XCTAssertEqual(ids.first, "demo", "OBS's default service comes first")
         for service in ServiceRegistry.all {
             XCTAssertTrue(service.id.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) }, service.id)
             XCTAssertFalse(service.displayName.isEmpty)
-            XCTAssertFalse(service.streamIDHelp.isEmpty)
+        }
+    }
+
+    /// Every service carries its own facts: help in English and Japanese, the URLs that pick it
+    /// (all but the local replays, named `demo:` and `file:PATH`), and a badge; a platform
+    /// (reached by web URLs) has a brand badge of its own, not the plain grey one.
+    func testEveryServiceCarriesItsFacts() {
+        for service in ServiceRegistry.all {
+            XCTAssertFalse(service.streamIDHelp.en.isEmpty, "\(service.id): English help")
+            XCTAssertFalse(service.streamIDHelp.ja.isEmpty, "\(service.id): Japanese help")
+            XCTAssertTrue(service.streamIDHelp.ja.unicodeScalars.contains { $0.value >= 0x3000 },
+                          "\(service.id): the Japanese help is in Japanese: \(service.streamIDHelp.ja)")
+            XCTAssertFalse(service.streamIDHelp.en.unicodeScalars.contains { $0.value >= 0x3000 },
+                           "\(service.id): the English help is in English: \(service.streamIDHelp.en)")
+            let isLocalReplay = service.makeTimeline != nil
+            XCTAssertEqual(service.urlPatterns.isEmpty, isLocalReplay, "\(service.id): URL patterns")
+            let isWebPlatform = service.urlPatterns.contains { if case .hosts = $0.match { true } else { false } }
+            if isWebPlatform {
+                XCTAssertNotEqual(service.badge, .plain, "\(service.id): a platform has its brand's badge")
+            }
+        }
+        let webBadges = ServiceRegistry.all.map(\.badge).filter { $0 != .plain }
+        XCTAssertEqual(Set(webBadges).count, webBadges.count, "two platforms share a badge")
+    }
+
+    /// No two services claim the same host or scheme: the first would silently win.
+    func testURLPatternsDoNotOverlap() {
+        var claimed: [String: String] = [:]
+        for service in ServiceRegistry.all {
+            for pattern in service.urlPatterns {
+                let keys: [String]
+                switch pattern.match {
+                case .hosts(let hosts): keys = hosts.map { "host " + $0 }
+                case .schemes(let schemes): keys = schemes.map { "scheme " + $0 }
+                }
+                for key in keys {
+                    XCTAssertNil(claimed[key], "\(key): \(claimed[key] ?? "") and \(service.id)")
+                    claimed[key] = service.id
+                }
+            }
         }
     }
 
@@ -24,12 +63,12 @@ final class ServiceRegistryTests: XCTestCase {
     }
 
     func testUnknownServiceNamesTheKnownOnes() {
-        XCTAssertThrowsError(try ServiceRegistry.makeFeed(service: "myspace", request: .init(streamID: "x"))) { error in
+        XCTAssertThrowsError(try ServiceRegistry.product.makeFeed(service: "myspace", request: .init(streamID: "x"))) { error in
             let message = (error as? FeedConfigError)?.message ?? ""
             XCTAssertTrue(message.contains("unknown service \"myspace\""), message)
-            for id in ServiceRegistry.ids { XCTAssertTrue(message.contains(id), message) }
+            for id in ServiceRegistry.product.ids { XCTAssertTrue(message.contains(id), message) }
         }
-        XCTAssertThrowsError(try ServiceRegistry.makeTimeline(service: "twitch", streamID: "x")) { error in
+        XCTAssertThrowsError(try ServiceRegistry.product.makeTimeline(service: "twitch", streamID: "x")) { error in
             XCTAssertTrue("\(error)".contains("demo or file"), "\(error)")
         }
     }
@@ -37,7 +76,7 @@ final class ServiceRegistryTests: XCTestCase {
     func testNULInSettingsIsRefusedNotTruncated() {
         for (service, streamID, server) in [("file", "/tmp/a\u{0}b.jsonl", ""), ("twitch", "chan\u{0}", ""),
                                             ("websocket", "x", "ws://h/\u{0}"), ("demo", "\u{0}", "")] {
-            XCTAssertThrowsError(try ServiceRegistry.makeFeed(service: service,
+            XCTAssertThrowsError(try ServiceRegistry.product.makeFeed(service: service,
                                                               request: .init(streamID: streamID, server: server))) { error in
                 let message = "\(error)"
                 XCTAssertTrue(message.contains("contains a NUL character"), message)
@@ -56,7 +95,7 @@ final class ServiceRegistryTests: XCTestCase {
                   let close = line[line.index(after: open)...].firstIndex(of: "`") else { return nil }
             return String(line[line.index(after: open)..<close])
         }
-        XCTAssertEqual(documented, ServiceRegistry.ids)
+        XCTAssertEqual(documented, ServiceRegistry.product.ids)
     }
 
     func testNetworkFeedsCannotNameLocalFiles() async {

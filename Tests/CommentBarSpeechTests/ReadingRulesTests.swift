@@ -1,4 +1,5 @@
 import CommentBarCore
+import CommentBarSettings
 @testable import CommentBarSpeech
 import XCTest
 
@@ -76,6 +77,21 @@ final class ReadingRulesTests: XCTestCase {
         XCTAssertNil(SpeechSettings.fromCommandLine(#"{"active":true}"#))
         XCTAssertEqual(SpeechControl.fromCommandLine(#"{"speech":{"skip":2,"paused":true}}"#),
                        SpeechControl(skip: 2, paused: true))
+    }
+
+    /// The engines are exactly the table's choices for speech_engine, in its order, with its
+    /// default; every speech row of the table is decoded here.
+    func testEnginesAreTheTablesChoices() throws {
+        let row = try XCTUnwrap(cb_setting_find("speech_engine"))
+        let choices = String(cString: try XCTUnwrap(row.pointee.choices)).split(separator: "|").map(String.init)
+        XCTAssertEqual(choices, SpeechSettings.Engine.allCases.map(\.rawValue))
+        XCTAssertEqual(SpeechSettings().engine.rawValue, String(cString: try XCTUnwrap(row.pointee.default_string)))
+        for index in 0..<Int(CB_SETTING_COUNT.rawValue) {
+            guard let key = cb_setting_at(index).map({ String(cString: $0.pointee.key) }), key.hasPrefix("speech") else {
+                continue
+            }
+            XCTAssertNotNil(SpeechSettings.CodingKeys(rawValue: key), key)
+        }
     }
 
     func testServerAddresses() throws {

@@ -13,56 +13,61 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* X(name, key, type, default string, default number, min, max)
+/* X(name, key, type, default string, default number, min, max, choices)
  * STRING rows use the default string; INT, COLOR and BOOL rows the default number
  * (BOOL: 0 or 1). INT rows are clamped to [min, max]; the others ignore them.
- * LIST rows are OBS editable lists (an array of {"value": string}), empty by default. */
-#define CB_SETTINGS(X)                                                                  \
-	X(service, "service", CB_SETTING_STRING, "demo", 0, 0, 0)                       \
-	X(stream_id, "stream_id", CB_SETTING_STRING, "", 0, 0, 0)                       \
-	X(server, "server", CB_SETTING_STRING, "", 0, 0, 0)                             \
-	X(feeds, "feeds", CB_SETTING_LIST, NULL, 0, 0, 0)                               \
-	X(hide_bots, "hide_bots", CB_SETTING_BOOL, NULL, 1, 0, 0)                       \
-	X(bot_names, "bot_names", CB_SETTING_LIST, NULL, 0, 0, 0)                       \
-	X(hide_commands, "hide_commands", CB_SETTING_BOOL, NULL, 1, 0, 0)               \
-	X(ng_words, "ng_words", CB_SETTING_LIST, NULL, 0, 0, 0)                         \
-	X(ng_mode, "ng_mode", CB_SETTING_STRING, "mask", 0, 0, 0)                       \
-	X(hidden_users, "hidden_users", CB_SETTING_LIST, NULL, 0, 0, 0)                 \
-	X(highlight_names, "highlight_names", CB_SETTING_LIST, NULL, 0, 0, 0)           \
-	X(highlight_first, "highlight_first", CB_SETTING_BOOL, NULL, 1, 0, 0)           \
-	X(width, "width", CB_SETTING_INT, NULL, 1280, 64, 3840)                         \
-	X(height, "height", CB_SETTING_INT, NULL, 360, 64, 3840)                        \
-	X(max_lines, "max_lines", CB_SETTING_INT, NULL, 6, 1, 50)                       \
-	X(font_face, "font.face", CB_SETTING_STRING, "Noto Sans CJK JP", 0, 0, 0)       \
-	X(font_style, "font.style", CB_SETTING_STRING, "Regular", 0, 0, 0)              \
-	X(font_size, "font.size", CB_SETTING_INT, NULL, 26, 8, 200)                     \
-	X(font_flags, "font.flags", CB_SETTING_INT, NULL, 0, 0, 15)                     \
-	X(text_color, "text_color", CB_SETTING_COLOR, NULL, 0xFFFFFFFFll, 0, 0)         \
-	X(bg_color, "bg_color", CB_SETTING_COLOR, NULL, 0xFF1E1414ll, 0, 0)             \
-	X(bg_opacity, "bg_opacity", CB_SETTING_INT, NULL, 78, 0, 100)                   \
-	X(corner_radius, "corner_radius", CB_SETTING_INT, NULL, 20, 0, 200)             \
-	X(show_clock, "show_clock", CB_SETTING_BOOL, NULL, 1, 0, 0)                     \
-	X(show_viewers, "show_viewers", CB_SETTING_BOOL, NULL, 1, 0, 0)                 \
-	X(show_gifts, "show_gifts", CB_SETTING_BOOL, NULL, 1, 0, 0)                     \
-	X(show_mic, "show_mic", CB_SETTING_BOOL, NULL, 1, 0, 0)                         \
-	X(clock_source, "clock_source", CB_SETTING_STRING, "auto", 0, 0, 0)             \
-	X(mic_source, "mic_source", CB_SETTING_STRING, "", 0, 0, 0)                     \
-	X(mic_meter, "mic_meter", CB_SETTING_BOOL, NULL, 0, 0, 0)                       \
-	X(show_avatar, "show_avatar", CB_SETTING_BOOL, NULL, 1, 0, 0)                   \
-	X(show_badges, "show_badges", CB_SETTING_BOOL, NULL, 1, 0, 0)                   \
-	X(animate_emotes, "animate_emotes", CB_SETTING_BOOL, NULL, 1, 0, 0)             \
-	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0)                   \
-	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0)           \
-	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60)                                 \
-	X(speech, "speech", CB_SETTING_BOOL, NULL, 0, 0, 0)                             \
-	X(speech_engine, "speech_engine", CB_SETTING_STRING, "auto", 0, 0, 0)           \
-	X(speech_voice, "speech_voice", CB_SETTING_STRING, "", 0, 0, 0)                 \
-	X(speech_server, "speech_server", CB_SETTING_STRING, "", 0, 0, 0)               \
-	X(speech_names, "speech_names", CB_SETTING_BOOL, NULL, 1, 0, 0)                 \
-	X(speech_max_chars, "speech_max_chars", CB_SETTING_INT, NULL, 80, 10, 1000)     \
-	X(speech_rate, "speech_rate", CB_SETTING_INT, NULL, 100, 50, 300)               \
-	X(speech_volume, "speech_volume", CB_SETTING_INT, NULL, 100, 0, 100)            \
-	X(speech_max_delay, "speech_max_delay", CB_SETTING_INT, NULL, 10, 2, 120)
+ * LIST rows are OBS editable lists (an array of {"value": string}), empty by default.
+ * choices: NULL, or for a STRING row that names one of a fixed set (an enum), every
+ * value it may take, '|'-separated ("mask|hide"); the default is one of them. Both
+ * sides read an unknown value as the default and log it once. The properties list
+ * them in this order, labelled by the locale key "<Label>.<Value>" with the value's
+ * first letter upper-cased ("NGMode.Mask"). */
+#define CB_SETTINGS(X)                                                                                 \
+	X(service, "service", CB_SETTING_STRING, "demo", 0, 0, 0, NULL)                                \
+	X(stream_id, "stream_id", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                \
+	X(server, "server", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                      \
+	X(feeds, "feeds", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                        \
+	X(hide_bots, "hide_bots", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                \
+	X(bot_names, "bot_names", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                \
+	X(hide_commands, "hide_commands", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                        \
+	X(ng_words, "ng_words", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                  \
+	X(ng_mode, "ng_mode", CB_SETTING_STRING, "mask", 0, 0, 0, "mask|hide")                         \
+	X(hidden_users, "hidden_users", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                          \
+	X(highlight_names, "highlight_names", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                    \
+	X(highlight_first, "highlight_first", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                    \
+	X(width, "width", CB_SETTING_INT, NULL, 1280, 64, 3840, NULL)                                  \
+	X(height, "height", CB_SETTING_INT, NULL, 360, 64, 3840, NULL)                                 \
+	X(max_lines, "max_lines", CB_SETTING_INT, NULL, 6, 1, 50, NULL)                                \
+	X(font_face, "font.face", CB_SETTING_STRING, "Noto Sans CJK JP", 0, 0, 0, NULL)                \
+	X(font_style, "font.style", CB_SETTING_STRING, "Regular", 0, 0, 0, NULL)                       \
+	X(font_size, "font.size", CB_SETTING_INT, NULL, 26, 8, 200, NULL)                              \
+	X(font_flags, "font.flags", CB_SETTING_INT, NULL, 0, 0, 15, NULL)                              \
+	X(text_color, "text_color", CB_SETTING_COLOR, NULL, 0xFFFFFFFFll, 0, 0, NULL)                  \
+	X(bg_color, "bg_color", CB_SETTING_COLOR, NULL, 0xFF1E1414ll, 0, 0, NULL)                      \
+	X(bg_opacity, "bg_opacity", CB_SETTING_INT, NULL, 78, 0, 100, NULL)                            \
+	X(corner_radius, "corner_radius", CB_SETTING_INT, NULL, 20, 0, 200, NULL)                      \
+	X(show_clock, "show_clock", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                              \
+	X(show_viewers, "show_viewers", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                          \
+	X(show_gifts, "show_gifts", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                              \
+	X(show_mic, "show_mic", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                  \
+	X(clock_source, "clock_source", CB_SETTING_STRING, "auto", 0, 0, 0, "auto|streaming|recording|feed|off") \
+	X(mic_source, "mic_source", CB_SETTING_STRING, "", 0, 0, 0, NULL)                              \
+	X(mic_meter, "mic_meter", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                \
+	X(show_avatar, "show_avatar", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                            \
+	X(show_badges, "show_badges", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                            \
+	X(animate_emotes, "animate_emotes", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                      \
+	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                            \
+	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                    \
+	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60, NULL)                                                                \
+	X(speech, "speech", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                           \
+	X(speech_engine, "speech_engine", CB_SETTING_STRING, "auto", 0, 0, 0, "auto|espeak|openjtalk|voicevox|bouyomichan") \
+	X(speech_voice, "speech_voice", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                               \
+	X(speech_server, "speech_server", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                             \
+	X(speech_names, "speech_names", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                               \
+	X(speech_max_chars, "speech_max_chars", CB_SETTING_INT, NULL, 80, 10, 1000, NULL)                                   \
+	X(speech_rate, "speech_rate", CB_SETTING_INT, NULL, 100, 50, 300, NULL)                                             \
+	X(speech_volume, "speech_volume", CB_SETTING_INT, NULL, 100, 0, 100, NULL)                                          \
+	X(speech_max_delay, "speech_max_delay", CB_SETTING_INT, NULL, 10, 2, 120, NULL)
 
 enum cb_setting_type {
 	CB_SETTING_STRING,
@@ -79,10 +84,11 @@ struct cb_setting {
 	long long default_number;
 	long long min;
 	long long max;
+	const char *choices; /* NULL, or "a|b|c": see CB_SETTINGS */
 };
 
 /* Indexes into the table, in table order: CB_SETTING_INDEX_width, ... */
-#define CB_SETTING_INDEX_ENTRY(name, key, type, string, number, min, max) CB_SETTING_INDEX_##name,
+#define CB_SETTING_INDEX_ENTRY(name, key, type, string, number, min, max, choices) CB_SETTING_INDEX_##name,
 enum cb_setting_index { CB_SETTINGS(CB_SETTING_INDEX_ENTRY) CB_SETTING_COUNT };
 #undef CB_SETTING_INDEX_ENTRY
 
@@ -92,3 +98,8 @@ const struct cb_setting *cb_setting_at(size_t index);
 const struct cb_setting *cb_setting_find(const char *key);
 /* value clamped to the row's range (INT rows; others return value). */
 long long cb_setting_clamp(const struct cb_setting *setting, long long value);
+/* Whether value is one the row may take: any value when the row has no choices. */
+bool cb_setting_allows(const struct cb_setting *setting, const char *value);
+/* The row's choice at index: its start in setting->choices and its length in *length;
+ * NULL past the last one (or when the row has none). */
+const char *cb_setting_choice(const struct cb_setting *setting, size_t index, size_t *length);

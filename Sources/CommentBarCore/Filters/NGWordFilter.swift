@@ -1,5 +1,5 @@
 /// NG words: masked with `＊` (one per character) or the whole row hidden.
-public enum NGMode: String, Sendable, Equatable, Codable {
+public enum NGMode: String, Sendable, Equatable, Codable, CaseIterable {
     case mask
     case hide
 }

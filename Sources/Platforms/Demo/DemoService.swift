@@ -1,10 +1,13 @@
+import CommentBarCore
 import CommentBarFeeds
 
 /// The `demo` service: the embedded sample chat, offline and deterministic.
 public enum DemoService {
     public static let description = ServiceDescription(
         id: "demo", displayName: "Demo (built-in sample chat)",
-        streamIDHelp: "ignored",
+        streamIDHelp: ServiceHelp(en: "ignored", ja: "使いません"),
+        urlPatterns: [],
+        badge: .plain,
         makeFeed: { _ in TimelineFeed(timeline: DemoScript.timeline, loopEvery: DemoScript.loopSeconds) },
         makeTimeline: { _ in DemoScript.timeline }, mayNameLocalFiles: true)
 }

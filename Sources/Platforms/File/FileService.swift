@@ -8,7 +8,10 @@ public enum FileService {
 
     public static let description = ServiceDescription(
         id: "file", displayName: "File (JSON-lines recording)",
-        streamIDHelp: "the path of a JSON-lines event file",
+        streamIDHelp: ServiceHelp(en: "the path of a JSON-lines event file",
+                                   ja: "JSON Lines 形式のイベントファイルのパス"),
+        urlPatterns: [],
+        badge: .plain,
         makeFeed: { request throws(FeedConfigError) in
             let path = try checkedPath(request.streamID)
             // A missing path is a setting to fix, said at once; stat never blocks. Reading and

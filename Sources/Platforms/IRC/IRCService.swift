@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 
@@ -5,7 +6,10 @@ import CommentBarNet
 public enum IRCService {
     public static let description = ServiceDescription(
         id: "irc", displayName: "IRC",
-        streamIDHelp: "the channel; the server setting names the server, e.g. ircs://irc.libera.chat:6697",
+        streamIDHelp: ServiceHelp(en: "the channel; the server setting names the server, e.g. ircs://irc.libera.chat:6697",
+                                   ja: "チャンネル。サーバーはサーバー欄で指定します（例: ircs://irc.libera.chat:6697）"),
+        urlPatterns: [.schemes(["irc", "ircs"], shownAs: "an ircs://host/#channel address", streamID: .read(IRCAddress.read))],
+        badge: .plain,
         makeFeed: { request throws(FeedConfigError) in
             let channel = try ChannelName.irc(request.streamID)
             guard !request.server.isEmpty else {

@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 
@@ -7,7 +8,10 @@ public enum JSONWebSocketService {
 
     public static let description = ServiceDescription(
         id: "websocket", displayName: "WebSocket relay (JSON events)",
-        streamIDHelp: "the stream id put into the server URL's {stream}",
+        streamIDHelp: ServiceHelp(en: "the stream id put into the server URL's {stream}",
+                                   ja: "サーバー URL の {stream} に入る配信 ID"),
+        urlPatterns: [.schemes(["ws", "wss"], shownAs: "a ws:// or wss:// relay", streamID: .server)],
+        badge: .plain,
         makeFeed: { request throws(FeedConfigError) in
             guard !request.server.isEmpty else {
                 throw FeedConfigError("the websocket service needs a server, e.g. wss://relay.example/chat/{stream}")

@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 
 /// The `niconico` service: a niconico live programme's comments, from its NDGR comment server.
@@ -6,7 +7,10 @@ public enum NiconicoService {
 
     public static let description = ServiceDescription(
         id: "niconico", displayName: "niconico live (ニコニコ生放送)",
-        streamIDHelp: "lv…, a live.nicovideo.jp/watch/… URL, or a co…/ch…/user URL for its current programme",
+        streamIDHelp: ServiceHelp(en: "lv…, a live.nicovideo.jp/watch/… URL, or a co…/ch…/user URL for its current programme",
+                                   ja: "lv…、live.nicovideo.jp/watch/… の URL、またはコミュニティ・チャンネル・ユーザーの URL（そのとき放送中の番組）"),
+        urlPatterns: [.web("niconico", hosts: ["live.nicovideo.jp", "live2.nicovideo.jp", "nicovideo.jp", "nico.ms"])],
+        badge: PlatformBadge(rgb: 0x424242, sign: .screen),
         makeFeed: { request throws(FeedConfigError) in
             let id = try NiconicoStreamID.parse(request.streamID)
             return NiconicoFeed(streamID: id, server: try server(request.server))

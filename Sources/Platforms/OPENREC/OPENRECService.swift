@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
@@ -9,7 +10,10 @@ public enum OPENRECService {
 
     public static let description = ServiceDescription(
         id: "openrec", displayName: "OPENREC",
-        streamIDHelp: "the broadcast's URL (https://www.openrec.tv/live/ID) or its id",
+        streamIDHelp: ServiceHelp(en: "the broadcast's URL (https://www.openrec.tv/live/ID) or its id",
+                                   ja: "配信の URL（https://www.openrec.tv/live/ID）またはその ID"),
+        urlPatterns: [.web("OPENREC", hosts: ["openrec.tv"])],
+        badge: PlatformBadge(rgb: 0xEF6C00, sign: .ring),
         makeFeed: { request throws(FeedConfigError) in
             let id = try OpenrecMovieID.parse(request.streamID)
             let base = try APIBase.parse(request.server, default: defaultAPI, service: "openrec")

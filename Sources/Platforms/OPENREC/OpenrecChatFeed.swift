@@ -52,7 +52,7 @@ struct OpenrecChatFeed: CommentFeed {
             return .live(Target(endpoint: endpoint, startTime: movie.startTime,
                                 viewers: movie.liveViews?.value.flatMap { $0 >= 0 ? $0 : nil }))
         case 2:
-            return .ended("配信終了 / broadcast ended")
+            return .ended(BroadcastChatAction.endedReason)
         default:
             return .notLive("配信前 / not live yet")
         }
@@ -114,13 +114,7 @@ struct OpenrecChatFeed: CommentFeed {
                             problems.note("a message event without its JSON")
                             continue
                         }
-                        switch OpenrecChatMapper.map(chat) {
-                        case .emit(let event): emit(event)
-                        case .ended: return .ended("配信終了 / broadcast ended")
-                        case .restart: return .closed("配信開始 / the broadcast started again")
-                        case .ignore: continue
-                        case .unknown(let reason): problems.note(reason)
-                        }
+                        if let end = OpenrecChatMapper.map(chat).perform(emit: emit, problems: problems) { return end }
                     }
                 }
                 return .closed("the chat server closed the connection")

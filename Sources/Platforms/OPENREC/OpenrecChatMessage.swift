@@ -47,15 +47,7 @@ struct OpenrecChatMessage: Decodable, Equatable {
 
 /// OPENREC chat messages → bar events.
 enum OpenrecChatMapper {
-    enum Action: Equatable {
-        case emit(FeedEvent)
-        case ended
-        case restart
-        case ignore
-        case unknown(String)
-    }
-
-    static func map(_ message: OpenrecChatMessage) -> Action {
+    static func map(_ message: OpenrecChatMessage) -> BroadcastChatAction {
         guard let type = message.type?.value else { return .unknown("a chat message without a type") }
         switch type {
         case 0:

@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 
@@ -7,7 +8,10 @@ public enum SHOWROOMService {
 
     public static let description = ServiceDescription(
         id: "showroom", displayName: "SHOWROOM",
-        streamIDHelp: "the room URL (https://www.showroom-live.com/r/ROOM_KEY) or its key",
+        streamIDHelp: ServiceHelp(en: "the room URL (https://www.showroom-live.com/r/ROOM_KEY) or its key",
+                                   ja: "ルームの URL（https://www.showroom-live.com/r/ROOM_KEY）またはそのキー"),
+        urlPatterns: [.web("SHOWROOM", hosts: ["showroom-live.com"])],
+        badge: PlatformBadge(rgb: 0xD81B60, sign: .dot),
         makeFeed: { request throws(FeedConfigError) in
             let key = try ShowroomRoomKey.parse(request.streamID)
             let base = try APIBase.parse(request.server, default: defaultAPI, service: "showroom")

@@ -115,13 +115,7 @@ struct ShowroomChatFeed: CommentFeed {
                     case .quit:
                         return .closed("the chat server ended the subscription")
                     case .message(let payload):
-                        switch mapper.map(payload) {
-                        case .emit(let event): emit(event)
-                        case .ended: return .ended("配信終了 / broadcast ended")
-                        case .restart: return .closed("配信開始 / a new broadcast started")
-                        case .ignore: continue
-                        case .unknown(let reason): problems.note(reason)
-                        }
+                        if let end = mapper.map(payload).perform(emit: emit, problems: problems) { return end }
                     }
                 }
                 return .closed("the chat server closed the connection")

@@ -1,21 +1,10 @@
 import CommentBarCore
+import CommentBarNet
 
 /// Turns SHOWROOM chat messages into bar events for one connection: comments, gifts
 /// (named from the room's gift list, repeated throws of one gift counted on one row),
 /// the banner as a notice, and the end of the broadcast.
 struct ShowroomChatMapper {
-    enum Action: Equatable {
-        case emit(FeedEvent)
-        /// The broadcast is over (t 101).
-        case ended
-        /// A new broadcast began (t 104): its chat needs a new key.
-        case restart
-        /// A kind this feed knows and does not show (votes, visits, avatars, …).
-        case ignore
-        /// A kind nobody has described: skipped with a log line.
-        case unknown(String)
-    }
-
     /// Kinds known to carry nothing for the bar (MultiCommentViewer's and other readers' lists):
     /// 3/4 votes, 5 and 17 counters, 6 stage updates, 9 hide banner, 11 gift log,
     /// 18 visits and level-ups, 100 avatar refresh, 401-403 goods.
@@ -30,7 +19,7 @@ struct ShowroomChatMapper {
         self.giftNames = giftNames
     }
 
-    mutating func map(_ payload: ShowroomPayload) -> Action {
+    mutating func map(_ payload: ShowroomPayload) -> BroadcastChatAction {
         guard let kind = payload.t?.value else { return .unknown("a message without a kind") }
         switch kind {
         case 1:
@@ -59,9 +48,9 @@ struct ShowroomChatMapper {
             guard let telop = payload.telop, !telop.isEmpty, telop != lastTelop else { return .ignore }
             lastTelop = telop
             return .emit(.comment(ChatLine(id: nextID("t"), user: "テロップ", text: telop, kind: .notice)))
-        case 101:
+        case 101:  // the broadcast is over
             return .ended
-        case 104:
+        case 104:  // a new broadcast began: its chat needs a new key
             return .restart
         default:
             return Self.ignoredKinds.contains(kind) ? .ignore : .unknown("a message of unknown kind \(kind)")

@@ -54,7 +54,7 @@ struct TwitCastingChatFeed: CommentFeed {
         }
         let movieID = movie.id?.value ?? ""
         guard movie.live == true else {
-            return previouslyLive == nil ? .notLive("配信前 / not live yet") : .ended("配信終了 / broadcast ended")
+            return previouslyLive == nil ? .notLive("配信前 / not live yet") : .ended(BroadcastChatAction.endedReason)
         }
         let pubsub = TwitCastingAPI.eventPubSubURL(base: apiBase)
         do {

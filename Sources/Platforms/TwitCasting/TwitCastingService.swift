@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 
@@ -7,7 +8,10 @@ public enum TwitCastingService {
 
     public static let description = ServiceDescription(
         id: "twitcasting", displayName: "TwitCasting",
-        streamIDHelp: "the user's page (https://twitcasting.tv/USER) or user id",
+        streamIDHelp: ServiceHelp(en: "the user's page (https://twitcasting.tv/USER) or user id",
+                                   ja: "ユーザーのページ（https://twitcasting.tv/USER）またはユーザー ID"),
+        urlPatterns: [.web("TwitCasting", hosts: ["twitcasting.tv"])],
+        badge: PlatformBadge(rgb: 0x1E88E5, sign: .ring),
         makeFeed: { request throws(FeedConfigError) in
             let user = try TwitCastingUser.parse(request.streamID)
             let base = try APIBase.parse(request.server, default: defaultAPI, service: "twitcasting")

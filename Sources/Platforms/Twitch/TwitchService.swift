@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 import IRCPlatform
@@ -11,7 +12,10 @@ public enum TwitchService {
 
     public static let description = ServiceDescription(
         id: "twitch", displayName: "Twitch",
-        streamIDHelp: "the channel name",
+        streamIDHelp: ServiceHelp(en: "the channel name", ja: "チャンネル名"),
+        urlPatterns: [.web("Twitch", hosts: ["twitch.tv"], streamID: .firstPathComponent)],
+        caseInsensitiveIDs: true,
+        badge: PlatformBadge(rgb: 0x9146FF, sign: .bubble),
         makeFeed: { request throws(FeedConfigError) in
             let channel = try TwitchChannel.parse(request.streamID)
             let endpoint = try FeedEndpoint.parse(request.server.isEmpty ? defaultServer : request.server,

@@ -1,3 +1,4 @@
+import CommentBarCore
 import CommentBarFeeds
 import FoundationEssentials
 
@@ -7,7 +8,10 @@ public enum YouTubeService {
 
     public static let description = ServiceDescription(
         id: "youtube", displayName: "YouTube",
-        streamIDHelp: "a video id, a watch URL (https://www.youtube.com/watch?v=…, https://youtu.be/…, …/live/…) or a channel @handle (its current live stream)",
+        streamIDHelp: ServiceHelp(en: "a video id, a watch URL (https://www.youtube.com/watch?v=…, https://youtu.be/…, …/live/…) or a channel @handle (its current live stream)",
+                                   ja: "動画 ID、視聴ページの URL（https://www.youtube.com/watch?v=…、https://youtu.be/…、…/live/…）、またはチャンネルの @ハンドル（そのときのライブ配信）"),
+        urlPatterns: [.web("YouTube", hosts: ["youtube.com", "youtu.be"])],
+        badge: PlatformBadge(rgb: 0xFF0033, sign: .play),
         makeFeed: { request throws(FeedConfigError) in
             let target = try YouTubeStreamID.parse(request.streamID)
             return YouTubeChatFeed(target: target, api: InnerTubeAPI(baseURL: try baseURL(request.server)))

@@ -62,7 +62,7 @@ final class OpenrecTests: XCTestCase {
 
     func testChatFramesMapToEvents() throws {
         let lines = String(decoding: try fixture("chat.txt"), as: UTF8.self).split(separator: "\n")
-        var actions: [OpenrecChatMapper.Action] = []
+        var actions: [BroadcastChatAction] = []
         var others: [EngineIOPacket] = []
         for line in lines {
             let packet = try EngineIOPacket.parse(String(line))

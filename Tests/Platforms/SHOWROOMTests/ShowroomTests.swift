@@ -43,7 +43,7 @@ final class ShowroomTests: XCTestCase {
     func testChatLinesMapToEvents() throws {
         let text = String(decoding: try fixture("chat.txt"), as: UTF8.self)
         var mapper = ShowroomChatMapper(giftNames: [1003: "花束"])
-        var actions: [ShowroomChatMapper.Action] = []
+        var actions: [BroadcastChatAction] = []
         var acks = 0
         var quits = 0
         for line in text.split(separator: "\n") {

@@ -86,6 +86,9 @@ int main(int argc, char **argv)
 		test_registration();
 		if (registered_any) {
 			test_defaults_and_properties();
+			test_choices_and_help();
+			test_prefix_layout();
+			test_unknown_choice();
 			test_with_fake_renderer();
 			test_stale_heartbeat();
 			test_async_destroy();

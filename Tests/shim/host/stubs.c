@@ -223,10 +223,19 @@ obs_data_t *obs_source_get_settings(const obs_source_t *source)
 
 const char *data_dir = "plugin/data";
 
+/* The locale the plugin was last given (obs_module_set_locale), as OBS's own. */
+static char ui_locale[32] = "en-US";
+
+const char *obs_get_locale(void)
+{
+	return ui_locale;
+}
+
 /* The real one needs a loaded obs_module_t; this reads the bundle's files the same way. */
 lookup_t *obs_module_load_locale(obs_module_t *module, const char *default_locale, const char *locale)
 {
 	(void)module;
+	snprintf(ui_locale, sizeof(ui_locale), "%s", locale ? locale : default_locale);
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/locale/%s.ini", data_dir, default_locale);
 	lookup_t *lookup = text_lookup_create(path);

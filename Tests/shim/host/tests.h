@@ -4,6 +4,10 @@
 /* test-registration.c: the source's registration, locale, defaults, properties, services. */
 void test_registration(void);
 void test_defaults_and_properties(void);
+/* test-settings-choices.c: the enums' lists, the Stream ID help, an unknown enum value, a prefix layout's renderer. */
+void test_choices_and_help(void);
+void test_unknown_choice(void);
+void test_prefix_layout(void);
 /* test-fake-renderer.c: the source's life with a well-behaved fake renderer. */
 void test_with_fake_renderer(void);
 /* test-misbehaviour.c: renderers that hang, crash, scribble, flood or are missing. */

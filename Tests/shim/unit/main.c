@@ -1,5 +1,6 @@
 /*
- * unit_tests: the shim's stdin queue, log limiter, safe text and stderr log,
+ * unit_tests: the shim's stdin queue, log limiter, safe text, stderr log,
+ * newest line and settings table,
  * linked directly (no plugin, no libobs). blog is defined here and keeps
  * every line for the checks. Prints "N passed, M failed".
  */
@@ -72,6 +73,8 @@ int main(void)
 	test_log_limiter();
 	test_safe_text();
 	test_stderr_log();
+	test_newest_line();
+	test_settings_choices();
 	test_speech_ring();
 	logged_clear();
 	free(lines);

@@ -1,6 +1,7 @@
 /*
  * unit_tests: the shim's libobs-free parts tested alone (make test-shim-unit):
- * the stdin queue, the log limiter, safe text and the stderr log.
+ * the stdin queue, the log limiter, safe text, the stderr log, the newest
+ * versioned line and the settings table's choices.
  */
 #pragma once
 
@@ -10,6 +11,8 @@ void test_stdin_queue(void);
 void test_log_limiter(void);
 void test_safe_text(void);
 void test_stderr_log(void);
+void test_newest_line(void);
+void test_settings_choices(void);
 void test_speech_ring(void);
 
 /* blog, as the unit tests define it: every line kept for the checks. */

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// `{"settings":{…}}` when the source's settings change, `{"active":true|false}`
 /// when it is shown or hidden, `{"obs":{…}}` when OBS's own state changes. Unknown keys
 /// are ignored, so a newer shim can talk to an older renderer.
-public struct ServeCommand: Decodable, Sendable, Equatable {
+public struct StdinMessage: Decodable, Sendable, Equatable {
     public var settings: BarSettings?
     public var active: Bool?
     /// `{"obs":{…}}`: OBS's streaming, recording and mic state (`OBSLiveState`).
@@ -21,11 +21,11 @@ public struct ServeCommand: Decodable, Sendable, Equatable {
         public var description: String
     }
 
-    public static func decode(line: String) throws(DecodeError) -> ServeCommand {
+    public static func decode(line: String) throws(DecodeError) -> StdinMessage {
         do {
-            return try JSONDecoder().decode(ServeCommand.self, from: Data(line.utf8))
+            return try JSONDecoder().decode(StdinMessage.self, from: Data(line.utf8))
         } catch {
-            throw DecodeError(description: "ignoring a stdin line that is not a command object: \(line.prefix(120))")
+            throw DecodeError(description: "ignoring a stdin line that is not a message object: \(line.prefix(120))")
         }
     }
 }

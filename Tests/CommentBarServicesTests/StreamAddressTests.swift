@@ -1,11 +1,12 @@
-@testable import CommentBarFeeds
+import CommentBarFeeds
+import CommentBarServices
 import XCTest
 
+/// The product's stream URL table, built from every service's own patterns.
 final class StreamAddressTests: XCTestCase {
-    private let known = ["demo", "file", "twitch", "irc", "websocket", "youtube", "niconico", "twitcasting", "openrec",
-                         "showroom"]
+    private let table = ServiceRegistry.product.streamURLs
 
-    /// The one detection table, row by row: what a streamer pastes → service, stream id, server.
+    /// The detection table, pattern by pattern: what a streamer pastes → service, stream id, server.
     func testPastedURLsPickTheirService() throws {
         let cases: [(String, StreamAddress)] = [
             ("https://www.twitch.tv/SomeStreamer", StreamAddress(service: "twitch", streamID: "somestreamer")),
@@ -31,18 +32,26 @@ final class StreamAddressTests: XCTestCase {
             ("file:/home/me/chat.jsonl", StreamAddress(service: "file", streamID: "/home/me/chat.jsonl")),
         ]
         for (text, expected) in cases {
-            XCTAssertEqual(try StreamAddress.parse(text, knownServices: known), expected, text)
+            XCTAssertEqual(try StreamAddress.parse(text, table: table), expected, text)
         }
     }
 
     func testUnrecognisedURLsSayWhatIsSupported() {
         for text in ["https://example.com/live/1", "ftp://twitch.tv/x", "https://www.twitch.tv/", "ircs://host",
                      "not a url", "unknown:thing", "https://"] {
-            XCTAssertThrowsError(try StreamAddress.parse(text, knownServices: known), text) { error in
+            XCTAssertThrowsError(try StreamAddress.parse(text, table: table), text) { error in
                 let message = (error as? FeedConfigError)?.message ?? ""
                 XCTAssertFalse(message.isEmpty, text)
+                if text == "ircs://host" {
+                    XCTAssert(message.hasPrefix("\"ircs://host\": an IRC address needs the channel"), message)
+                }
+                if text == "https://www.twitch.tv/" {
+                    XCTAssert(message.hasSuffix("a Twitch URL needs the channel, e.g. https://twitch.tv/NAME"), message)
+                }
                 if text.hasPrefix("https://example") {
-                    XCTAssert(message.contains("Paste a Twitch, YouTube, niconico, TwitCasting, OPENREC, SHOWROOM URL"), message)
+                    XCTAssert(message.contains("Paste a Twitch, YouTube, SHOWROOM, TwitCasting, OPENREC, niconico URL, "
+                                               + "an ircs://host/#channel address, a ws:// or wss:// relay, or service:id."),
+                              message)
                 }
             }
         }
@@ -50,29 +59,30 @@ final class StreamAddressTests: XCTestCase {
 
     func testListsDropDuplicatesAndStopAtTheLimit() {
         let (one, noProblems) = StreamAddress.list(["twitch.tv/a", "https://www.twitch.tv/A", "twitch:a", ""],
-                                                   knownServices: known)
+                                                   table: table)
         XCTAssertEqual(one, [StreamAddress(service: "twitch", streamID: "a")], "the same stream three ways is one feed")
         XCTAssertEqual(noProblems, [])
         let fifty = (1...50).map { "twitch:channel\($0)" }
-        let (limited, problems) = StreamAddress.list(fifty, knownServices: known)
+        let (limited, problems) = StreamAddress.list(fifty, table: table)
         XCTAssertEqual(limited.count, StreamAddress.maxStreams)
         XCTAssertEqual(problems.count, 1)
         XCTAssert(problems[0].contains("more than 8 streams"), problems[0])
-        let (mixed, mixedProblems) = StreamAddress.list(["twitch:a", "https://bad.example/x", "twitch:b"], knownServices: known)
+        let (mixed, mixedProblems) = StreamAddress.list(["twitch:a", "https://bad.example/x", "twitch:b"], table: table)
         XCTAssertEqual(mixed.map(\.streamID), ["a", "b"], "one bad entry stops nothing else")
         XCTAssertEqual(mixedProblems.count, 1)
     }
 
     func testOldSingleStreamSettingsStillWork() {
-        XCTAssertEqual(StreamAddress.legacy(service: "twitch", streamID: "name", server: ""),
+        XCTAssertEqual(StreamAddress.legacy(service: "twitch", streamID: "name", server: "", table: table),
                        StreamAddress(service: "twitch", streamID: "name"))
-        XCTAssertEqual(StreamAddress.legacy(service: "websocket", streamID: "room", server: "wss://relay/{stream}"),
+        XCTAssertEqual(StreamAddress.legacy(service: "websocket", streamID: "room", server: "wss://relay/{stream}", table: table),
                        StreamAddress(service: "websocket", streamID: "room", server: "wss://relay/{stream}"))
         // A URL pasted into the old Stream ID field picks its service whatever the service list says.
-        XCTAssertEqual(StreamAddress.legacy(service: "demo", streamID: "https://www.twitch.tv/name", server: ""),
+        XCTAssertEqual(StreamAddress.legacy(service: "demo", streamID: "https://www.twitch.tv/name", server: "", table: table),
                        StreamAddress(service: "twitch", streamID: "name"))
         // An unknown URL stays the chosen service's to judge (its message names what it takes).
-        XCTAssertEqual(StreamAddress.legacy(service: "youtube", streamID: "https://example.com/watch?v=x", server: ""),
+        XCTAssertEqual(StreamAddress.legacy(service: "youtube", streamID: "https://example.com/watch?v=x", server: "",
+                                            table: table),
                        StreamAddress(service: "youtube", streamID: "https://example.com/watch?v=x"))
     }
 }

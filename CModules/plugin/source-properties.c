@@ -1,0 +1,268 @@
+/* The source's defaults and properties view: see source-properties.h. */
+#include "source-properties.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <util/dstr.h>
+
+#include "commentbar_services.h"
+#include "settings-line.h"
+
+/* The locale file's text for key, else fallback (obs_module_text would show the key). */
+static const char *localized(const char *key, const char *fallback)
+{
+	const char *text = NULL;
+	return obs_module_get_string(key, &text) && text && *text ? text : fallback;
+}
+
+void source_properties_defaults(obs_data_t *settings)
+{
+	obs_data_t *font = obs_data_create();
+	for (size_t i = 0; i < CB_SETTING_COUNT; i++) {
+		const struct cb_setting *row = cb_setting_at(i);
+		const char *key;
+		obs_data_t *target = settings_row_container(settings, font, row, &key);
+		switch (row->type) {
+		case CB_SETTING_STRING:
+			obs_data_set_default_string(target, key, row->default_string);
+			break;
+		case CB_SETTING_INT:
+		case CB_SETTING_COLOR:
+			obs_data_set_default_int(target, key, row->default_number);
+			break;
+		case CB_SETTING_BOOL:
+			obs_data_set_default_bool(target, key, row->default_number != 0);
+			break;
+		case CB_SETTING_LIST: /* an editable list starts empty */
+			break;
+		}
+	}
+	obs_data_set_default_obj(settings, SETTINGS_FONT_KEY, font);
+	obs_data_release(font);
+}
+
+static obs_property_t *add_int(obs_properties_t *props, enum cb_setting_index index, const char *label_key)
+{
+	const struct cb_setting *row = cb_setting_at(index);
+	return obs_properties_add_int(props, row->key, obs_module_text(label_key), (int)row->min, (int)row->max, 1);
+}
+
+static obs_property_t *add_int_slider(obs_properties_t *props, enum cb_setting_index index, const char *label_key,
+				      const char *suffix)
+{
+	const struct cb_setting *row = cb_setting_at(index);
+	obs_property_t *p =
+		obs_properties_add_int_slider(props, row->key, obs_module_text(label_key), (int)row->min, (int)row->max,
+					      1);
+	obs_property_int_set_suffix(p, suffix);
+	return p;
+}
+
+/* A string enum of the settings table: its choices in the table's order, each
+ * labelled by the locale's "<label_key>.<Value>" (the value's first letter
+ * upper-cased: "NGMode.Mask"), or by the value itself when the locale has none. */
+static obs_property_t *add_choices(obs_properties_t *props, enum cb_setting_index index, const char *label_key)
+{
+	const struct cb_setting *row = cb_setting_at(index);
+	obs_property_t *list = obs_properties_add_list(props, row->key, obs_module_text(label_key),
+						       OBS_COMBO_TYPE_LIST, OBS_COMBO_FORMAT_STRING);
+	size_t length;
+	const char *choice;
+	for (size_t i = 0; (choice = cb_setting_choice(row, i, &length)); i++) {
+		char value[64], key[128];
+		snprintf(value, sizeof(value), "%.*s", (int)length, choice);
+		snprintf(key, sizeof(key), "%s.%c%s", label_key, toupper((unsigned char)value[0]), value[0] ? value + 1 : "");
+		obs_property_list_add_string(list, localized(key, value), value);
+	}
+	return list;
+}
+
+/* A service's name as the list shows it: the locale file's "Service.<id>" when
+ * translated there, else the registry's (commentbar_services.h). */
+static const char *service_name(const char *id, const char *registry_name)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "Service.%s", id);
+	return localized(key, registry_name);
+}
+
+#ifdef COMMENTBAR_SERVICE_HELP
+/* The registry's name of a service, or its id. */
+static const char *registry_name(const char *id)
+{
+#define MATCH_SERVICE(service_id, name) \
+	if (strcmp(id, service_id) == 0)  \
+		return name;
+	COMMENTBAR_SERVICES(MATCH_SERVICE)
+#undef MATCH_SERVICE
+	return id;
+}
+
+/* The Stream ID's help from the renderer's registry, a line per service, in the
+ * UI's language (Japanese when OBS's locale is, else English): the help names
+ * every service the list offers, a new platform included. */
+static void set_stream_id_help(obs_property_t *stream_id)
+{
+	const char *locale = obs_get_locale();
+	const bool japanese = locale && strncmp(locale, "ja", 2) == 0;
+	struct dstr help = {0};
+#define ADD_HELP(id, help_en, help_ja)                                                                   \
+	dstr_catf(&help, "%s%s: %s", help.len ? "\n" : "", service_name(id, registry_name(id)), \
+		  japanese ? help_ja : help_en);
+	COMMENTBAR_SERVICE_HELP(ADD_HELP)
+#undef ADD_HELP
+	obs_property_set_long_description(stream_id, help.array);
+	dstr_free(&help);
+}
+#else
+/* A services header without help (an older renderer's): the locale file's text. */
+static void set_stream_id_help(obs_property_t *stream_id)
+{
+	obs_property_set_long_description(stream_id, obs_module_text("StreamID.Description"));
+}
+#endif
+
+/* "Read comments aloud" (issue 20): a checkable group, whose checkbox is the
+ * group's name, the `speech` setting; docs/speech.md. */
+static void add_speech(obs_properties_t *props)
+{
+	obs_properties_t *group = obs_properties_create();
+	add_choices(group, CB_SETTING_INDEX_speech_engine, "SpeechEngine");
+	obs_property_t *voice = obs_properties_add_text(group, settings_key(CB_SETTING_INDEX_speech_voice),
+							obs_module_text("SpeechVoice"), OBS_TEXT_DEFAULT);
+	obs_property_set_long_description(voice, obs_module_text("SpeechVoice.Description"));
+	obs_property_t *server = obs_properties_add_text(group, settings_key(CB_SETTING_INDEX_speech_server),
+							 obs_module_text("SpeechServer"), OBS_TEXT_DEFAULT);
+	obs_property_set_long_description(server, obs_module_text("SpeechServer.Description"));
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_speech_names), obs_module_text("SpeechNames"));
+	add_int(group, CB_SETTING_INDEX_speech_max_chars, "SpeechMaxChars");
+	add_int_slider(group, CB_SETTING_INDEX_speech_rate, "SpeechRate", "%");
+	add_int_slider(group, CB_SETTING_INDEX_speech_volume, "SpeechVolume", "%");
+	add_int_slider(group, CB_SETTING_INDEX_speech_max_delay, "SpeechMaxDelay", " s");
+	obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_speech), obs_module_text("Speech"),
+				 OBS_GROUP_CHECKABLE, group);
+}
+
+/* Filters and highlights, in a group of their own. */
+static void add_filters(obs_properties_t *props)
+{
+	obs_properties_t *group = obs_properties_create();
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_hide_bots), obs_module_text("HideBots"));
+	obs_properties_add_editable_list(group, settings_key(CB_SETTING_INDEX_bot_names), obs_module_text("BotNames"),
+					 OBS_EDITABLE_LIST_TYPE_STRINGS, NULL, NULL);
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_hide_commands), obs_module_text("HideCommands"));
+	obs_properties_add_editable_list(group, settings_key(CB_SETTING_INDEX_ng_words), obs_module_text("NGWords"),
+					 OBS_EDITABLE_LIST_TYPE_STRINGS, NULL, NULL);
+	add_choices(group, CB_SETTING_INDEX_ng_mode, "NGMode");
+	obs_properties_add_editable_list(group, settings_key(CB_SETTING_INDEX_hidden_users), obs_module_text("HiddenUsers"),
+					 OBS_EDITABLE_LIST_TYPE_STRINGS, NULL, NULL);
+	obs_properties_add_editable_list(group, settings_key(CB_SETTING_INDEX_highlight_names),
+					 obs_module_text("HighlightNames"), OBS_EDITABLE_LIST_TYPE_STRINGS, NULL, NULL);
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_highlight_first), obs_module_text("HighlightFirst"));
+	obs_properties_add_group(props, "filters", obs_module_text("Filters"), OBS_GROUP_NORMAL, group);
+}
+
+/* "Clock shows": the choices of the table's clock_source (BarSettings.clockSource). */
+static void add_clock_source(obs_properties_t *props)
+{
+	obs_property_t *list = add_choices(props, CB_SETTING_INDEX_clock_source, "ClockSource");
+	obs_property_set_long_description(list, obs_module_text("ClockSource.Description"));
+}
+
+static bool add_audio_source(void *data, obs_source_t *source)
+{
+	obs_property_t *list = data;
+	const char *name = obs_source_get_name(source);
+	if ((obs_source_get_output_flags(source) & OBS_SOURCE_AUDIO) && name && *name)
+		obs_property_list_add_string(list, name, name);
+	return true;
+}
+
+/* "Microphone": OBS's first Mic/Aux channel, then every audio source by name;
+ * a name the settings hold that no longer exists stays listed, marked missing. */
+static void add_mic_source(obs_properties_t *props, obs_source_t *source)
+{
+	obs_property_t *list = obs_properties_add_list(props, settings_key(CB_SETTING_INDEX_mic_source),
+						       obs_module_text("MicSource"), OBS_COMBO_TYPE_LIST,
+						       OBS_COMBO_FORMAT_STRING);
+	obs_property_list_add_string(list, obs_module_text("MicSource.Default"), "");
+	obs_enum_sources(add_audio_source, list);
+	obs_property_set_long_description(list, obs_module_text("MicSource.Description"));
+	if (!source)
+		return;
+	obs_data_t *settings = obs_source_get_settings(source);
+	const char *chosen = obs_data_get_string(settings, settings_key(CB_SETTING_INDEX_mic_source));
+	bool listed = !chosen || !*chosen;
+	for (size_t i = 0; !listed && i < obs_property_list_item_count(list); i++)
+		listed = strcmp(obs_property_list_item_string(list, i), chosen) == 0;
+	if (!listed) {
+		char label[512];
+		snprintf(label, sizeof(label), "%s (%s)", chosen, obs_module_text("MicSource.Missing"));
+		obs_property_list_add_string(list, label, chosen);
+	}
+	obs_data_release(settings);
+}
+
+obs_properties_t *source_properties_create(obs_source_t *source, const char *status)
+{
+	obs_properties_t *props = obs_properties_create();
+
+	obs_property_t *service = obs_properties_add_list(props, settings_key(CB_SETTING_INDEX_service),
+							  obs_module_text("Service"), OBS_COMBO_TYPE_LIST,
+							  OBS_COMBO_FORMAT_STRING);
+#define ADD_SERVICE(id, name) obs_property_list_add_string(service, service_name(id, name), id);
+	COMMENTBAR_SERVICES(ADD_SERVICE)
+#undef ADD_SERVICE
+	obs_property_t *stream_id = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_stream_id),
+							    obs_module_text("StreamID"), OBS_TEXT_DEFAULT);
+	set_stream_id_help(stream_id);
+	obs_property_t *server = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_server),
+							 obs_module_text("Server"), OBS_TEXT_DEFAULT);
+	obs_property_set_long_description(server, obs_module_text("Server.Description"));
+	obs_property_t *feeds = obs_properties_add_editable_list(props, settings_key(CB_SETTING_INDEX_feeds),
+								 obs_module_text("Feeds"), OBS_EDITABLE_LIST_TYPE_STRINGS,
+								 NULL, NULL);
+	obs_property_set_long_description(feeds, obs_module_text("Feeds.Description"));
+	add_filters(props);
+
+	add_int(props, CB_SETTING_INDEX_width, "Width");
+	add_int(props, CB_SETTING_INDEX_height, "Height");
+	add_int(props, CB_SETTING_INDEX_max_lines, "MaxLines");
+	obs_properties_add_font(props, SETTINGS_FONT_KEY, obs_module_text("Font"));
+	obs_properties_add_color_alpha(props, settings_key(CB_SETTING_INDEX_text_color), obs_module_text("TextColor"));
+	obs_properties_add_color(props, settings_key(CB_SETTING_INDEX_bg_color), obs_module_text("BackgroundColor"));
+	add_int_slider(props, CB_SETTING_INDEX_bg_opacity, "BackgroundOpacity", "%");
+	add_int_slider(props, CB_SETTING_INDEX_corner_radius, "CornerRadius", " px");
+
+	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_show_clock), obs_module_text("ShowClock"));
+	add_clock_source(props);
+	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_show_viewers), obs_module_text("ShowViewers"));
+	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_show_gifts), obs_module_text("ShowGifts"));
+	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_show_mic), obs_module_text("ShowMic"));
+	add_mic_source(props, source);
+	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_mic_meter), obs_module_text("MicMeter"));
+	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_show_avatar), obs_module_text("ShowAvatar"));
+	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_show_badges), obs_module_text("ShowBadges"));
+	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_animate_emotes), obs_module_text("AnimateEmotes"));
+
+	const char *images = obs_module_text("ImageFiles");
+	char filter[256];
+	snprintf(filter, sizeof(filter), "%s (*.png *.jpg *.jpeg *.gif *.bmp *.webp);;All files (*)", images);
+	obs_properties_add_path(props, settings_key(CB_SETTING_INDEX_avatar_path), obs_module_text("AvatarImage"),
+				OBS_PATH_FILE, filter, NULL);
+	obs_properties_add_path(props, settings_key(CB_SETTING_INDEX_background_path), obs_module_text("BackgroundImage"),
+				OBS_PATH_FILE, filter, NULL);
+	add_int(props, CB_SETTING_INDEX_fps, "FPS");
+	add_speech(props);
+
+	/* What the renderer is doing right now (also in the OBS log). OBS shows an
+	 * info property's description when it has no value, so the status goes there. */
+	struct dstr line = {0};
+	dstr_printf(&line, "%s: %s", obs_module_text("RendererStatus"),
+		    status && *status ? status : obs_module_text("RendererStatus.None"));
+	obs_properties_add_text(props, "renderer_status", line.array, OBS_TEXT_INFO);
+	dstr_free(&line);
+	return props;
+}

@@ -1,0 +1,49 @@
+/// Which pixels a pool slot lacks. A slot keeps the frame the renderer last wrote
+/// into it (readers never write), so before a frame is built on the newest one, the
+/// back slot needs only what the frames published since it was written changed.
+/// Pure bookkeeping: it draws nothing and knows nothing of Cairo.
+struct DamageTracker {
+    /// The whole frame: what a slot lacks when nothing is known of it.
+    let bounds: PixelRect
+    /// How many frames' changes are remembered; a slot further behind is copied whole.
+    let depth: Int
+
+    private var pool: ObjectIdentifier?
+    private var framesPublished = 0
+    /// The frame number each slot holds.
+    private var slotHolds: [Int: Int] = [:]
+    /// What each recent frame changed, oldest first.
+    private var log: [(frame: Int, rects: [PixelRect])] = []
+
+    init(width: Int, height: Int, depth: Int = 8) {
+        bounds = PixelRect(x: 0, y: 0, width: width, height: height)
+        self.depth = depth
+    }
+
+    /// Frames go to `pool`; returns true when it is another pool than before, of
+    /// which nothing is known (every slot then lacks everything).
+    mutating func use(pool identity: ObjectIdentifier) -> Bool {
+        guard pool != identity else { return false }
+        pool = identity
+        slotHolds.removeAll()
+        log.removeAll()
+        return true
+    }
+
+    /// Where `slot` differs from the newest published frame: the changes of the frames
+    /// published since it was written, or the whole frame when that is not known.
+    func missing(in slot: Int) -> Set<PixelRect> {
+        guard let held = slotHolds[slot], let oldest = log.first, held >= oldest.frame - 1 else { return [bounds] }
+        var rects: Set<PixelRect> = []
+        for entry in log where entry.frame > held { rects.formUnion(entry.rects) }
+        return rects
+    }
+
+    /// `slot` was published as the newest frame, differing from the one before in `rects`.
+    mutating func published(slot: Int, changed rects: [PixelRect]) {
+        framesPublished += 1
+        slotHolds[slot] = framesPublished
+        log.append((framesPublished, rects))
+        if log.count > depth { log.removeFirst(log.count - depth) }
+    }
+}

@@ -1,0 +1,34 @@
+import CommentBarCore
+
+/// What one frame shows, as far as telling whether the next frame differs from it.
+struct FrameContent {
+    /// What the stable layer shows.
+    var stable: StableInputs
+    var lines: [ChatLine]
+    /// The clock as drawn ("" when it is hidden).
+    var clockText: String
+    /// The mic level meter's step; nil when the meter is off.
+    var meterLevel: Int?
+}
+
+/// What differs between the frame published last and the next one. With nothing
+/// changed (and no row waiting for a picture or an animation step) no frame is made.
+struct FrameChanges {
+    /// The stable layer must be drawn again.
+    let stable: Bool
+    /// The comments changed: rows are placed again (those seen before keep their images).
+    let lines: Bool
+    let clock: Bool
+    let meter: Bool
+
+    var any: Bool { stable || lines || clock || meter }
+
+    /// `last`: the frame published last (nil: none, everything changed);
+    /// `stableLayer`: what the cached stable layer shows.
+    init(from last: FrameContent?, to next: FrameContent, stableLayer: StableInputs?) {
+        stable = next.stable != stableLayer
+        lines = last.map { $0.lines != next.lines } ?? true
+        clock = last.map { $0.clockText != next.clockText } ?? true
+        meter = last.map { $0.meterLevel != next.meterLevel } ?? true
+    }
+}

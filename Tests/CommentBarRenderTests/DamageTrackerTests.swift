@@ -1,0 +1,74 @@
+import CommentBarFrames
+@testable import CommentBarRender
+import XCTest
+
+final class DamageTrackerTests: XCTestCase {
+    private let a = PixelRect(x: 0, y: 0, width: 10, height: 10)
+    private let b = PixelRect(x: 20, y: 0, width: 5, height: 5)
+    private let c = PixelRect(x: 40, y: 40, width: 8, height: 2)
+    private let pool = MemoryFramePool(width: 100, height: 50)
+
+    func testASlotNeverWrittenLacksEverything() {
+        var tracker = DamageTracker(width: 100, height: 50)
+        XCTAssertTrue(tracker.use(pool: ObjectIdentifier(pool)))
+        XCTAssertEqual(tracker.missing(in: 0), [tracker.bounds])
+        tracker.published(slot: 0, changed: [tracker.bounds])
+        XCTAssertEqual(tracker.missing(in: 1), [PixelRect(x: 0, y: 0, width: 100, height: 50)])
+    }
+
+    func testASlotLacksWhatTheFramesSinceItChanged() {
+        var tracker = DamageTracker(width: 100, height: 50)
+        _ = tracker.use(pool: ObjectIdentifier(pool))
+        tracker.published(slot: 0, changed: [tracker.bounds])  // frame 1
+        tracker.published(slot: 1, changed: [a])               // frame 2
+        tracker.published(slot: 2, changed: [b])               // frame 3
+        XCTAssertEqual(tracker.missing(in: 0), [a, b])
+        tracker.published(slot: 0, changed: [c])               // frame 4
+        XCTAssertEqual(tracker.missing(in: 1), [b, c])
+        XCTAssertEqual(tracker.missing(in: 2), [c])
+        XCTAssertEqual(tracker.missing(in: 0), [], "the slot of the newest frame lacks nothing")
+    }
+
+    func testTheSameRectangleTwiceIsCopiedOnce() {
+        var tracker = DamageTracker(width: 100, height: 50)
+        _ = tracker.use(pool: ObjectIdentifier(pool))
+        tracker.published(slot: 0, changed: [tracker.bounds])
+        tracker.published(slot: 1, changed: [a, b])
+        tracker.published(slot: 2, changed: [a])
+        XCTAssertEqual(tracker.missing(in: 0), [a, b])
+    }
+
+    func testAFrameThatChangedNothingAddsNothing() {
+        var tracker = DamageTracker(width: 100, height: 50)
+        _ = tracker.use(pool: ObjectIdentifier(pool))
+        tracker.published(slot: 0, changed: [tracker.bounds])
+        tracker.published(slot: 1, changed: [])
+        tracker.published(slot: 2, changed: [])
+        XCTAssertEqual(tracker.missing(in: 0), [])
+    }
+
+    func testASlotFurtherBehindThanTheLogIsCopiedWhole() {
+        var tracker = DamageTracker(width: 100, height: 50, depth: 2)
+        _ = tracker.use(pool: ObjectIdentifier(pool))
+        tracker.published(slot: 0, changed: [tracker.bounds])  // frame 1
+        tracker.published(slot: 1, changed: [a])               // frame 2
+        tracker.published(slot: 1, changed: [b])               // frame 3: the log holds 2 and 3
+        XCTAssertEqual(tracker.missing(in: 0), [a, b], "frame 2 is the first one slot 0 lacks, still known")
+        tracker.published(slot: 1, changed: [c])               // frame 4: the log holds 3 and 4
+        XCTAssertEqual(tracker.missing(in: 0), [tracker.bounds], "frame 2's change is forgotten")
+        XCTAssertEqual(tracker.missing(in: 1), [])
+    }
+
+    func testAnotherPoolStartsFromNothing() {
+        let other = MemoryFramePool(width: 100, height: 50)
+        var tracker = DamageTracker(width: 100, height: 50)
+        XCTAssertTrue(tracker.use(pool: ObjectIdentifier(pool)))
+        tracker.published(slot: 0, changed: [tracker.bounds])
+        tracker.published(slot: 1, changed: [a])
+        XCTAssertFalse(tracker.use(pool: ObjectIdentifier(pool)), "the same pool")
+        XCTAssertEqual(tracker.missing(in: 0), [a])
+        XCTAssertTrue(tracker.use(pool: ObjectIdentifier(other)))
+        XCTAssertEqual(tracker.missing(in: 0), [tracker.bounds])
+        XCTAssertEqual(tracker.missing(in: 1), [tracker.bounds])
+    }
+}
