@@ -47,20 +47,29 @@ def fixture(path, times, prefix):
                                 "text": f"comment number {index + 1}"}) + "\n")
 
 
-def record(obs, seconds):
+def start_recording(obs):
+    """Starts recording; returns the monotonic time its output became active."""
     obs.request("StartRecord")
     for _ in range(100):
         if obs.request("GetRecordStatus").get("outputActive"):
             break
         time.sleep(0.05)
-    start = time.monotonic()
-    time.sleep(seconds)
+    return time.monotonic()
+
+
+def stop_recording(obs):
     path = obs.request("StopRecord").get("outputPath")
     for _ in range(100):
         if not obs.request("GetRecordStatus").get("outputActive"):
             break
         time.sleep(0.1)
-    return start, path
+    return path
+
+
+def record(obs, seconds):
+    start = start_recording(obs)
+    time.sleep(seconds)
+    return start, stop_recording(obs)
 
 
 def loudness(path):
@@ -130,17 +139,11 @@ def main():
         times = [3, 9, 15]
         on_fixture = os.path.join(work, "on.jsonl")
         fixture(on_fixture, times, "on")
-        obs.request("StartRecord")
-        for _ in range(100):
-            if obs.request("GetRecordStatus").get("outputActive"):
-                break
-            time.sleep(0.05)
-        rec_start = time.monotonic()
+        rec_start = start_recording(obs)
         obs.create_input("Speech Bar", "comment_bar_source", {**base, "stream_id": on_fixture, "speech": True})
         created = time.monotonic() - rec_start
         time.sleep(times[-1] + 4)
-        path = obs.request("StopRecord").get("outputPath")
-        time.sleep(1)
+        path = stop_recording(obs)
         levels = loudness(path)
         loud = 0.01
         for at in times:
