@@ -187,7 +187,7 @@ def main():
         text = open(obs.log_path(), errors="replace").read()
         problems = re.findall(r"speech \(voicevox\): [^\n]*", text)
         check(len(problems) == 1, "a stalled engine makes one status line in the OBS log", f"{problems}")
-        check(engine.texts == ["comment number 3"], "reading goes on: the next comment reaches the engine once it answers",
+        check(engine.texts == ["viewer: comment number 3"], "reading goes on: the next comment reaches the engine once it answers",
               f"{engine.texts}")
         obs.remove_input("Stalled Bar")
 
