@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CommentBar: everyday verbs. `make help` lists them.
 #   make demo     install what is missing, build, render the demo bar to bar.png
 #   make check    install what is missing, then run every test
@@ -7,7 +8,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_DIR := .build/release
 RENDERER := $(RELEASE_DIR)/commentbar
-SWIFT_SOURCES := $(shell find Sources CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CommentBarVersion -type f) Package.swift
+SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CommentBarVersion -type f) Package.swift
 # The one version: the renderer, the shim, the packages and the docs all take it from this file.
 VERSION := $(shell cat VERSION)
 
@@ -18,7 +19,7 @@ APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev o
 	ffmpeg python3-pil python3-websockets webp-pixbuf-loader
 
 .PHONY: all help deps renderer demo test check test-swift
-all: renderer plugin
+all: renderer plugin overlay
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -58,12 +59,14 @@ demo: deps renderer plugin
 test-swift:
 	$(SWIFT) test
 
-test: test-swift test-shim test-obs test-feeds test-packaging test-speech
+test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay
 check: deps packaging-deps
 	$(MAKE) test
 
 include CModules/plugin/plugin.mk
+include CModules/overlay/overlay.mk
 include Tests/feeds/feeds.mk
+include Tests/overlay/overlay.mk
 include Tests/bench/bench.mk
 include Tests/speech/speech.mk
 include packaging/packaging.mk

@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import PackageDescription
 
@@ -76,6 +77,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // SHA-256 names for the disk cache's entries (CommentBarNet only).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // No default traits: BinaryDelimitedStreams imports Foundation (ICU) for InputStream,
         // which the renderer must not link (FoundationEssentials only); niconico reads its
         // length-delimited streams itself. Traits need tools version 6.1.
@@ -111,6 +114,7 @@ let package = Package(
                     .product(name: "NIOWebSocket", package: "swift-nio"),
                     .product(name: "NIOSSL", package: "swift-nio-ssl"),
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                    .product(name: "Crypto", package: "swift-crypto"),
                 ] + nio,
                 swiftSettings: strictSwift),
     ] + platformTargets + [
@@ -138,11 +142,19 @@ let package = Package(
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
                                "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
+        // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
+        // hold every display library; this target links none.
+        .target(name: "CommentBarOverlaySys", path: "CModules/overlay/sys"),
+        .target(name: "CommentBarOverlay",
+                dependencies: ["CommentBarCore", "CommentBarServe", "CommentBarPoolABI", "CommentBarOverlaySys",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictSwift),
         .executableTarget(
             name: "commentbar",
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
+                "CommentBarOverlay",
                 "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -164,6 +176,10 @@ let package = Package(
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings"],
+                    swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarOverlayTests",
+                    dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",
+                                   .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strictSwift),
         // A platform made in a test (not in Sources/Platforms) reaches everything a real one does:
         // URL detection, the rows' badge as drawn, the help in `commentbar services`.

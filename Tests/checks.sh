@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the shell tests: each check prints one line, and the last line is the count.
 #   check "what is true" 'shell condition'     ok / FAIL, counted
 #   checks_verdict                             prints "N passed, M failed"; fails if any failed

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes the link order file (linker/commentbar.order): the mangled names of every function of
 the renderer binary that a callgrind run of `commentbar serve` executed, sorted. lld places them
 together (--symbol-ordering-file), so the pages `serve` touches are few. `make link-order` runs it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes docs/benchmarks-packaging.md, the packaging section of docs/benchmarks.md, from
 test-deb's results (make bench-packaging). Tests/bench/report.py appends this file to the
 page it generates, so the section survives `make bench`; this script also puts it into the

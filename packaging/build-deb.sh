@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds comment-bar_<version>_<arch>.deb with Debian's tools: dpkg-shlibdeps computes
 # Depends, dpkg-gencontrol writes the control file (and Installed-Size), dpkg-deb builds.
-#   packaging/build-deb.sh PLUGIN_SO RENDERER OUT_DIR [PACKAGE_VERSION]
-# PACKAGE_VERSION defaults to the VERSION file; another one (the upgrade test's older
-# package) gets a one-entry changelog of its own. Binaries are stripped; their debug
-# symbols are left out (the renderer's are ~100 MB).
+#   packaging/build-deb.sh PLUGIN_SO RENDERER OUT_DIR PACKAGE_VERSION [LIBEXEC_EXTRA...]
+# A PACKAGE_VERSION other than the VERSION file's (the upgrade test's older package) gets a
+# one-entry changelog of its own. LIBEXEC_EXTRA: further executables (helpers) installed
+# beside the renderer. Binaries are stripped; their debug symbols are left out (the
+# renderer's are ~100 MB).
+#
+# Depends: libobs comes from `obs-studio (>= 29)` (debian/control), never from libobs0:
+# the OBS PPA's obs-studio carries libobs.so.0 itself and conflicts with libobs0, so a
+# Depends on libobs0 would make apt remove the user's OBS. Debian's obs-studio depends on
+# libobs0, so the one relation holds on both. dpkg-shlibdeps leaves libobs0 out, and the
+# shim may need nothing but libobs and libc (checked here).
 set -euo pipefail
-so=$(realpath "$1") renderer=$(realpath "$2") out=$3
+so=$(realpath "$1") renderer=$(realpath "$2") out=$3 version=$4
+shift 4
+extras=()
+for extra in "$@"; do extras+=("$(realpath "$extra")"); done
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 release=$(cat "$top/VERSION")
-version=${4:-$release}
 name=comment-bar
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
@@ -34,11 +44,25 @@ install -d "$pkg/DEBIAN" "$pkg/$plugin_dir" "$pkg/usr/libexec/$name" "$pkg/usr/s
 	"$pkg/usr/share/doc/$name" "$pkg/usr/share/lintian/overrides"
 # OBS finds modules in its system plugin folder, data in /usr/share/obs/obs-plugins/NAME/.
 install -m 0644 "$so" "$pkg/$plugin_dir/$name.so"
-# The renderer in a private folder, where the shim looks (nothing in $PATH).
+# The renderer (and its helpers) in a private folder, where the shim looks (nothing in $PATH).
 install -m 0755 "$renderer" "$pkg/usr/libexec/$name/commentbar"
+executables=("debian/$name/usr/libexec/$name/commentbar")
+for extra in ${extras[@]+"${extras[@]}"}; do
+	install -m 0755 "$extra" "$pkg/usr/libexec/$name/$(basename "$extra")"
+	executables+=("debian/$name/usr/libexec/$name/$(basename "$extra")")
+done
 # As dh_strip does: shared objects lose unneeded symbols, executables all; no .comment/.note.
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkg/$plugin_dir/$name.so"
-strip --remove-section=.comment --remove-section=.note "$pkg/usr/libexec/$name/commentbar"
+for exe in "${executables[@]}"; do strip --remove-section=.comment --remove-section=.note "$work/$exe"; done
+# What is packed, not what was given: no Swift shared library, no RUNPATH.
+(cd "$work" && "$here/check-no-swift-runtime.sh" "debian/$name/$plugin_dir/$name.so" "${executables[@]}")
+shim_needs=$(readelf -d "$pkg/$plugin_dir/$name.so" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' |
+	grep -vxE 'libobs\.so\.0|libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|ld-linux.*' || true)
+if [ -n "$shim_needs" ]; then
+	echo "build-deb: the shim needs $(echo $shim_needs), which Depends would not cover (only libobs and libc):" \
+		"add them to debian/control or to the dpkg-shlibdeps list" >&2
+	exit 1
+fi
 install -m 0644 "$top"/plugin/data/locale/*.ini "$pkg/usr/share/obs/obs-plugins/$name/locale/"
 install -m 0644 "$here/copyright" "$pkg/usr/share/doc/$name/copyright"
 # A native package: its changelog is changelog.gz.
@@ -46,7 +70,15 @@ gzip -9n <"$work/debian/changelog" >"$pkg/usr/share/doc/$name/changelog.gz"
 install -m 0644 "$here/lintian-overrides" "$pkg/usr/share/lintian/overrides/$name"
 
 cd "$work"
-dpkg-shlibdeps -Tdebian/$name.substvars "debian/$name/$plugin_dir/$name.so" "debian/$name/usr/libexec/$name/commentbar"
+dpkg-shlibdeps -Tdebian/$name.substvars "${executables[@]}"
+# The shim's libc version, as shim:Depends; libobs0 left out (-x), and on a machine whose
+# libobs.so.0 is the PPA's obs-studio's (no shlibs information) it is only a warning.
+dpkg-shlibdeps -pshim -xlibobs0 --ignore-missing-info -Tdebian/$name.substvars "debian/$name/$plugin_dir/$name.so"
+grep -q '^shim:Depends=' debian/$name.substvars || echo 'shim:Depends=' >>debian/$name.substvars
+if grep -qE '(^|[ ,=])libobs0([ ,]|$)' debian/$name.substvars; then
+	echo "build-deb: Depends would name libobs0 (apt would remove the OBS PPA's obs-studio): $(cat debian/$name.substvars)" >&2
+	exit 1
+fi
 dpkg-gencontrol -p$name -P"debian/$name" -Tdebian/$name.substvars -v"$version"
 (cd "$pkg" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum >DEBIAN/md5sums)
 chmod 0644 "$pkg/DEBIAN/md5sums"

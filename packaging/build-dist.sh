@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds comment-bar-<VERSION>-linux-<arch>.tar.gz for other distributions: install.sh and
 # uninstall.sh for OBS's user plugin folder, and the bundle in the layout `make install` makes.
-#   packaging/build-dist.sh PLUGIN_SO RENDERER OUT_DIR
+#   packaging/build-dist.sh PLUGIN_SO RENDERER OUT_DIR [LIBEXEC_EXTRA...]
+# LIBEXEC_EXTRA: further executables (helpers), installed beside the renderer.
 set -euo pipefail
 so=$(realpath "$1") renderer=$(realpath "$2") out=$3
+shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 version=$(cat "$top/VERSION")
@@ -15,9 +18,16 @@ root=$work/$name
 install -d "$root/comment-bar/bin/64bit" "$root/comment-bar/data/locale"
 install -m 0755 "$so" "$root/comment-bar/bin/64bit/comment-bar.so"
 install -m 0755 "$renderer" "$root/comment-bar/bin/64bit/commentbar"
+executables=("$root/comment-bar/bin/64bit/commentbar")
+for extra in "$@"; do
+	install -m 0755 "$extra" "$root/comment-bar/bin/64bit/$(basename "$extra")"
+	executables+=("$root/comment-bar/bin/64bit/$(basename "$extra")")
+done
 # Stripped here, so install.sh needs no binutils on the user's machine.
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/comment-bar/bin/64bit/comment-bar.so"
-strip --remove-section=.comment --remove-section=.note "$root/comment-bar/bin/64bit/commentbar"
+for exe in "${executables[@]}"; do strip --remove-section=.comment --remove-section=.note "$exe"; done
+# What is packed: no Swift shared library, no RUNPATH.
+"$here/check-no-swift-runtime.sh" "$root/comment-bar/bin/64bit/comment-bar.so" "${executables[@]}"
 install -m 0644 "$top"/plugin/data/locale/*.ini "$root/comment-bar/data/locale/"
 install -m 0755 "$here/dist/install.sh" "$here/dist/uninstall.sh" "$root/"
 install -m 0644 "$here/dist/README" "$here/copyright" "$root/"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Compile-time checks that the layout in docs/pool-abi.md is the layout here. */
 #include "commentbar_pool.h"
 

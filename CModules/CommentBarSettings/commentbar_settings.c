@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The settings table of commentbar_settings.h, shared by the OBS shim and the Swift renderer. */
 #include "commentbar_settings.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* bar-live-state: OBS's own state for one bar's renderer (see bar-live-state.h). */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bar-live-state: what OBS itself says, for one Comment Bar source's renderer:
  * streaming and recording (on-air, shared by every bar) and the state of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * child-process: the `commentbar serve` process: started with posix_spawn,
  * reaped, killed. It reports what happened; what to do about it is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Comment Bar source: a synchronous video source that shows the frames
  * `commentbar serve` publishes in the shared-memory pool. Here: OBS's callbacks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 /* Finds the renderer and registers the `comment_bar_source` input. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * frame-pool: the shim's side of the shared-memory frame pool
  * (CModules/CommentBarPoolABI/include/commentbar_pool.h, docs/pool-abi.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "log-limiter.h"
 
 void log_limiter_init(struct log_limiter *limiter, double burst, double per_second, uint64_t now_ns)

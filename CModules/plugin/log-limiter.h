@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * log-limiter: a token bucket for the OBS log, so nothing the renderer does
  * can flood it. `burst` lines at once, then `per_second` (a fraction is fine:

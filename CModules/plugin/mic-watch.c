@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mic-watch: the microphone's state for the bar's badge (see mic-watch.h). */
 #define _GNU_SOURCE
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * mic-watch: the state of the microphone a Comment Bar source shows, from the
  * OBS audio source its properties name ("" = OBS's first global Mic/Aux

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Where this copy of the module is, and its renderer: see module-origin.h. */
 #define _GNU_SOURCE
 #include "module-origin.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * module-origin: where this copy of the module is, and what follows from it:
  * which copy this is, for the line it logs at load (a user may have the

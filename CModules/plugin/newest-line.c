@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The newest versioned line: see newest-line.h. */
 #define _GNU_SOURCE
 #include "newest-line.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * newest-line: the newest of a stream of stdin lines that OBS's threads hand the
  * supervisor thread (the settings, OBS's state), with a version that moves each

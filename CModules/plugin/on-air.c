@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* on-air: OBS's streaming and recording state from the frontend API (see on-air.h). */
 #define _GNU_SOURCE
 #include <dlfcn.h>

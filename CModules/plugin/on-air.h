@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * on-air: whether OBS is streaming or recording, and since when, for every
  * Comment Bar source of the process.

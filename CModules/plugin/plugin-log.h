@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * plugin-log: the shim's lines in the OBS log, all with one prefix.
  *   plugin_log(LOG_INFO, "renderer executable: %s", path)

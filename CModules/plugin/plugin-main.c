@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The OBS module: says which version and which copy loaded, and registers the Comment Bar source. */
 #define _GNU_SOURCE
 #include <stdlib.h>

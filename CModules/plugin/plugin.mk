@@ -1,10 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The OBS shim: built, tested and installed here (owned by the plugin work).
 #   make plugin       build/comment-bar.so
 #   make test-shim    the shim's unit tests, then the shim in a stub host, under ASan+UBSan, against the real renderer
 #   make test-obs     the shim in real libobs under Xvfb, then OBS's own state on the bar in real OBS
 #   make bench-shim   frame hand-off latency and upload cost
 #   make smoke-install  the installed bundle in the real OBS binary (throwaway config)
-#   make install      renderer + plugin into OBS's user plugin folder
+#   make install      renderer + plugin + overlay helpers into OBS's user plugin folder
 # From the including Makefile: RENDERER, the release `commentbar` (and its rule).
 # SHIM_RENDERER (the renderer the tests run) and SERVICES_RENDERER (the one whose
 # registry gives the service list) are RENDERER unless given: give them, not
@@ -125,8 +126,9 @@ test-obs: $(PLUGIN_SO) $(OBS_HOST) $(SHIM_RENDERER)
 	/usr/bin/python3 Tests/obs/obs_state_test.py --plugin $(PLUGIN_SO) --data plugin/data --renderer $(SHIM_RENDERER)
 
 # ---- install into OBS's user plugin folder ----
-install: renderer plugin
-	plugin/install.sh install $(PLUGIN_SO) $(RENDERER) plugin/data
+# The overlay helpers (CModules/overlay) go beside the renderer, where it looks for them.
+install: renderer plugin overlay
+	plugin/install.sh install $(PLUGIN_SO) $(RENDERER) plugin/data $(OVERLAY_HELPERS)
 
 uninstall:
 	plugin/install.sh uninstall

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pool-watch: what the supervisor learns from a running renderer's pool, all
  * of it read as hostile (docs/pool-abi.md): the attach (producer_pid), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * renderer-run: one renderer's life under its supervisor (renderer-supervisor.c),
  * on the supervisor thread only: starting it on a new pool, feeding its stdin,

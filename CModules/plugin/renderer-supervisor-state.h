@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * renderer-supervisor-state: what the supervisor thread (renderer-supervisor.c)
  * and the renderer it runs (renderer-run.c) share. Private to those two files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The supervisor: its thread's loop and the API OBS's threads use. One
  * renderer's life (start, feed, watch, restart, stop) is renderer-run.c;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * renderer-supervisor: one thread per Comment Bar source that owns the
  * `commentbar serve` child process and everything that can block: spawning,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "safe-text.h"
 
 #include <stdio.h>
@@ -58,11 +59,35 @@ void safe_text_make_printable(char *text)
 	}
 }
 
+/* The longest escaped form of one character: "\u{2069}". */
+#define PIECE_SIZE 12
+
+/* The bidi controls that reorder the text after them (U+061C, U+200E, U+200F,
+ * U+202A..U+202E, U+2066..U+2069): a log line shows them escaped, so a name
+ * cannot flip the rest of the line. Returns the code point, or 0. */
+static unsigned bidi_control(const unsigned char *s, size_t n)
+{
+	if (n == 2 && s[0] == 0xD8 && s[1] == 0x9C)
+		return 0x061C;
+	if (n != 3 || s[0] != 0xE2)
+		return 0;
+	if (s[1] == 0x80 && (s[2] == 0x8E || s[2] == 0x8F || (s[2] >= 0xAA && s[2] <= 0xAE)))
+		return 0x2000u + (s[2] - 0x80u);
+	if (s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9)
+		return 0x2040u + (s[2] - 0x80u);
+	return 0;
+}
+
 /* The escaped form of the character at s: written into piece, its length
  * returned; *consumed is how many input bytes it stands for. */
-static size_t escape_one(const unsigned char *s, size_t avail, char piece[5], size_t *consumed)
+static size_t escape_one(const unsigned char *s, size_t avail, char piece[PIECE_SIZE], size_t *consumed)
 {
 	const size_t n = safe_text_sequence_length(s, avail);
+	const unsigned bidi = bidi_control(s, n);
+	if (bidi) {
+		*consumed = n;
+		return (size_t)snprintf(piece, PIECE_SIZE, "\\u{%04x}", bidi);
+	}
 	if (n > 1) {
 		memcpy(piece, s, n);
 		*consumed = n;
@@ -122,7 +147,7 @@ size_t safe_text_escape(char *out, size_t out_size, const char *text, size_t kep
 
 	/* Does the whole escaped value fit? If not, stop where the marker still does. */
 	size_t escaped_length = 0;
-	char piece[5];
+	char piece[PIECE_SIZE];
 	for (size_t i = 0, consumed; i < kept; i += consumed)
 		escaped_length += escape_one(s + i, kept - i, piece, &consumed);
 	cut = cut || escaped_length > out_size - 1;

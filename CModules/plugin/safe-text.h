@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * safe-text: text from outside the shim (the renderer's output, the pool's
  * status text, source names, paths) made safe to show. No libobs dependency.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The source's settings as the renderer's stdin line: see settings-line.h. */
 #include "settings-line.h"
 

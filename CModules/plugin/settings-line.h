@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * settings-line: the source's settings as the renderer reads them, one line for
  * its stdin, {"settings":{...}}, built from the settings table

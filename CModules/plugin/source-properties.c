@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The source's defaults and properties view: see source-properties.h. */
 #include "source-properties.h"
 
@@ -205,6 +206,20 @@ static void add_mic_source(obs_properties_t *props, obs_source_t *source)
 	obs_data_release(settings);
 }
 
+/* "On my screen too (over games)": the overlay (issue 24), a checkable group whose checkbox is
+ * the `overlay` setting; the renderer shows the bar above every window while it is ticked. */
+static void add_overlay(obs_properties_t *props)
+{
+	obs_properties_t *group = obs_properties_create();
+	add_choices(group, CB_SETTING_INDEX_overlay_corner, "OverlayCorner");
+	add_int_slider(group, CB_SETTING_INDEX_overlay_scale, "OverlayScale", "%");
+	add_int_slider(group, CB_SETTING_INDEX_overlay_opacity, "OverlayOpacity", "%");
+	obs_property_int_set_suffix(add_int(group, CB_SETTING_INDEX_overlay_margin, "OverlayMargin"), " px");
+	obs_property_t *overlay = obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_overlay),
+							   obs_module_text("Overlay"), OBS_GROUP_CHECKABLE, group);
+	obs_property_set_long_description(overlay, obs_module_text("Overlay.Description"));
+}
+
 obs_properties_t *source_properties_create(obs_source_t *source, const char *status)
 {
 	obs_properties_t *props = obs_properties_create();
@@ -221,6 +236,10 @@ obs_properties_t *source_properties_create(obs_source_t *source, const char *sta
 	obs_property_t *server = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_server),
 							 obs_module_text("Server"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(server, obs_module_text("Server.Description"));
+	/* A password field: OBS keeps it like a stream key; the renderer gets it on stdin only. */
+	obs_property_t *session = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_mirrativ_session),
+							  obs_module_text("MirrativSession"), OBS_TEXT_PASSWORD);
+	obs_property_set_long_description(session, obs_module_text("MirrativSession.Description"));
 	obs_property_t *feeds = obs_properties_add_editable_list(props, settings_key(CB_SETTING_INDEX_feeds),
 								 obs_module_text("Feeds"), OBS_EDITABLE_LIST_TYPE_STRINGS,
 								 NULL, NULL);
@@ -256,6 +275,7 @@ obs_properties_t *source_properties_create(obs_source_t *source, const char *sta
 				OBS_PATH_FILE, filter, NULL);
 	add_int(props, CB_SETTING_INDEX_fps, "FPS");
 	add_speech(props);
+	add_overlay(props);
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an
 	 * info property's description when it has no value, so the status goes there. */

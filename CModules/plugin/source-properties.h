@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * source-properties: the Comment Bar source's defaults and its properties view,
  * built from the settings table (commentbar_settings.h: keys, ranges, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stderr-log: the renderer's stdout/stderr, copied into the OBS log line by
  * line as "[comment-bar] renderer: <line>", escaped (safe-text.h) and cut

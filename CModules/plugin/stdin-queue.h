@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stdin-queue: the lines waiting for the renderer's stdin, written without
  * ever blocking. It keeps only the NEWEST line of each kind: a renderer that

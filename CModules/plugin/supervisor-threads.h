@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * supervisor-threads: the bookkeeping of the renderer supervisors' threads.
  * A thread that ends is joined later, by whoever comes next and can do it

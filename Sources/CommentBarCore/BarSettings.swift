@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// The Comment Bar source's settings: what a streamer sets in the OBS source
@@ -29,6 +30,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var server: String = SettingsSchema.string("server")
     /// The streams, each a URL or `service:id`; empty: the single `service`/`stream_id`/`server`.
     public var feeds: [String] = []
+    /// Secrets a platform needs (`mirrativ_session`), by setting key: passed to the feeds,
+    /// never encoded, logged or drawn.
+    public var credentials: [String: String] = [:]
     public var hideBots = SettingsSchema.bool("hide_bots")
     public var botNames: [String] = []
     public var hideCommands = SettingsSchema.bool("hide_commands")
@@ -69,8 +73,21 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var backgroundPath: String = SettingsSchema.string("background_path")
     /// The most frames a second the renderer makes.
     public var maxFPS: Int = SettingsSchema.int("fps")
+    /// The overlay: the bar on the streamer's own screen too, above a full-screen game.
+    public var overlay = SettingsSchema.bool("overlay")
+    public var overlayCorner = OverlayCorner(rawValue: SettingsSchema.string("overlay_corner")) ?? .bottomRight
+    /// Percent of the source's size.
+    public var overlayScale: Int = SettingsSchema.int("overlay_scale")
+    public var overlayOpacity: Int = SettingsSchema.int("overlay_opacity")
+    /// Pixels from the monitor's edges.
+    public var overlayMargin: Int = SettingsSchema.int("overlay_margin")
 
     /// The keys as OBS stores them (the settings table's keys).
+    /// The secret settings, read into `credentials` and never written back out.
+    public enum SecretKeys: String, CodingKey, CaseIterable {
+        case mirrativSession = "mirrativ_session"
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case service
         case streamID = "stream_id"
@@ -103,6 +120,11 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case avatarPath = "avatar_path"
         case backgroundPath = "background_path"
         case maxFPS = "fps"
+        case overlay
+        case overlayCorner = "overlay_corner"
+        case overlayScale = "overlay_scale"
+        case overlayOpacity = "overlay_opacity"
+        case overlayMargin = "overlay_margin"
     }
 
     public init() {}
@@ -150,6 +172,18 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.avatarPath = value(.avatarPath, s.avatarPath)
         s.backgroundPath = value(.backgroundPath, s.backgroundPath)
         s.maxFPS = value(.maxFPS, s.maxFPS)
+        s.overlay = value(.overlay, s.overlay)
+        s.overlayCorner = OverlayCorner(rawValue: value(.overlayCorner, s.overlayCorner.rawValue)) ?? .bottomRight
+        s.overlayScale = value(.overlayScale, s.overlayScale)
+        s.overlayOpacity = value(.overlayOpacity, s.overlayOpacity)
+        s.overlayMargin = value(.overlayMargin, s.overlayMargin)
+        if let secrets = try? decoder.container(keyedBy: SecretKeys.self) {
+            for key in SecretKeys.allCases {
+                if let text = (try? secrets.decodeIfPresent(String.self, forKey: key)) ?? nil, !text.isEmpty {
+                    s.credentials[key.rawValue] = String(decoding: text.utf8.prefix(4096), as: UTF8.self)
+                }
+            }
+        }
         self = s.clamped()
     }
 
@@ -164,6 +198,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.backgroundOpacity = SettingsSchema.clamp(s.backgroundOpacity, "bg_opacity")
         s.cornerRadius = SettingsSchema.clamp(s.cornerRadius, "corner_radius")
         s.maxFPS = SettingsSchema.clamp(s.maxFPS, "fps")
+        s.overlayScale = SettingsSchema.clamp(s.overlayScale, "overlay_scale")
+        s.overlayOpacity = SettingsSchema.clamp(s.overlayOpacity, "overlay_opacity")
+        s.overlayMargin = SettingsSchema.clamp(s.overlayMargin, "overlay_margin")
         if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }
         return s
     }

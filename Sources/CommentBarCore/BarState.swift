@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Everything the bar shows, as a value. Feeds change it only through `apply`.
 public struct BarState: Sendable, Equatable {
     /// How many lines are kept; the renderer shows only those that fit.
@@ -81,7 +82,7 @@ public struct BarState: Sendable, Equatable {
             let known = streams.compactMap(\.viewers)
             viewers = known.isEmpty ? nil : min(known.reduce(0, +), FeedEventJSON.maxCount)
         case .status(let status):
-            streams[origin.index].status = status
+            streams[origin.index].status = status.sanitized
             self.status = Self.combined(streams)
         case .comment(var line):
             line.id = origin.rowID(line.id)
@@ -166,9 +167,9 @@ public struct BarState: Sendable, Equatable {
         case .background(let image):
             background = image
         case .status(let status):
-            self.status = status
+            self.status = status.sanitized
         case .relayStatus(let status):
-            relayStatus = status == .live ? nil : status
+            relayStatus = status == .live ? nil : status.sanitized
         }
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// An image that stands for a run of a row's text: a Twitch, BetterTTV, FrankerFaceZ or 7TV
 /// emote, or a YouTube custom emoji. The bar draws it inline like a glyph; the text it
 /// replaces is shown instead when the image cannot be used.

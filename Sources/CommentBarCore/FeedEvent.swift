@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// A normalized event from any comment feed: what the bar reacts to.
 /// Every service's feed produces these (`commentbar services` lists the services); the JSON form
 /// is documented in docs/feed-protocol.md and parsed by `FeedEventJSON`.

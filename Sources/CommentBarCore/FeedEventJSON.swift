@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// The JSON form of feed events (docs/feed-protocol.md): one object per line in

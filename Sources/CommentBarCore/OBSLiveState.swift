@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// What OBS itself says about the broadcast, as the shim sends it on the renderer's stdin
 /// (`{"obs":{…}}`, docs/architecture.md): whether OBS is streaming or recording and
 /// since when, and the state of the microphone chosen in the source's properties.

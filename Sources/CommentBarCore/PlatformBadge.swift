@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// A platform's small mark before a row's name when the bar reads several streams: its
 /// brand colour in a rounded square with a simple white sign (no logos, nothing fetched).
 /// Each service's `ServiceDescription` carries its own; the renderer draws what it is given

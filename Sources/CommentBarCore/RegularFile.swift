@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Glibc
 
 /// Checks that a path names a regular file no larger than a limit, without opening it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// A list setting as it arrives: an array of strings, or OBS's editable-list form
 /// `[{"value": "…", "selected": …, "hidden": …}]`. Bounded: at most `maxEntries`
 /// entries of at most `maxEntryScalars` each; other items are skipped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarSettings
 
 /// The settings table of CModules/CommentBarSettings (commentbar_settings.h), which the OBS

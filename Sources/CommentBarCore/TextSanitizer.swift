@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Makes untrusted chat text safe and bounded to lay out: control characters
 /// become spaces or are dropped, and text is cut at a number of Unicode scalars
 /// with an ellipsis, so that a 100 KB message or a flood of combining marks
@@ -29,8 +30,10 @@ public enum TextSanitizer {
                 }
                 continue
             }
-            // Bidi embedding and isolate controls are kept: Pango handles them, and
-            // unbalanced ones end at the end of the paragraph.
+            // Bidi embeddings, overrides and isolates are dropped: a name or a message must not
+            // reorder the text after it (`nameflip<RLO>` reversed the message), nor show an NG
+            // word reversed (`<RLO>drowdab`). The renderer isolates names and messages itself.
+            if isBidiEmbeddingOrIsolate(scalar) { continue }
             if scalar.properties.generalCategory == .nonspacingMark
                 || scalar.properties.generalCategory == .enclosingMark {
                 combiningRun += 1
@@ -47,9 +50,69 @@ public enum TextSanitizer {
         return result
     }
 
+    /// The explicit bidi formatting characters (U+202A…U+202E, U+2066…U+2069): dropped from text.
+    public static func isBidiEmbeddingOrIsolate(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    /// Every bidi control, the marks (U+061C, U+200E, U+200F) too: escaped in log lines.
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        isBidiEmbeddingOrIsolate(scalar) || scalar.value == 0x061C || scalar.value == 0x200E || scalar.value == 0x200F
+    }
+
+    /// `text` for a terminal or a log line: C0 and C1 controls, DEL and bidi controls written as
+    /// visible escapes, so no feed text can move the cursor, recolour the terminal or reorder the
+    /// line. `json`: the escapes are JSON's `\uXXXX`, so an encoded JSON line stays the same JSON.
+    public static func escapedForTerminal(_ text: String, json: Bool = false) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x20 || (0x7F..<0xA0).contains(value) || value == 0x2028 || value == 0x2029
+                || isBidiControl(scalar) {
+                let hex = String(value, radix: 16)
+                let escape = json ? "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex : "\\u{\(hex)}"
+                out.append(contentsOf: escape.unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// A status message's longest form on the bar (a feed's or relay's `status` text).
+    public static let maxStatusScalars = 120
+
+    /// A status message as the header shows it: sanitized like chat text, one line (line
+    /// breaks become spaces), at most `maxStatusScalars`, so a relay's 1 MB, 40-line status
+    /// can neither paint over the rows nor cost more than a short one.
+    public static func statusLine(_ text: String) -> String {
+        // Only a bounded prefix is read: the rest of a huge message is never looked at.
+        let head = String(text.unicodeScalars.prefix(maxStatusScalars * 4))
+        let flattened = String(String.UnicodeScalarView(head.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator
+                ? " " : scalar
+        }))
+        let cleaned = clean(flattened, limit: maxStatusScalars)
+        let cut = head.unicodeScalars.count < text.unicodeScalars.prefix(maxStatusScalars * 4 + 1).count
+        return cut && !cleaned.hasSuffix("…") ? cleaned + "…" : cleaned
+    }
+
     /// Decodes bytes as UTF-8, replacing invalid sequences with U+FFFD.
     public static func decodeLossy<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension FeedStatus {
+    /// The same state with its text made a safe status line (`TextSanitizer.statusLine`).
+    public var sanitized: FeedStatus {
+        switch self {
+        case .reconnecting(let text): return .reconnecting(reason: TextSanitizer.statusLine(text))
+        case .error(let text): return .error(message: TextSanitizer.statusLine(text))
+        case .waiting(let text): return .waiting(reason: TextSanitizer.statusLine(text))
+        case .ended(let text): return .ended(reason: TextSanitizer.statusLine(text))
+        case .connecting, .live, .paused: return self
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// A source of comment-bar events: a replayed file, the demo, or a live chat.

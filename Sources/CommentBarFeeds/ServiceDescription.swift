@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// What a feed is made from: the source settings that name a stream.
@@ -5,10 +6,14 @@ public struct FeedRequest: Sendable, Equatable {
     public var streamID: String
     /// The `server` setting: a relay or server URL, or empty for the service's own.
     public var server: String
+    /// Secrets from the source settings, by setting key (`mirrativ_session`): a platform reads
+    /// only its own and never logs them.
+    public var credentials: [String: String]
 
-    public init(streamID: String, server: String = "") {
+    public init(streamID: String, server: String = "", credentials: [String: String] = [:]) {
         self.streamID = streamID
         self.server = server
+        self.credentials = credentials
     }
 }
 

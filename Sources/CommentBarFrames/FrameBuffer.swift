@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Memory a frame is drawn into: ARGB32, premultiplied, native-endian (Cairo's
 /// CAIRO_FORMAT_ARGB32: BGRA bytes on little-endian machines), owned by a pool.
 public struct FrameBuffer {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// What one chat message means to a feed whose chat belongs to one broadcast (OPENREC,

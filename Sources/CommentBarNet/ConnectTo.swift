@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// `COMMENTBAR_CONNECT_TO=HOST:PORT:ADDR:PORT[,…]`, curl's `--connect-to`: a connection

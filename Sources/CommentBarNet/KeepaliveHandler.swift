@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import NIOCore
 
 /// Keeps a quiet connection honest, whatever its framing: after `IdleStateHandler`'s read

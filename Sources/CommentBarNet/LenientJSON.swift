@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// JSON fields that the Japanese platforms send as a number on one message and as a
 /// string of digits on the next (SHOWROOM's `"t":"1"` and `"t":8`, OPENREC's `"type":"6"`).
 /// Decoding never fails on them: anything else (null, an object, a fraction) is nil.

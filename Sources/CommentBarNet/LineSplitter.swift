@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import NIOCore
 
 /// Cuts lines out of bytes, however they were cut across reads: LF or CRLF ends a line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Delays between reconnection attempts: exponential from `base`, capped at `cap`, with
 /// jitter so that many bars do not reconnect in step. A delay is never below half its
 /// step, so a server that fails at once cannot cause a busy loop.

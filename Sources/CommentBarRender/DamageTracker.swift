@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Which pixels a pool slot lacks. A slot keeps the frame the renderer last wrote
 /// into it (readers never write), so before a frame is built on the newest one, the
 /// back slot needs only what the frames published since it was written changed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// A row's text as laid out: the name and body with their byte ranges, and the places of
@@ -50,28 +51,39 @@ struct RowText {
             for badge in badges { picture(.badge(badge)) }
             if !badges.isEmpty { text += " " }
         }
+        // Names and messages are each isolated (FSI … PDI): a right-to-left name cannot
+        // reorder the message after it, nor a message the name before it.
         switch line.kind {
         case .comment:
-            name = append(line.user)
+            name = isolated { $0.append(line.user) }
             text += "  "
-            body = appendBody(line, emotes: emotes)
+            body = isolated { $0.appendBody(line, emotes: emotes) }
         case .action:
-            name = append(line.user)
+            name = isolated { $0.append(line.user) }
             text += " "
-            body = appendBody(line, emotes: emotes)
+            body = isolated { $0.appendBody(line, emotes: emotes) }
         case .notice:
             text += "📣 "
-            body = appendBody(line, emotes: emotes)
+            body = isolated { $0.appendBody(line, emotes: emotes) }
         case .gift(let giftName, let count):
             text += "🎁 "
-            name = append(line.user)
+            name = isolated { $0.append(line.user) }
             text += "  "
-            body = append(count > 1 ? "\(giftName) ×\(count)" : giftName)
+            body = isolated { $0.append(count > 1 ? "\(giftName) ×\(count)" : giftName) }
             if !line.text.isEmpty {
                 text += "  "
-                _ = appendBody(line, emotes: emotes)
+                _ = isolated { $0.appendBody(line, emotes: emotes) }
             }
         }
+    }
+
+    /// Appends what `part` appends between U+2068 FIRST STRONG ISOLATE and U+2069 POP
+    /// DIRECTIONAL ISOLATE; its range excludes them.
+    private mutating func isolated(_ part: (inout RowText) -> Range<Int>) -> Range<Int> {
+        text += "\u{2068}"
+        let range = part(&self)
+        text += "\u{2069}"
+        return range
     }
 
     private mutating func append(_ part: String) -> Range<Int> {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CCairo
 import CPangoCairo
 import CommentBarCore
@@ -177,8 +178,8 @@ final class StableLayer {
         if let detail = Self.detail(inputs), flow.room > header.detailMinWidth {
             let detailFont = TextEngine.font(family: family, size: header.detailTextSize)
             defer { pango_font_description_free(detailFont) }
-            let text = engine.layout(detail, font: detailFont).fitting(width: flow.room)
-            text.draw(cr, x: Double(flow.left), y: header.top(ofHeight: text.height), color: Palette.warning)
+            StatusLine.draw(cr, detail, engine: engine, font: detailFont, x: flow.left, width: flow.room,
+                            centerY: header.centerY, color: Palette.warning)
         }
 
         // A hairline under the header.

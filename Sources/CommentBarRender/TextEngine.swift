@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CCairo
 import CPangoCairo
 import CommentBarCore
@@ -9,9 +10,15 @@ import CommentBarCore
 final class TextEngine {
     let context: OpaquePointer
 
+    /// One font map for the whole process. `pango_cairo_font_map_get_default()` is per thread,
+    /// and the frame loop is a task that runs on whichever thread is free: each renderer made on
+    /// another thread had a font map of its own, with its own fonts, HarfBuzz faces and cairo
+    /// scaled fonts, so each CJK font was opened and mapped again. Pango objects are used by one
+    /// thread at a time here (the frame loop, or `render`), never concurrently.
+    nonisolated(unsafe) static let fontMap = pango_cairo_font_map_new()
+
     init() {
-        let fontMap = pango_cairo_font_map_get_default()
-        context = pango_font_map_create_context(fontMap)
+        context = pango_font_map_create_context(Self.fontMap)
         // Grey antialiasing and unhinted metrics: the same pixels whatever the
         // output's subpixel order, and layouts that do not depend on the target.
         let options = cairo_font_options_create()
@@ -40,6 +47,11 @@ final class TextEngine {
                 attributes: OpaquePointer? = nil) -> TextLayout {
         let layout: OpaquePointer = pango_layout_new(context)
         pango_layout_set_font_description(layout, font)
+        // Every paragraph is left to right (the context's base direction): Pango's automatic
+        // direction looks inside isolates, so a right-to-left name at the start of a row would
+        // turn the whole row around. Names and messages are each isolated (RowText) and keep
+        // their own direction inside.
+        pango_layout_set_auto_dir(layout, 0)
         pango_layout_set_text(layout, text, -1)
         if let width {
             pango_layout_set_width(layout, Int32(max(width, 1)) * PANGO_SCALE)
@@ -79,6 +91,11 @@ final class TextLayout {
         pango_layout_set_width(layout, Int32(max(limit, 1)) * PANGO_SCALE)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         return TextLayout(retaining: layout)
+    }
+
+    /// The same layout measured again (after a change to its settings).
+    convenience init(retainingLayoutOf other: TextLayout) {
+        self.init(retaining: other.layout)
     }
 
     private convenience init(retaining layout: OpaquePointer) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// Everything a comment row's laid-out image depends on besides the comment itself.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
 import Glibc
 import Logging
 
@@ -35,7 +37,7 @@ public struct CompactStderrLogHandler: LogHandler {
             case "\r": piece = "\\r"
             case "\t": piece = "\\t"
             case _ where scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
-                || scalar == "\u{2028}" || scalar == "\u{2029}":
+                || scalar == "\u{2028}" || scalar == "\u{2029}" || TextSanitizer.isBidiControl(scalar):
                 piece = "\\u{\(String(scalar.value, radix: 16))}"
             default: piece = String(scalar)
             }

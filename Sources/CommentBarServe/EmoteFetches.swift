@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarNet
 import CommentBarRender
+import Dispatch
 import Logging
 import Synchronization
 
@@ -106,11 +108,9 @@ public final class EmoteFetches: Sendable {
         let problem: String
         switch await fetch(url) {
         case .success(let bytes):
-            do {
-                return .ready(try ImageLoader.emoteArt(bytes: bytes, name: HTTPFetcher.shown(url),
-                                                       height: EmoteImages.decodeHeight))
-            } catch {
-                problem = "\(error)"
+            switch await Self.decode(bytes, name: HTTPFetcher.shown(url)) {
+            case .success(let art): return .ready(art)
+            case .failure(let error): problem = "\(error)"
             }
         case .failure(let failure):
             problem = failure.description
@@ -122,6 +122,20 @@ public final class EmoteFetches: Sendable {
         }
         if logged <= 100 { log.warning("emote shown as text: \(problem)") }
         return .failed
+    }
+
+    /// Pictures are decoded one at a time on a thread of their own, never on the tasks' shared
+    /// threads: a slow picture (within its decode budget) cannot hold up the frame loop or the heartbeat.
+    private static let decoder = DispatchQueue(label: "commentbar.emote-decoder", qos: .utility)
+
+    private static func decode(_ bytes: [UInt8], name: String) async -> Result<EmoteArt, any Error> {
+        await withCheckedContinuation { continuation in
+            decoder.async {
+                continuation.resume(returning: Result {
+                    try ImageLoader.emoteArt(bytes: bytes, name: name, height: EmoteImages.decodeHeight)
+                })
+            }
+        }
     }
 
     /// The disk cache shared by every fetch of this process (nil when it cannot be made).

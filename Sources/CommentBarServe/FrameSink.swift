@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarFrames
 
 /// Where `serve` puts its frames: a frame pool that also carries the renderer's status

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Glibc
 
 /// The two things full Foundation gave here (Thread, FileHandle), without it: the renderer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
@@ -45,11 +46,15 @@ public final class ServeSession: @unchecked Sendable {
     private let emotes: EmoteFetches
     /// Reading the chat aloud: idle (nothing loaded) while `speech` is off.
     private let speech: SpeechHook
+    /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
+    private let presenter: (any FramePresenter)?
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
-                emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https, audio: (any SpeechAudioSink)? = nil) {
+                emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https,
+                presenter: (any FramePresenter)? = nil, audio: (any SpeechAudioSink)? = nil) {
         self.sink = sink
+        self.presenter = presenter
         self.log = log
         speech = SpeechHook(sink: audio, log: log)
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -98,6 +103,7 @@ public final class ServeSession: @unchecked Sendable {
                     // New rows go through the new filters; rows already shown stay.
                     $0.state.filters = filters
                 }
+                presenter?.settingsChanged(settings)
                 if key != feedKey {
                     feedTask?.cancel()
                     feedKey = key
@@ -244,6 +250,7 @@ public final class ServeSession: @unchecked Sendable {
             let latest = shared.withLock { $0 }
             if renderer.render(latest.state, obs: latest.obs, now: Date().timeIntervalSince1970, into: sink) {
                 lastFrame = clock.now
+                presenter?.framePublished()
             }
         }
     }

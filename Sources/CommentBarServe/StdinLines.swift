@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Logging
 
 /// Lines of stdin, read on their own thread (reading blocks); the stream ends at EOF.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import FoundationEssentials
 
@@ -25,7 +26,10 @@ public struct StdinMessage: Decodable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(StdinMessage.self, from: Data(line.utf8))
         } catch {
-            throw DecodeError(description: "ignoring a stdin line that is not a message object: \(line.prefix(120))")
+            // A settings line may hold a secret (a session): such a line is never quoted.
+            let holdsSecret = BarSettings.SecretKeys.allCases.contains { line.contains($0.rawValue) }
+            let shown = holdsSecret ? "(not quoted: it names a secret setting)" : String(line.prefix(120))
+            throw DecodeError(description: "ignoring a stdin line that is not a message object: \(shown)")
         }
     }
 }

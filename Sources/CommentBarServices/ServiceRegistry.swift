@@ -1,9 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
 import DemoPlatform
 import FilePlatform
 import IRCPlatform
 import JSONWebSocketPlatform
+import KickPlatform
+import MirrativPlatform
 import NiconicoPlatform
 import OPENRECPlatform
 import SHOWROOMPlatform
@@ -29,6 +32,8 @@ public struct ServiceRegistry: Sendable {
         TwitCastingService.description,
         OPENRECService.description,
         NiconicoService.description,
+        KickService.description,
+        MirrativService.description,
     ]
 
     /// The product's registry.

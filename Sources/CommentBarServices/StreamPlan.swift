@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
 
@@ -39,7 +40,8 @@ public struct StreamPlan: Sendable {
             let badge = registry.badge(service: address.service)
             do throws(FeedConfigError) {
                 let feed = try registry.makeFeed(service: address.service,
-                                                 request: FeedRequest(streamID: address.streamID, server: address.server))
+                                                 request: FeedRequest(streamID: address.streamID, server: address.server,
+                                                                       credentials: settings.credentials))
                 return Stream(name: name, service: address.service, badge: badge, feed: feed)
             } catch {
                 return Stream(name: name, service: address.service, badge: badge, feed: FailedFeed(message: error.message))

@@ -1,4 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import CommentBarOverlay
 import CommentBarPool
 import CommentBarPoolABI
 import CommentBarServe
@@ -29,7 +31,9 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        await ServeSession(sink: pool, log: log, audio: pool.audioRing).run(messages: StdinLines.stream(log: log))
+        // The overlay helper starts only when a settings line turns `overlay` on.
+        let presenter = OverlayPresenter(poolFd: poolFd, log: log)
+        await ServeSession(sink: pool, log: log, presenter: presenter, audio: pool.audioRing).run(messages: StdinLines.stream(log: log))
         // Feed connections still closing must not keep a process OBS has let go of.
         Glibc.exit(0)
     }

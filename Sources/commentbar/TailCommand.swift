@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import CommentBarCore
 import CommentBarFeeds
@@ -102,10 +103,10 @@ final class TailPrinter: Sendable {
         let named = feed.map { " (\($0))" } ?? ""
         switch event {
         case .status(let status):
-            write("status\(named): \(status.label)\n", to: STDERR_FILENO)
+            write("status\(named): \(TextSanitizer.escapedForTerminal(status.sanitized.label))\n", to: STDERR_FILENO)
             return
         case .relayStatus(let status):
-            write("relay status\(named): \(status.label)\n", to: STDERR_FILENO)
+            write("relay status\(named): \(TextSanitizer.escapedForTerminal(status.sanitized.label))\n", to: STDERR_FILENO)
             return
         default:
             break
@@ -113,7 +114,10 @@ final class TailPrinter: Sendable {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let at = (seconds * 1000).rounded() / 1000
-        write(FeedEventJSON.encode(.event(event, at: at), feed: feed) + "\n", to: STDOUT_FILENO)
+        // JSON escapes C0 controls itself; C1 controls and bidi controls are escaped here, as
+        // `\uXXXX`, so the line is the same JSON and no terminal escape sequence passes.
+        write(TextSanitizer.escapedForTerminal(FeedEventJSON.encode(.event(event, at: at), feed: feed), json: true) + "\n",
+              to: STDOUT_FILENO)
     }
 
     private func write(_ text: String, to fd: Int32) {

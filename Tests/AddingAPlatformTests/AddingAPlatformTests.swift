@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
@@ -28,7 +29,7 @@ final class AddingAPlatformTests: XCTestCase {
         }
         // The real platforms are still found, and the help names the new one.
         XCTAssertEqual(try StreamAddress.parse("https://twitch.tv/name", table: table).service, "twitch")
-        XCTAssert(table.supportedHelp.contains(", niconico, FakeTube URL, "), table.supportedHelp)
+        XCTAssert(table.supportedHelp.contains(", FakeTube URL, "), table.supportedHelp)
         XCTAssert(table.supportedHelp.contains("a fake://CHANNEL address, or service:id."), table.supportedHelp)
         // The product's registry does not have it.
         XCTAssertThrowsError(try StreamAddress.parse("https://faketube.example/someone",

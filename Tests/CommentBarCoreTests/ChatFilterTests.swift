@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarCore
 import FoundationEssentials
 import XCTest
@@ -95,5 +96,52 @@ final class ChatFilterTests: XCTestCase {
         XCTAssertEqual(old.streamID, "name")
         XCTAssertTrue(old.hideBots)
         XCTAssertTrue(old.hideCommands)
+    }
+}
+
+/// Issue 19, finding 5: invisible characters and bidi controls cannot disguise an NG word or a name.
+final class DisguisedTextTests: XCTestCase {
+    private let mask = NGWordFilter(words: WordMatcher(words: ["badword"]), mode: .mask)
+
+    func testInvisibleCharactersDoNotHideAnNGWord() {
+        XCTAssertEqual(mask.apply("b\u{200B}ad\u{200B}word"), "＊\u{200B}＊＊\u{200B}＊＊＊＊")
+        XCTAssertEqual(mask.apply("bad\u{00AD}word!"), "＊＊＊\u{00AD}＊＊＊＊!")
+        XCTAssertEqual(mask.apply("ba\u{2060}dwo\u{FEFF}rd"), "＊＊\u{2060}＊＊＊\u{FEFF}＊＊")
+        XCTAssertEqual(mask.apply("bad\u{200D}word"), "＊＊＊＊＊＊＊", "a joiner is part of the character before it")
+        XCTAssertEqual(mask.apply("b\u{202A}adword"), "＊\u{202A}＊＊＊＊＊＊")
+        XCTAssertEqual(mask.apply("bad word"), "bad word")
+    }
+
+    /// Through a whole row as the bar applies it: the override is dropped (the text shows as sent,
+    /// in logical order) and the disguised words are masked.
+    func testRowsWithDisguisedWordsAreMasked() {
+        var state = BarState()
+        state.filters = ChatFilters(ngWords: ["badword"])
+        for (index, text) in ["b\u{200B}ad\u{200B}word", "bad\u{00AD}word", "\u{202E}drowdab"].enumerated() {
+            state.apply(.comment(ChatLine(id: "\(index)", user: "u\(index)", text: text)))
+        }
+        let shown = state.lines.map(\.text)
+        XCTAssertFalse(shown[0].contains("a"), shown[0])
+        XCTAssertFalse(shown[1].contains("a"), shown[1])
+        XCTAssertEqual(shown[2], "drowdab", "the override is gone: the text reads as sent, not as badword")
+        XCTAssertFalse(shown.joined().unicodeScalars.contains { TextSanitizer.isBidiEmbeddingOrIsolate($0) })
+    }
+
+    func testNamesAreComparedWithoutInvisibleCharacters() {
+        let hidden = HiddenUserFilter(["troll"])
+        XCTAssertTrue(hidden.isHidden(ChatLine(id: "1", user: "tr\u{200B}oll", text: "hi")))
+        XCTAssertTrue(hidden.isHidden(ChatLine(id: "2", user: "tro\u{202E}ll", text: "hi")))
+    }
+
+    func testLogLinesShowBidiControlsEscaped() {
+        XCTAssertEqual(TextSanitizer.escapedForTerminal("a\u{202E}b\u{1B}[31mc\u{9B}"), "a\\u{202e}b\\u{1b}[31mc\\u{9b}")
+        XCTAssertEqual(TextSanitizer.escapedForTerminal("{\"t\":\"x\u{202E}\u{9B}\"}", json: true), #"{"t":"x\u202e\u009b"}"#)
+    }
+
+    func testStatusTextIsOneBoundedLine() {
+        let status = FeedStatus.error(message: String(repeating: "line\n\u{1B}[2J", count: 100_000)).sanitized
+        XCTAssertFalse(status.detail.contains("\n"))
+        XCTAssertFalse(status.detail.contains("\u{1B}"))
+        XCTAssertLessThanOrEqual(status.detail.unicodeScalars.count, TextSanitizer.maxStatusScalars + 1)
     }
 }

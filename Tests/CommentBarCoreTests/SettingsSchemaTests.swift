@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarSettings
 import Foundation
 import XCTest
@@ -79,6 +80,7 @@ final class SettingsSchemaTests: XCTestCase {
         let checked: [String: [String]] = [
             "clock_source": ClockSource.allCases.map(\.rawValue),
             "ng_mode": NGMode.allCases.map(\.rawValue),
+            "overlay_corner": OverlayCorner.allCases.map(\.rawValue),
         ]
         let enumRows = Set(rows().filter { $0.choices != nil }.map { String(cString: $0.key) }
             .filter { !$0.hasPrefix("speech") })  // speech_engine: SpeechSettingsTests
@@ -88,6 +90,7 @@ final class SettingsSchemaTests: XCTestCase {
         }
         XCTAssertEqual(BarSettings().clockSource.rawValue, SettingsSchema.string("clock_source"))
         XCTAssertEqual(BarSettings().ngMode.rawValue, SettingsSchema.string("ng_mode"))
+        XCTAssertEqual(BarSettings().overlayCorner.rawValue, SettingsSchema.string("overlay_corner"))
         XCTAssertTrue(cb_setting_allows(cb_setting_find("clock_source"), "feed"))
         XCTAssertFalse(cb_setting_allows(cb_setting_find("clock_source"), "sundial"))
     }

@@ -1,10 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Side-by-side benchmarks in real OBS (owned by the benchmark work).
 #   make bench        builds, runs every measure in one headless OBS, writes docs/benchmarks.md
+#   make bench-overlay  only the overlay's rows (renderer CPU/memory overlay on vs off, latency)
 #   make bench-page   rewrites docs/benchmarks.md from the last run's results
 #   make bench-rss    the renderer's memory without OBS: peak RSS, PSS, USS and where the pages are
 #   make link-order   regenerates linker/commentbar.order (the renderer's hot functions) with callgrind
 # Raw results and logs: .build-bench-run/ (results.json, obs-last.log, run-*/).
-.PHONY: bench bench-deps bench-page bench-stage bench-rss link-order
+.PHONY: bench bench-overlay bench-deps bench-page bench-stage bench-rss bench-soak link-order
 
 # Beyond the Makefile's APT_PACKAGES: the Chromium peer, the plot and screenshot decoding, WebSocket
 # (obs-websocket control, the bar's feed, Chromium's DevTools).
@@ -29,7 +31,7 @@ bench-stage: plugin $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
 	cp $(PLUGIN_SO) $(BENCH_RUN)/plugins/comment-bar.so
 	cp -r plugin/data $(BENCH_RUN)/plugin-data/comment-bar
 
-bench: deps bench-deps bench-stage
+bench: deps bench-deps bench-stage overlay
 	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
 	COMMENTBAR_RENDERER=$(abspath $(BENCH_RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
 		--home $(BENCH_RUN)/home --renderer $(BENCH_RENDERER) \
@@ -37,12 +39,25 @@ bench: deps bench-deps bench-stage
 		--command "make bench$(if $(filter-out $(RENDERER),$(BENCH_RENDERER)), BENCH_RENDERER=$(BENCH_RENDERER))$(if $(BENCH_ARGS), BENCH_ARGS='$(BENCH_ARGS)')" \
 		$(BENCH_ARGS); \
 	rc=$$?; \
+	$(BENCH_PYTHON) Tests/bench/soak.py --renderer $(BENCH_RENDERER) --json-out $(BENCH_RUN)/soak.json || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images \
-		--make-started $(BENCH_T0) || rc=1; \
+		--soak $(BENCH_RUN)/soak.json --make-started $(BENCH_T0) || rc=1; \
+	$(BENCH_PYTHON) Tests/bench/overlay_bench.py --renderer $(BENCH_RENDERER) --helpers $(OVERLAY_BUILD) \
+		--json $(BENCH_RUN)/overlay.json --page docs/benchmarks.md || rc=1; \
 	exit $$rc
 
+# Only the overlay's rows (issue 24): renderer CPU and memory with the overlay on vs off, latency.
+bench-overlay: bench-deps overlay-deps overlay $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
+	$(BENCH_PYTHON) Tests/bench/overlay_bench.py --renderer $(BENCH_RENDERER) --helpers $(OVERLAY_BUILD) \
+		--json $(BENCH_RUN)/overlay.json --page docs/benchmarks.md
+
 bench-page:
-	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images
+	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images \
+		--soak $(BENCH_RUN)/soak.json
+
+# A long stream's memory alone (100,000 comments at 1,000/s, about 2 minutes): prints figures.
+bench-soak: bench-deps renderer
+	$(BENCH_PYTHON) Tests/bench/soak.py --renderer $(RENDERER) --json-out $(BENCH_RUN)/soak.json
 
 # The renderer's memory without OBS (a memfd pool made as the shim makes it, a loopback WebSocket
 # chat at 10 comments/s): peak RSS, PSS, USS and where the resident pages are. Prints figures only.

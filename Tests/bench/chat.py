@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The chat the benchmark plays: the same lines, at the same rate, to every peer.
 
 Feeders run in a thread at a fixed rate (events per second), each on its own

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Real OBS Studio, headless: Xvfb, an isolated config, obs-websocket 5 control.
 
 Facts this relies on are in shared/notes/obs-on-linux.md: a `LastVersion` in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """CPU and memory of processes from /proc, sampled over a fixed window."""
 import os
 import time

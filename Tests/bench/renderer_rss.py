@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The renderer's memory without OBS: runs `commentbar serve --pool-fd N` on a memfd pool made
 here as the shim makes it (CModules/plugin/frame-pool.c), feeds it settings and `{"active":true}`
 on stdin and a chat at RATE comments/s (a WebSocket feed served here, or the demo service), and

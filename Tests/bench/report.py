@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes docs/benchmarks.md and its plot from one run's results.json (run_bench.py)."""
 import argparse
 import json
@@ -180,6 +181,28 @@ def conclusion(a, im, bb, share):
 
 def verdict(ok):
     return "**met**" if ok else "**missed**"
+
+
+def soak_section(soak):
+    """Markdown lines for a long stream's memory (Tests/bench/soak.py's JSON)."""
+    if soak.get("skipped"):
+        return ["## A long stream's memory (soak)", "", f"Not measured: {soak['skipped']}", ""]
+    mib = lambda k: f"{k / 1024:.1f} MiB"
+    return ["## A long stream's memory (soak)", "",
+            f"`Tests/bench/soak.py`: {soak['comments']:,} comments at {soak['rate']:,.0f}/s "
+            f"({soak['seconds']:.0f} s) drawn from {soak['kanji']:,} distinct kanji by {soak['users']:,} users, "
+            "one in five with an emote (its picture fails and shows as text), one in twenty deleting an "
+            "earlier comment; the renderer's VmRSS sampled every second.", "",
+            "| | RSS |", "|---|---|",
+            f"| first plateau (median, 10–20 % of the run) | {mib(soak['plateau_kib'])} |",
+            f"| last 10 % (median) | {mib(soak['last10_median_kib'])} |",
+            f"| last 10 % (peak) | {mib(soak['last10_peak_kib'])} |",
+            f"| peak of the run | {mib(soak['peak_kib'])} |", "",
+            f"Growth from the first plateau to the last 10 %: {soak['growth_percent']:+.1f} % "
+            f"({'within' if soak['within_5_percent'] else 'over'} the 5 % the issue allows). "
+            f"Peak against the {soak['target_mib']} MiB target: "
+            f"{'under' if soak['under_target'] else 'over'}."
+            + (f" Renderer: `{soak['build']}`." if soak.get("build") else ""), ""]
 
 
 def write_page(res, out_md, images_dir):
@@ -509,6 +532,9 @@ def write_page(res, out_md, images_dir):
           "(VmHWM); for Chromium it is the proportional set size summed over its processes.",
           "- Latency probes: 30 per row, one comment at a time, alone and (bar only) among 10 comments/s.",
           "- Raw figures (every 1-s sample, every probe) are in `.build-bench-run/results.json` after a run.", "")
+    soak = res.get("soak")
+    if soak:
+        p.add(*soak_section(soak))
     # The packaging section (make bench-packaging) is measured elsewhere: kept on every regeneration.
     packaging = os.path.join(os.path.dirname(out_md) or ".", "benchmarks-packaging.md")
     if os.path.exists(packaging):
@@ -523,10 +549,14 @@ def main():
     ap.add_argument("results")
     ap.add_argument("--out", default="docs/benchmarks.md")
     ap.add_argument("--images", default="docs/images")
+    ap.add_argument("--soak", help="Tests/bench/soak.py's --json-out (a long stream's memory)")
     ap.add_argument("--make-started", type=float, help="unix time `make bench` started, to report its whole duration")
     args = ap.parse_args()
     with open(args.results) as f:
         res = json.load(f)
+    if args.soak and os.path.exists(args.soak):
+        with open(args.soak) as f:
+            res["soak"] = json.load(f)
     if args.make_started:
         import time
         res["make_total_s"] = time.time() - args.make_started

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`make bench`: the Comment Bar against what streamers use today, side by side in one run.
 
 Starts real OBS Studio headless (Xvfb, llvmpipe, 1280x720 at 30 fps, preview

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Comment-to-screen latency from obs-websocket screenshots of the program scene.
 
 For each probe: take a baseline screenshot, write one unique comment to the

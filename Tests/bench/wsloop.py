@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """WebSocket client and server for the benchmark's plain threads, on the `websockets` library.
 
 Debian 12's python3-websockets (10.4) has only the asyncio API, so one asyncio event

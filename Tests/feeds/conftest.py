@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Shared helpers for the live-feed tests: the `commentbar tail` process, free ports,
 and a throwaway test CA. Every server runs on 127.0.0.1 only."""
 import json
@@ -23,7 +24,8 @@ REAL_HOST_NAMES = [
     "twitcasting.tv", "frontendapi.twitcasting.tv", "apiv2.twitcasting.tv",  # TwitCasting
     "www.openrec.tv", "public.openrec.tv", "chat.openrec.tv",  # OPENREC
     "www.showroom-live.com", "online.showroom-live.com",  # SHOWROOM
-    "www.mirrativ.com",
+    "www.mirrativ.com", "online.mirrativ.com",  # Mirrativ
+    "kick.com", "ws-us2.pusher.com", "files.kick.com",  # Kick
 ]
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """BetterTTV-, FrankerFaceZ- and 7TV-like emote APIs for tests: one HTTPS server on 127.0.0.1
 that answers for api.betterttv.net, api.frankerfacez.com and 7tv.io (told apart by the Host
 header; the client reaches them through COMMENTBAR_CONNECT_TO with the test CA). By default

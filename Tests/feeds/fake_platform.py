@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Building blocks for the fake Japanese live platforms (SHOWROOM, TwitCasting, OPENREC):
 an HTTPS web API and a TLS WebSocket chat server on 127.0.0.1, both with the test CA's
 certificate, reached under the platforms' real host names through COMMENTBAR_CONNECT_TO.
@@ -21,11 +22,13 @@ def tls_context(test_ca):
 
 
 class FakeWebAPI:
-    """HTTPS: `route(method, path, query, body)` returns (status, content type, body bytes)."""
+    """HTTPS: `route(method, path, query, body)` returns (status, content type, body bytes);
+    with `with_headers`, `route(method, path, query, body, headers)` (a dict)."""
 
-    def __init__(self, test_ca, route):
+    def __init__(self, test_ca, route, with_headers=False):
         outer = self
         self.requests = []  # (method, path, query dict, body)
+        self.headers = []  # each request's headers, as a dict
         self.cond = threading.Condition()
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -38,8 +41,12 @@ class FakeWebAPI:
                 query = dict(urllib.parse.parse_qsl(parsed.query))
                 with outer.cond:
                     outer.requests.append((method, parsed.path, query, body))
+                    outer.headers.append(dict(self.headers.items()))
                     outer.cond.notify_all()
-                status, kind, payload = route(method, parsed.path, query, body)
+                if with_headers:
+                    status, kind, payload = route(method, parsed.path, query, body, dict(self.headers.items()))
+                else:
+                    status, kind, payload = route(method, parsed.path, query, body)
                 if isinstance(payload, str):
                     payload = payload.encode()
                 self.send_response(status)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Live-feed tests against real servers on loopback (owned by the feeds work).
 #   make test-feeds   InspIRCd, websocketd and a Twitch-like TLS WebSocket server on 127.0.0.1,
 #                     driven through `commentbar tail` (pytest in a venv under .build-feeds-venv)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """websocketd program for the hostile-relay test: a relay that tries to put the streamer's
 local files on the bar (and to probe which exist), and to pin a fake error pill while
 comments flow. Each stdout line is one WebSocket text message."""

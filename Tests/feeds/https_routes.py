@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A loopback HTTPS server for picture tests: fixed answers by path (status, headers, body), a path
 that never answers, and the requests it saw as (path, Host header). TLS with the run's test CA."""
 import http.server

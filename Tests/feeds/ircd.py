@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A throwaway InspIRCd (Debian 12's 3.x) on 127.0.0.1 with the IRCv3 modules, and a tiny client."""
 import os
 import shutil

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """websocketd program for the `websocket` service test: each stdout line is one WebSocket
 text message. It sends valid and malformed JSON events, then ends the connection after
 a moment so the feed has to reconnect by itself."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A niconico-live-like server for tests, on 127.0.0.1 over TLS with the test CA, reached as the
 real hosts through COMMENTBAR_CONNECT_TO:
   live.nicovideo.jp      watch pages with the `embedded-data` script (HTML-escaped JSON props)

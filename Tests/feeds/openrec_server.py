@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A fake OPENREC: the public movies API (public.openrec.tv) over HTTPS, and the chat
 (chat.openrec.tv) as Socket.IO over Engine.IO 3 on a TLS WebSocket: `0{…}` open, `40`,
 `2`/`3` pings, `42["message","{json}"]` events. Shapes: fixtures/openrec/SOURCES.md."""

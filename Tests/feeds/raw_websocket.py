@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A bare WebSocket server for tests that need exact control over what each TCP write
 holds: it answers the opening handshake itself (RFC 6455 accept key), then hands the
 socket and the ready 101 response to a script, so the script can send the response

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A fake SHOWROOM: the web API of www.showroom-live.com (room status, gift list, room
 profile) over HTTPS, and the chat server online.showroom-live.com over a TLS WebSocket,
 speaking SHOWROOM's tab-separated lines (SUB/MSG/PING/ACK). Shapes: fixtures/showroom/SOURCES.md."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """websocketd program: a relay that keeps talking, one comment every 0.2 s (ids r1, r2, …), with
 its viewer count and stream start, so a merged bar shows it flowing while another stream is down."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A small benchmark, printed rather than asserted on time: a Twitch-like server sends
 1,000 chat messages a second for a few seconds; how fast does `tail` handle them, and
 how much memory does it peak at? (Run alone: `make bench-feeds`.)"""

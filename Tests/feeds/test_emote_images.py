@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Emote pictures fetched by the renderer over HTTPS under a real CDN host name (static-cdn.jtvnw.net
 through COMMENTBAR_CONNECT_TO, TLS verified with the test CA), drawn inline by `commentbar render`;
 hostile pictures show as text with a log line, never a crash or a hang; the disk cache

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A hostile `websocket` relay can neither name the streamer's local files nor fake our state."""
 import os
 

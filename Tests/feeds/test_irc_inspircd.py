@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `irc` service against a real InspIRCd on loopback: chat shows up, and the feed
 recovers by itself after the server is stopped and started again."""
 import pytest

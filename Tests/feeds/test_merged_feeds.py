@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Two streams on one bar: a Twitch-like chat (reached as irc-ws.chat.twitch.tv with the test CA) and a
 JSON relay, through `commentbar tail --stream … --stream …`. Events carry the stream's name in `feed`;
 the Twitch server dies and comes back while the relay keeps flowing."""

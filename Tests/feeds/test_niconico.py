@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `niconico` service against a niconico-live-like server (niconico_server.py) over TLS with the
 test CA, reached under the real host names: the watch page's embedded-data, the seat WebSocket
 (startWatching, seat/keepSeat, messageServer, ping/pong) and the NDGR view and segment streams of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `openrec` service against a fake OPENREC (public movies API and the Socket.IO chat under
 their real host names, TLS with the test CA): Engine.IO open/connect/pings, comments, stamps,
 yells, viewers, the end of a broadcast, one not started, one over, none, hostile frames."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A feed's https:// avatar is fetched with caps, through COMMENTBAR_CONNECT_TO with TLS still
 verified against the real host name, and drawn; hostile images leave the default avatar and
 a log line, never a crash or a hang. Driven through `commentbar render`, which fetches the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `showroom` service against a fake SHOWROOM (web API and chat server under their real
 host names, TLS with the test CA): status, SUB, comments, gifts with names and counts, the
 banner, viewers, the end of a broadcast, a room not live yet, no such room, hostile frames."""

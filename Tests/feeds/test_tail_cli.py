@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`commentbar tail` itself: its output schema with the local services, bad arguments, SIGINT."""
 import json
 import subprocess

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `twitcasting` service against a fake TwitCasting (twitcasting.tv's web endpoints and the
 event WebSocket, TLS with the test CA): the movie lookup, the event URL with gift=1, comments,
 items, the end of a broadcast, a user not live yet, no such user, hostile frames."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `twitch` service against a Twitch-like server over TLS WebSocket with a test CA:
 tags, cheers, gifts, notices, CLEARMSG/CLEARCHAT, PING and RECONNECT."""
 import time

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `twitch` service's emotes: Twitch's own (`emotes` tag) and the channel's BetterTTV,
 FrankerFaceZ and 7TV ones, loaded from fake APIs (reached as api.betterttv.net,
 api.frankerfacez.com and 7tv.io through COMMENTBAR_CONNECT_TO with the test CA) by the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `twitch` service's viewer count and stream start from a gql.twitch.tv-like server (reached
 through COMMENTBAR_CONNECT_TO with the test CA), beside the chat of the Twitch-like IRC server."""
 import time

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `websocket` service keeps events a server writes in the same TCP write (or TLS
 record) as its 101 handshake response, as fast relays do (issue 13, item 7): the bytes
 after the handshake must reach the WebSocket decoder, not be dropped with the HTTP one."""

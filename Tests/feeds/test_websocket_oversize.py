@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A WebSocket message over the renderer's limit (1 MiB) is refused with close 1009, and
 the status says so instead of blaming the server (issue 13, item 8); the feed reconnects."""
 import json

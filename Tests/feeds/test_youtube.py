@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `youtube` service against a YouTube-like HTTPS server (youtube_server.py) reached as
 www.youtube.com through COMMENTBAR_CONNECT_TO with the test CA: watch pages, InnerTube chat
 polls built from recorded responses, viewers, start time, channel @handles, streams that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A fake TwitCasting: twitcasting.tv's streamserver.php (a user's current movie and whether
 it is live) and eventpubsuburl.php (the movie's event WebSocket URL) over HTTPS, and the event
 WebSocket (JSON arrays of comment and gift events) over TLS. The event socket is served as

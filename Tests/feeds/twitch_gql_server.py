@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A gql.twitch.tv-like HTTPS server: answers the `user(login:) { stream { createdAt viewersCount } }`
 query as Twitch's GraphQL endpoint does (`{"data": {"user": {"stream": …}}, "extensions": …}`)
 and records each request (path, headers, JSON body)."""

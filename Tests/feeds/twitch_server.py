@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A Twitch-like chat server for tests: Twitch's tagged IRC lines over a TLS WebSocket
 (irc-ws.chat.twitch.tv style), run in a background asyncio thread on 127.0.0.1."""
 import asyncio

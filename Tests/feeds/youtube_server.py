@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A YouTube-like HTTPS server for the `youtube` feed tests, reached as www.youtube.com through
 COMMENTBAR_CONNECT_TO (or as `--server https://localhost:PORT`). It serves watch pages
 (`ytcfg.set({...})`, `var ytInitialData = {...};`, `var ytInitialPlayerResponse = {...};`, as the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A loopback HTTPS "CDN" for the real-OBS tests: a CA made with openssl for this run, a server
 certificate for static-cdn.jtvnw.net, and the test emotes of Tests/CommentBarRenderTests/Emotes.
 The renderer reaches it through COMMENTBAR_CONNECT_TO with COMMENTBAR_CA_FILE: TLS stays verified."""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * obs_host: the plugin in real libobs (OpenGL on Xvfb), without the OBS UI.
  * Loads only the comment-bar module from the build, puts the source in a scene

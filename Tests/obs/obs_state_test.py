@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The bar tells the truth in real OBS (headless, over obs-websocket): Start/StopRecord and
 Start/StopStream (to a loopback RTMP sink) drive the on-air badge and the clock, ToggleInputMute
 on the chosen mic flips the badge, and a bar added mid-stream shows the true elapsed time.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test-obs: starts its own Xvfb on a free display, renders the reference with
 # `commentbar render`, runs obs_host, and cleans up.
 #   Tests/obs/run.sh OBS_HOST PLUGIN_SO RENDERER FIXTURES_DIR

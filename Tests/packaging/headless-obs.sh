@@ -1,10 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the packaging tests and the demo: the real OBS binary, headless on its own Xvfb,
 # with a private XDG_CONFIG_HOME written by packaging/demo/obs_config.py. No plugin path
 # overrides: OBS finds modules where a user's OBS would.
 #   obs_test_workdir NAME        a fresh $work folder; OBS, Xvfb and the folder are cleaned up at exit
 #   obs_start_xvfb WORK          Xvfb on a free display; exports DISPLAY
 #   obs_configure CONFIG PORT    the "CommentBar" profile and scene collection, obs-websocket on PORT
-#   obs_start CONFIG OUT         OBS with XDG_CONFIG_HOME=CONFIG; sets obs_pid
+#   obs_start CONFIG OUT [NAME=VALUE...]  OBS with XDG_CONFIG_HOME=CONFIG (and only the variables given); sets obs_pid
 #   obs_stop                     SIGINT (OBS ignores SIGTERM) and wait
 #   obs_newest_log CONFIG        the path of OBS's newest log
 #   obs_free_port                a free TCP port on 127.0.0.1
@@ -32,8 +33,9 @@ obs_configure() {
 }
 
 obs_start() {
-	# Only the environment a user's OBS would have: no plugin paths, no renderer override.
-	env -u OBS_PLUGINS_PATH -u OBS_PLUGINS_DATA_PATH -u COMMENTBAR_RENDERER XDG_CONFIG_HOME="$1" \
+	# Only the environment a user's OBS would have: no plugin paths, no renderer override,
+	# unless the test gives them (the Flatpak layout's OBS_PLUGINS_PATH).
+	env -u OBS_PLUGINS_PATH -u OBS_PLUGINS_DATA_PATH -u COMMENTBAR_RENDERER XDG_CONFIG_HOME="$1" "${@:3}" \
 		LIBGL_ALWAYS_SOFTWARE=1 obs --multi --profile "$OBS_PROFILE" --collection "$OBS_PROFILE" >>"$2" 2>&1 &
 	obs_pid=$!
 }

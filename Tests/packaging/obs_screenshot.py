@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Waits until an OBS source shows a drawn bar, through obs-websocket (5.x, no auth), and saves it.
 
     obs_screenshot.py --port N --source Bar --out bar.png [--timeout 60] [--width 640]

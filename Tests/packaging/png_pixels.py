@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Decodes the 8-bit, non-interlaced RGB/RGBA PNGs OBS's screenshots are (stdlib only)."""
 import struct
 import zlib

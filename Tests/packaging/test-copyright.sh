@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The copyright file names exactly the Swift packages whose modules the renderer links:
-# the modules come from SwiftPM's link file list, their packages from .build/checkouts.
-#   Tests/packaging/test-copyright.sh COPYRIGHT OBJECTS_LINKFILELIST CHECKOUTS_DIR
+# the modules come from SwiftPM's link file list, their packages from .build/checkouts; and
+# every package it names is one SwiftPM resolved (`swift package show-dependencies --format
+# json`), so a package renamed or dropped from Package.swift cannot linger in it.
+#   Tests/packaging/test-copyright.sh COPYRIGHT OBJECTS_LINKFILELIST CHECKOUTS_DIR DEPENDENCIES_JSON
 set -uo pipefail
-copyright=$1 linklist=$2 checkouts=$3
+copyright=$1 linklist=$2 checkouts=$3 dependencies=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
 source "$(dirname "$0")/../checks.sh"
 
@@ -31,6 +34,19 @@ missing=$(comm -23 <(echo "$linked") <(echo "$named"))
 extra=$(comm -13 <(echo "$linked") <(echo "$named"))
 check "copyright names every linked package${missing:+ (missing: $(echo $missing))}" '[ -z "$missing" ]'
 check "copyright names no package that is not linked${extra:+ (extra: $(echo $extra))}" '[ -z "$extra" ]'
+resolved=$(python3 -c 'import json, sys
+stack, seen = list(json.load(open(sys.argv[1]))["dependencies"]), set()
+while stack:
+    node = stack.pop()
+    seen.add(node["url"].rstrip("/").removesuffix(".git").rsplit("/", 1)[-1].lower())
+    stack.extend(node["dependencies"])
+print("\n".join(sorted(seen)))' "$dependencies")
+unresolved=$(comm -13 <(echo "$resolved") <(tr '[:upper:]' '[:lower:]' <<<"$named" | sort -u))
+check "SwiftPM resolves $(echo $resolved | wc -w) packages, and copyright names only resolved ones${unresolved:+ (not resolved: $(echo $unresolved))}" \
+	'[ -n "$resolved" ] && [ -z "$unresolved" ]'
+check "the license stanza of CommentBar's own code is GPL-2.0-or-later, with its text" \
+	'grep -qx "License: GPL-2.0-or-later" "$copyright" && grep -q "/usr/share/common-licenses/GPL-2" "$copyright" &&
+	 ! grep -qi "unpublished\|not yet published\|all rights are reserved" "$copyright"'
 check "copyright has BoringSSL's stanza (inside NIOSSL)" 'grep -q "^Files: .build/checkouts/swift-nio-ssl/Sources/CNIOBoringSSL/\*" "$copyright"'
 check "copyright has the Swift runtime's licence with its Runtime Library Exception" \
 	'grep -q "^License: Apache-2.0 with Runtime Library Exception$" "$copyright" && grep -q "Runtime Library Exception to the Apache 2.0 License" "$copyright"'

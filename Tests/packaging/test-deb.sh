@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The .deb as a user gets it: lintian, then on this machine (root; it changes /usr) install
 # the older package, upgrade to this one, start the real OBS headless with no plugin path
 # overrides, check that it loads the module from the system folder and names the version,
@@ -31,9 +32,14 @@ for bin in "$work/unpacked$system_so" "$work/unpacked$libexec_renderer"; do
 		'! readelf -S "$bin" | grep -qE "\.symtab|\.debug_info"'
 	check "$short has no RPATH or RUNPATH" '! readelf -d "$bin" | grep -qE "RPATH|RUNPATH"'
 done
+check "the renderer needs no Swift shared library (libswift*, libFoundation*, libdispatch)" \
+	'! readelf -d "$work/unpacked$libexec_renderer" | grep -qE "Shared library: \[(libswift|libFoundation|libdispatch)"'
 depends=$(field "$deb" Depends)
-check "Depends is computed from the binaries (libobs0, libpango-1.0-0, libcairo2, libc6)" \
-	'for p in libobs0 libpango-1.0-0 libcairo2 libc6 obs-studio; do grep -qE "(^|, )$p( |,|$)" <<<"$depends" || exit 1; done'
+# libobs from obs-studio (>= 29) only: the OBS PPA's obs-studio conflicts with libobs0 (test-ppa-deb).
+check "Depends: obs-studio (>= 29) and the renderer's libraries (libpango-1.0-0, libcairo2, libc6), never libobs0 ($depends)" \
+	'grep -qE "(^|, )obs-studio \(>= 29\)(,|$)" <<<"$depends" &&
+	 for p in libpango-1.0-0 libcairo2 libc6; do grep -qE "(^|, )$p( |,|$)" <<<"$depends" || exit 1; done &&
+	 ! grep -qE "(^|, )libobs0( |,|$)" <<<"$depends"'
 check "the package is version $version, the VERSION file's" '[ "$version" = "$(cat "$here/../../VERSION")" ]'
 
 # ---- install the older package, upgrade over it ----

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The tarball: install.sh into a temporary XDG_CONFIG_HOME gives the layout `make install`
 # gives, the real OBS (headless, no plugin path overrides) loads it from the user folder and
 # renders the demo; a renderer that is not executable is named in the log; uninstall.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # One version everywhere: VERSION feeds the C header, `commentbar --version`, the shim's
 # log line, the Debian changelog and every package name the docs show.
 #   Tests/packaging/test-version.sh RENDERER PLUGIN_SO

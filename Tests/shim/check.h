@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check: the verdicts of the shim's test programs ("ok  what" / "FAIL what:
  * detail", then "N passed, M failed") and the clock they measure with.

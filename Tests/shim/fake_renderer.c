@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fake_renderer: a stand-in for `commentbar serve --pool-fd N` that the stub
  * host uses where the real renderer cannot be told to misbehave.

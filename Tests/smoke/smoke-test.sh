@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the bundle into a throwaway XDG_CONFIG_HOME and starts the real OBS
 # (headless, on its own Xvfb) with a scene collection holding a Comment Bar.
 # Checks that OBS loads the plugin, the installed renderer runs as OBS's child

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make demo's OBS part. With $DISPLAY: OBS opens with a private profile and scene collection
 # (XDG_CONFIG_HOME=DEMO_DIR/config, never the user's own) showing a Comment Bar on the demo
 # stream over a test pattern; close OBS to end. Without a display: the same in headless OBS

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes a private OBS configuration: global.ini (no first-run wizard), a profile and a
 scene collection holding a Comment Bar on the demo stream, over a test pattern if given.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes a 1280x720 colour-bar test pattern PNG (stdlib only): what the demo's bar floats over.
 
     test_pattern.py OUT.png

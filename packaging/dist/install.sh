@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs Comment Bar into OBS's user plugin folder, the layout `make install` makes:
 #   ${XDG_CONFIG_HOME:-~/.config}/obs-studio/plugins/comment-bar/bin/64bit/{comment-bar.so,commentbar}
 #   ${XDG_CONFIG_HOME:-~/.config}/obs-studio/plugins/comment-bar/data/locale/*.ini
@@ -7,6 +8,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest="${XDG_CONFIG_HOME:-$HOME/.config}/obs-studio/plugins/comment-bar"
 install -d "$dest/bin/64bit" "$dest/data/locale"
-install -m 0755 "$here/comment-bar/bin/64bit/comment-bar.so" "$here/comment-bar/bin/64bit/commentbar" "$dest/bin/64bit/"
+# The module, the renderer and any helper the bundle has.
+install -m 0755 "$here"/comment-bar/bin/64bit/* "$dest/bin/64bit/"
 install -m 0644 "$here"/comment-bar/data/locale/*.ini "$dest/data/locale/"
 echo "installed into $dest; restart OBS"

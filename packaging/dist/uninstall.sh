@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Removes what install.sh put into OBS's user plugin folder, and only that.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest="${XDG_CONFIG_HOME:-$HOME/.config}/obs-studio/plugins/comment-bar"
 [ -d "$dest" ] || { echo "nothing installed at $dest"; exit 0; }
-rm -f "$dest/bin/64bit/comment-bar.so" "$dest/bin/64bit/commentbar"
+for bin in "$here"/comment-bar/bin/64bit/*; do rm -f "$dest/bin/64bit/$(basename "$bin")"; done
 for ini in "$here"/comment-bar/data/locale/*.ini; do rm -f "$dest/data/locale/$(basename "$ini")"; done
 rmdir "$dest/bin/64bit" "$dest/bin" "$dest/data/locale" "$dest/data" "$dest" 2>/dev/null || true
 echo "removed $dest"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * commentbar_pool.h: the shared-memory frame pool between the OBS shim
  * (reader, creator of the pool) and the `commentbar serve` renderer (writer).

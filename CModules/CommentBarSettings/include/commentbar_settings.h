@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Comment Bar source's settings: the one table of their keys, types,
  * defaults and ranges. The OBS shim takes its defaults, its properties' ranges
@@ -26,6 +27,7 @@
 	X(service, "service", CB_SETTING_STRING, "demo", 0, 0, 0, NULL)                                \
 	X(stream_id, "stream_id", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                \
 	X(server, "server", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                      \
+	X(mirrativ_session, "mirrativ_session", CB_SETTING_STRING, "", 0, 0, 0, NULL)                  \
 	X(feeds, "feeds", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                        \
 	X(hide_bots, "hide_bots", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                \
 	X(bot_names, "bot_names", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                \
@@ -58,7 +60,13 @@
 	X(animate_emotes, "animate_emotes", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                      \
 	X(avatar_path, "avatar_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                            \
 	X(background_path, "background_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                    \
-	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60, NULL)                                                                \
+	X(fps, "fps", CB_SETTING_INT, NULL, 30, 1, 60, NULL)                                           \
+	X(overlay, "overlay", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                    \
+	X(overlay_corner, "overlay_corner", CB_SETTING_STRING, "bottom_right", 0, 0, 0,                  \
+	  "top_left|top_right|bottom_left|bottom_right")                                               \
+	X(overlay_scale, "overlay_scale", CB_SETTING_INT, NULL, 50, 25, 200, NULL)                     \
+	X(overlay_opacity, "overlay_opacity", CB_SETTING_INT, NULL, 90, 10, 100, NULL)                 \
+	X(overlay_margin, "overlay_margin", CB_SETTING_INT, NULL, 24, 0, 500, NULL)                             \
 	X(speech, "speech", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                           \
 	X(speech_engine, "speech_engine", CB_SETTING_STRING, "auto", 0, 0, 0, "auto|espeak|openjtalk|voicevox|bouyomichan") \
 	X(speech_voice, "speech_voice", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                               \

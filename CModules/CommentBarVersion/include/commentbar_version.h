@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * commentbar_version.h: the release version, for the renderer (`commentbar
  * --version`) and the OBS shim (its log line at load). Generated from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Chat bots, hidden by account or display name.
 struct BotFilter: Sendable, Equatable {
     /// The bots streamers meet most, hidden unless `hide_bots` is off.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// The bar's filters and highlights, from the settings, applied to each row before it
 /// is laid out (in `BarState`, so `render`, `serve` and the tests agree).
 public struct ChatFilters: Sendable, Equatable {

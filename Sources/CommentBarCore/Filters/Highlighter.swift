@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Rows that stand out, in order of precedence: a colour the platform gave (a Super
 /// Chat's tier), a paid row's tier, a mention of the streamer, a viewer's first message.
 struct Highlighter: Sendable, Equatable {

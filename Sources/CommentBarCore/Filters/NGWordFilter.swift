@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// NG words: masked with `＊` (one per character) or the whole row hidden.
 public enum NGMode: String, Sendable, Equatable, Codable, CaseIterable {
     case mask
@@ -17,7 +18,7 @@ struct NGWordFilter: Sendable, Equatable {
         if mode == .hide { return nil }
         var characters = Array(text)
         for range in found {
-            for index in range where characters[index] != " " { characters[index] = "＊" }
+            for index in range where characters[index] != " " && !folded[index].isEmpty { characters[index] = "＊" }
         }
         return String(characters)
     }

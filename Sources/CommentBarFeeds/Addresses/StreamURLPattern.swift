@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// One form of address that picks a service when a streamer pastes it (chat-downloader's

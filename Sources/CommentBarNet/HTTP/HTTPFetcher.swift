@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import AsyncHTTPClient
 import FoundationEssentials
 import NIOCore
@@ -9,7 +10,9 @@ import NIOSSL
 /// verified (plus `COMMENTBAR_CA_FILE`), `COMMENTBAR_CONNECT_TO` honoured with the
 /// certificate still checked against the URL's host, the body cut off at a byte cap,
 /// one deadline for the whole request, and redirects followed only to `https://`.
-/// Nothing here reads a local file: the only scheme is https.
+/// Nothing here reads a local file: the only scheme is https. Every request and every redirect
+/// goes through `AddressPolicy` (public hosts only, connected at the checked address) unless
+/// `COMMENTBAR_CONNECT_TO` maps its host to an address.
 package enum HTTPFetcher {
     package struct Failure: Error, CustomStringConvertible, Sendable, Equatable {
         package var description: String
@@ -57,8 +60,7 @@ package enum HTTPFetcher {
     /// `deadline` bounds the whole response, body included; redirects are not followed.
     package static func open(_ url: String, deadline: NIODeadline, accept: String = "*/*",
                              headers: [(String, String)] = []) async throws(Failure) -> HTTPClientResponse {
-        let (client, connectTo) = try setup.get()
-        let request = try makeRequest(url, method: .GET, body: nil, accept: accept, headers: headers, connectTo: connectTo)
+        let (client, request) = try await prepare(url, method: .GET, body: nil, accept: accept, headers: headers)
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, deadline: deadline)
@@ -73,15 +75,15 @@ package enum HTTPFetcher {
 
     private static func fetch(_ url: String, method: HTTPMethod, body: [UInt8]?, limits: Limits, accept: String,
                               headers: [(String, String)]) async throws(Failure) -> (body: [UInt8], cacheControl: String?) {
-        let (client, connectTo) = try setup.get()
         let deadline = NIODeadline.now() + .nanoseconds(Int64(limits.timeout.components.seconds) * 1_000_000_000
                                                         + limits.timeout.components.attoseconds / 1_000_000_000)
         var current = url
         var method = method
         var body = body
         for _ in 0...limits.maxRedirects {
-            let request = try makeRequest(current, method: method, body: body, accept: accept, headers: headers,
-                                          connectTo: connectTo)
+            // Each hop is checked again: a public host may redirect to a private one.
+            let (client, request) = try await prepare(current, method: method, body: body, accept: accept,
+                                                      headers: headers)
             let response: HTTPClientResponse
             do {
                 response = try await client.execute(request, deadline: deadline)
@@ -122,6 +124,22 @@ package enum HTTPFetcher {
         throw Failure("\(shown(url)): more than \(limits.maxRedirects) redirects")
     }
 
+    /// The request for `url` and the client that may send it, or why `url` may not be reached.
+    private static func prepare(_ url: String, method: HTTPMethod, body: [UInt8]?, accept: String,
+                                headers: [(String, String)]) async throws(Failure) -> (HTTPClient, HTTPClientRequest) {
+        let (client, connectTo, pinned) = try setup.get()
+        let target = try Target(url: url, connectTo: connectTo)
+        let request = try makeRequest(url, method: method, body: body, accept: accept, headers: headers,
+                                      connectTo: connectTo)
+        if connectTo.mapsToAddress(host: target.host, port: target.port) { return (client, request) }
+        do throws(AddressPolicy.Refusal) {
+            let addresses = try await AddressPolicy.publicAddresses(of: target.host, port: target.port)
+            return (pinned.client(host: target.host, addresses: addresses), request)
+        } catch {
+            throw Failure("\(shown(url)): refused: \(error.description)")
+        }
+    }
+
     private static func makeRequest(_ url: String, method: HTTPMethod, body: [UInt8]?, accept: String,
                                     headers: [(String, String)], connectTo: ConnectTo) throws(Failure) -> HTTPClientRequest {
         let target = try Target(url: url, connectTo: connectTo)
@@ -143,6 +161,8 @@ package enum HTTPFetcher {
     struct Target {
         var requestURL: String
         var hostHeader: String
+        var host: String
+        var port: Int
 
         init(url: String, connectTo: ConnectTo) throws(Failure) {
             guard url.utf8.count <= 4096, let components = URLComponents(string: url),
@@ -151,6 +171,8 @@ package enum HTTPFetcher {
                 throw Failure("not an https:// URL: \(HTTPFetcher.shown(url))")
             }
             let port = components.port ?? 443
+            self.host = host
+            self.port = port
             hostHeader = port == 443 ? host : "\(host):\(port)"
             // The address comes from the client's DNS override; the port is rewritten here.
             var rewritten = components
@@ -161,7 +183,7 @@ package enum HTTPFetcher {
 
     /// One client for the process (never shut down: it lives as long as the renderer), made
     /// from the environment on first use; a bad variable fails every fetch with its reason.
-    private static let setup: Result<(HTTPClient, ConnectTo), Failure> = {
+    private static let setup: Result<(HTTPClient, ConnectTo, PinnedClients), Failure> = {
         let connectTo: ConnectTo
         do throws(ConnectTo.SetupError) {
             connectTo = try ConnectTo.fromEnvironment()
@@ -178,10 +200,11 @@ package enum HTTPFetcher {
         }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
                                                      timeout: .init(connect: .seconds(10), read: .seconds(10)))
-        configuration.dnsOverride = connectTo.dnsOverride
         configuration.httpVersion = .http1Only
+        let pinned = PinnedClients(configuration: configuration)
+        configuration.dnsOverride = connectTo.dnsOverride
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-        return .success((client, connectTo))
+        return .success((client, connectTo, pinned))
     }()
 
     /// A URL as it may appear in a log line or on the bar: short, no query.
@@ -205,6 +228,13 @@ package enum HTTPFetcher {
 }
 
 extension ConnectTo {
+    /// Whether a rule sends `host`:`port` to a named address: the operator's (or a test's)
+    /// explicit choice, which the address policy does not second-guess.
+    func mapsToAddress(host: String, port: Int) -> Bool {
+        let key = AddressPolicy.hostWithoutBrackets(host).lowercased()
+        return rules.first { ($0.host == nil || $0.host == key) && ($0.port == nil || $0.port == port) }?.toHost != nil
+    }
+
     /// AsyncHTTPClient's DNS override: host → address, for rules that name both.
     var dnsOverride: [String: String] {
         var map: [String: String] = [:]

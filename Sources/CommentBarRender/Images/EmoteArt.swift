@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CCairo
 
 /// An emote's decoded picture: one frame, or an animation's frames with their delays

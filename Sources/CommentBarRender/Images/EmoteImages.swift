@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Synchronization
 
 /// The emotes' pictures by URL, filled off the render path (`serve`'s and `render`'s

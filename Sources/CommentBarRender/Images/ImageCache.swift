@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// Decoded images by source and size, least recently used first out once their pixels
@@ -19,6 +20,10 @@ final class ImageCache {
     private(set) var totalBytes = 0
     private var useCounter: UInt64 = 0
     private(set) var failures: [String: String] = [:]
+    /// Sources in the order they failed: the oldest reasons go first past `maxFailures`.
+    private var failureOrder: [String] = []
+    /// Reasons kept at most: a feed naming endless distinct bad pictures must not grow the table.
+    static let maxFailures = 256
 
     let remote: RemoteImageStore?
 
@@ -52,7 +57,7 @@ final class ImageCache {
             insert(key: key, image: image)
             return image
         } catch {
-            failures[source] = error.description
+            remember(failure: error.description, for: source)
             return nil
         }
     }
@@ -66,7 +71,19 @@ final class ImageCache {
         }.first
     }
 
-    func forgetFailures() { failures.removeAll() }
+    func forgetFailures() {
+        failures.removeAll()
+        failureOrder.removeAll()
+    }
+
+    private func remember(failure: String, for source: String) {
+        if failures.updateValue(failure, forKey: source) == nil { failureOrder.append(source) }
+        if failureOrder.count > Self.maxFailures {
+            let excess = failureOrder.count - Self.maxFailures
+            for old in failureOrder.prefix(excess) { failures[old] = nil }
+            failureOrder.removeFirst(excess)
+        }
+    }
 
     private func insert(key: String, image: ImageSurface) {
         let bytes = image.stride * image.height

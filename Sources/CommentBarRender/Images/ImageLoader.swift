@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CCairo
 import CPangoCairo
 import CommentBarCore
 
-/// Decodes image files (PNG, JPEG, WebP, ... whatever gdk-pixbuf's loaders read)
-/// into premultiplied Cairo surfaces, scaled on decode so that a huge file
-/// costs no more memory than the size it is shown at.
+/// Decodes PNG, JPEG, GIF and WebP pictures (and nothing else: see `ImageFormat`) into
+/// premultiplied Cairo surfaces, scaled on decode so that a huge file costs no more memory
+/// than the size it is shown at. Every decode has a time budget and a longest side.
 public enum ImageLoader {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -17,6 +18,15 @@ public enum ImageLoader {
     static let maxScaledDecodePixels = 50_000_000
     /// Other formats are decoded at full size and then scaled: 4 megapixels is 16 MiB.
     static let maxFullDecodePixels = 4_194_304
+    /// A picture's longest side at most: a 40000×1 strip is refused even though its pixels are few.
+    static let maxSide: Int32 = 8192
+    /// An emote's longest side at most (the widest emotes are about 4:1).
+    static let maxEmoteSide: Int32 = 1024
+    /// How long one picture may take to decode; the bytes are fed in slices and the clock
+    /// checked between them, so a slow picture is given up instead of holding its thread.
+    static let decodeBudget: Duration = .seconds(2)
+    /// The slice of bytes given to the loader between two looks at the clock.
+    static let sliceBytes = 16 << 10
 
     static func load(path: String, coverSide side: Int) throws(Failure) -> ImageSurface {
         do {
@@ -34,6 +44,12 @@ public enum ImageLoader {
             defer { g_free(name) }
             return String(cString: name)
         } ?? ""
+        guard ImageFormat(rawValue: formatName) != nil else {
+            throw Failure(description: "\(path): \(ImageFormat.refusal)")
+        }
+        guard max(width, height) <= maxSide else {
+            throw Failure(description: "\(path): \(width)x\(height) is too long a picture (at most \(maxSide) pixels a side)")
+        }
         let limit = formatName == "jpeg" ? maxScaledDecodePixels : maxFullDecodePixels
         guard Int(width) * Int(height) <= limit else {
             throw Failure(description: "\(path): \(width)x\(height) is too large a picture (at most \(limit / 1_000_000) megapixels for \(formatName.isEmpty ? "this format" : formatName))")
@@ -55,7 +71,7 @@ public enum ImageLoader {
     /// The picture's size is read from its header before anything is decoded: a loader
     /// told to make a 0×0 picture stops with an error instead of allocating the full size.
     static func load(bytes: [UInt8], name: String, coverSide side: Int) throws(Failure) -> ImageSurface {
-        let check = SizeCheck(maxPixels: maxFullDecodePixels, coverSide: side, headerOnly: false)
+        let check = SizeCheck(maxPixels: maxFullDecodePixels, maxSide: maxSide, coverSide: side, headerOnly: false)
         return try withLoader(bytes: bytes, name: name, check: check) { pixbuf throws(Failure) in
             guard let pixbuf else { throw Failure(description: "\(name): not an image gdk-pixbuf can read") }
             return surface(from: pixbuf)
@@ -65,7 +81,7 @@ public enum ImageLoader {
     /// Why `bytes` cannot be shown (not a picture gdk-pixbuf reads, or too large), read
     /// from the header alone; nil if it can. For fetchers, so a bad image is logged once.
     public static func problem(inImage bytes: [UInt8], name: String) -> String? {
-        let check = SizeCheck(maxPixels: maxFullDecodePixels, coverSide: 1, headerOnly: true)
+        let check = SizeCheck(maxPixels: maxFullDecodePixels, maxSide: maxSide, coverSide: 1, headerOnly: true)
         do {
             try withLoader(bytes: bytes, name: name, check: check) { _ throws(Failure) in }
             return nil
@@ -78,7 +94,7 @@ public enum ImageLoader {
     /// their delays. Refused, with a reason, when larger than 512×512 or not a picture;
     /// at most `maxFrames` frames (an animation's first `maxFrames`).
     public static func emoteArt(bytes: [UInt8], name: String, height: Int, maxFrames: Int = 500) throws -> EmoteArt {
-        let check = SizeCheck(maxPixels: 512 * 512, coverSide: 4096, headerOnly: false)
+        let check = SizeCheck(maxPixels: 512 * 512, maxSide: maxEmoteSide, coverSide: 4096, headerOnly: false)
         return try withLoader(bytes: bytes, name: name, check: check, animation: true) { animation throws(Failure) in
             guard let animation else { throw Failure(description: "\(name): not an image gdk-pixbuf can read") }
             if gdk_pixbuf_animation_is_static_image(animation) != 0, let still = gdk_pixbuf_animation_get_static_image(animation) {
@@ -95,6 +111,9 @@ public enum ImageLoader {
             var delays: [Double] = []
             var digests: [Int] = []
             while frames.count < maxFrames, milliseconds < 20_000 {
+                guard ContinuousClock.now < check.deadline else {
+                    throw Failure(description: "\(name): its frames take more than \(decodeBudget) to decode")
+                }
                 guard let pixbuf = gdk_pixbuf_animation_iter_get_pixbuf(iterator) else { break }
                 let delay = Int(gdk_pixbuf_animation_iter_get_delay_time(iterator))
                 let frame = scaled(pixbuf, height: height)
@@ -146,8 +165,15 @@ public enum ImageLoader {
     /// GdkPixbufAnimation.
     private static func withLoader<T>(bytes: [UInt8], name: String, check: SizeCheck, animation: Bool = false,
                                       _ body: (OpaquePointer?) throws(Failure) -> T) throws(Failure) -> T {
-        guard !bytes.isEmpty, let loader = gdk_pixbuf_loader_new() else {
-            throw Failure(description: "\(name): empty image")
+        guard !bytes.isEmpty else { throw Failure(description: "\(name): empty image") }
+        // Only the four formats, each with its own loader named: never a sniffed one.
+        guard let format = ImageFormat(sniffing: bytes) else {
+            throw Failure(description: "\(name): \(ImageFormat.refusal)")
+        }
+        var typeError: UnsafeMutablePointer<GError>?
+        guard let loader = gdk_pixbuf_loader_new_with_type(format.loaderName, &typeError) else {
+            if let typeError { g_error_free(typeError) }
+            throw Failure(description: "\(name): no \(format.loaderName) loader in gdk-pixbuf")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32,
@@ -157,6 +183,7 @@ public enum ImageLoader {
             check.width = width
             check.height = height
             check.tooLarge = width <= 0 || height <= 0 || Int(width) * Int(height) > check.maxPixels
+                || max(width, height) > check.maxSide
             if check.tooLarge || check.headerOnly {
                 gdk_pixbuf_loader_set_size(loader, 0, 0)  // the loader stops here, allocating nothing
                 return
@@ -184,8 +211,20 @@ public enum ImageLoader {
                               unsafeBitCast(areaUpdated, to: GCallback.self), handle.toOpaque(), nil,
                               GConnectFlags(rawValue: 0))
         var error: UnsafeMutablePointer<GError>?
-        let written = bytes.withUnsafeBufferPointer { buffer in
-            gdk_pixbuf_loader_write(loader, buffer.baseAddress, gsize(buffer.count), &error)
+        var written: gboolean = 1
+        var outOfTime = false
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count, written != 0, !check.tooLarge, !(check.headerOnly && check.width > 0) {
+                if ContinuousClock.now >= check.deadline {
+                    outOfTime = true
+                    return
+                }
+                let count = min(sliceBytes, buffer.count - offset)
+                written = gdk_pixbuf_loader_write(loader, base + offset, gsize(count), &error)
+                offset += count
+            }
         }
         var closeError: UnsafeMutablePointer<GError>?
         let closed = gdk_pixbuf_loader_close(loader, &closeError)
@@ -194,7 +233,10 @@ public enum ImageLoader {
             if let closeError { g_error_free(closeError) }
         }
         if check.tooLarge {
-            throw Failure(description: "\(name): \(check.width)x\(check.height) is too large a picture (at most \(check.maxPixels >= 1_000_000 ? "\(check.maxPixels / 1_000_000) megapixels" : "\(check.maxPixels) pixels"))")
+            throw Failure(description: "\(name): \(check.width)x\(check.height) is too large a picture (at most \(check.maxPixels >= 1_000_000 ? "\(check.maxPixels / 1_000_000) megapixels" : "\(check.maxPixels) pixels"), \(check.maxSide) a side)")
+        }
+        if outOfTime || ContinuousClock.now >= check.deadline {
+            throw Failure(description: "\(name): took more than \(decodeBudget) to decode")
         }
         if check.headerOnly, check.width > 0 { return try body(nil) }
         // Only loaders that report the rows they decode (PNG, JPEG, GIF; not WebP's) are judged so.
@@ -218,7 +260,10 @@ public enum ImageLoader {
     /// What the loader's size-prepared callback found.
     private final class SizeCheck {
         let maxPixels: Int
+        let maxSide: Int32
         let coverSide: Int
+        /// When the decode is given up.
+        let deadline = ContinuousClock.now + ImageLoader.decodeBudget
         /// Stop after the header: only the size is wanted.
         let headerOnly: Bool
         var width: Int32 = 0
@@ -227,8 +272,9 @@ public enum ImageLoader {
         /// How far down the picture the loader got.
         var decodedRows: Int32 = 0
 
-        init(maxPixels: Int, coverSide: Int, headerOnly: Bool) {
+        init(maxPixels: Int, maxSide: Int32, coverSide: Int, headerOnly: Bool) {
             self.maxPixels = maxPixels
+            self.maxSide = maxSide
             self.coverSide = coverSide
             self.headerOnly = headerOnly
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Synchronization
 
 /// The bytes of remote (`https://`) images, filled off the render path by whoever fetches

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarFeeds
 
 /// Checks channel names before they reach a protocol line: a name that could smuggle a

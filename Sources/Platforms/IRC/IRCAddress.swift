@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarFeeds
 
 /// A pasted `ircs://host[:port]/#channel` address → the channel (the stream id) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// One IRC line, parsed per the IRCv3 message format:
 /// `['@' tags ' '] [':' source ' '] command [params] [' :' trailing]`.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// The conversation with an IRC or Twitch chat server on one connection, without I/O:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// Twitch's `emotes` tag (dev.twitch.tv/docs/irc/tags, PRIVMSG/USERNOTICE): `25:0-4,12-16/1902:6-10`

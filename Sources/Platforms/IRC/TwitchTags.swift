@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Readers for the Twitch tags CommentBar uses (dev.twitch.tv/docs/irc/tags).
 /// Each returns nil or empty for a missing or malformed value rather than failing the line.
 enum TwitchTags {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 typealias NDGRChunkedMessage = Dwango_Nicolive_Chat_Service_Edge_ChunkedMessage

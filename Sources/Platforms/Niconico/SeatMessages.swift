@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarNet
 import FoundationEssentials
 
 /// The seat WebSocket's JSON messages (the watch page's `webSocketUrl`): what to send, and
@@ -61,6 +63,10 @@ enum SeatMessages {
         case "messageServer":
             guard let uri = data?.viewUri, uri.lowercased().hasPrefix("https://") else {
                 return .unknown("a messageServer without an https viewUri")
+            }
+            // Only niconico's own hosts: a viewUri naming another (a LAN address) is not followed.
+            guard PictureHosts.allows(uri, hosts: PictureHosts.niconico) else {
+                return .unknown("a messageServer whose viewUri is not on nicovideo.jp")
             }
             return .messageServer(viewURI: uri)
         case "statistics":

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// What a programme's watch page says: the `embedded-data` script's `data-props`

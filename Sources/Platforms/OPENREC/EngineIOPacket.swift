@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// Engine.IO protocol 3 over WebSocket, one packet per message: a packet-type digit, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// The third-party emote codes a channel's chat can use, merged in the order they win a clash,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarNet
 import FoundationEssentials
 
 /// The emote lists of BetterTTV, FrankerFaceZ and 7TV, read from their public APIs' JSON
@@ -109,7 +111,7 @@ enum ThirdPartyEmoteSets {
         var entry: Entry? {
             // "2" is the 2× image (up to 64 px); a set may only have "1" or "4".
             guard let code = emoteCode(name), let urls,
-                  let url = secureURL(urls["2"] ?? urls["1"] ?? urls["4"]) else { return nil }
+                  let url = secureURL(urls["2"] ?? urls["1"] ?? urls["4"], hosts: PictureHosts.frankerFaceZ) else { return nil }
             return Entry(code: code, url: url)
         }
     }
@@ -133,7 +135,7 @@ enum ThirdPartyEmoteSets {
         struct Details: Decodable { var host: Host? }
         struct Host: Decodable { var url: String? }
         var entry: Entry? {
-            guard let code = emoteCode(name), let host = secureURL(data?.host?.url),
+            guard let code = emoteCode(name), let host = secureURL(data?.host?.url, hosts: PictureHosts.sevenTV),
                   !host.hasSuffix("/") else { return nil }
             return Entry(code: code, url: host + "/2x.webp")
         }
@@ -153,12 +155,15 @@ enum ThirdPartyEmoteSets {
 
     /// An image URL as https: protocol-relative `//cdn…` (FFZ, 7TV) gets `https:`; anything
     /// but https, or with spaces or controls, is refused, so nothing can name a local file.
-    static func secureURL(_ url: String?) -> String? {
+    /// With `hosts`, only URLs on the provider's own picture CDN (issue 19: an API answer
+    /// naming 127.0.0.1 or a LAN host is refused here).
+    static func secureURL(_ url: String?, hosts: [String]? = nil) -> String? {
         guard var url, url.utf8.count <= 1024 else { return nil }
         if url.hasPrefix("//") { url = "https:" + url }
         guard url.lowercased().hasPrefix("https://"), url.utf8.count > "https://".utf8.count,
               !url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" })
         else { return nil }
+        if let hosts, !PictureHosts.allows(url, hosts: hosts) { return nil }
         return url
     }
 

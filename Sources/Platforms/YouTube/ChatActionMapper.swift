@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// Live-chat actions → bar events. Rows carry the author's channel id as `login`, so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// A `get_live_chat` response: the actions since the last poll and the next continuation
 /// with how long to wait before asking for it. Only the paths the mapper reads are decoded.
 struct LiveChatResponse: Decodable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// How long the YouTube feed waits before it asks again, by what went wrong. Consecutive
 /// problems back off; a chat that went live starts over.
 struct RetryPace {

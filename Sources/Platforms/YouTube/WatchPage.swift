@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// What a watch page (or a channel's `/live` page) says about a stream: the InnerTube key

@@ -1,4 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarNet
 import FoundationEssentials
 
 /// The shapes YouTube's JSON shares between pages and InnerTube responses. Every field is
@@ -81,7 +83,7 @@ struct YouTubeText: Decodable, Sendable {
             guard let emoji = run.emoji else { continue }
             let shown = emoji.text
             let length = shown.unicodeScalars.count
-            if !emoji.isUnicode, length > 0, let url = emoji.imageURL {
+            if !emoji.isUnicode, length > 0, let url = emoji.imageURL, PictureHosts.allows(url, hosts: PictureHosts.youTube) {
                 emotes.append(Emote(range: offset..<(offset + length), name: shown, url: url))
             }
             text += shown

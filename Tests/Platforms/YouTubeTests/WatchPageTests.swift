@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import XCTest
 @testable import YouTubePlatform
 
@@ -65,5 +66,19 @@ final class WatchPageTests: XCTestCase {
         XCTAssertNil(EmbeddedJSON.object(after: "ytcfg.set", in: big, maxBytes: 1 << 16))
         XCTAssertNotNil(EmbeddedJSON.object(after: "ytcfg.set", in: big))
         XCTAssertEqual(EmbeddedJSON.objects(after: "x", in: Array(String(repeating: "x={}", count: 100).utf8)).count, 16)
+    }
+
+    /// Issue 19: markers whose objects never close cost at most two passes over the page in
+    /// all, not one each (8 MiB rescanned per failing marker before).
+    func testManyUnclosedMarkersAreScannedOnce() {
+        let page = Array((String(repeating: "ytInitialData = {\"a\":[", count: 20_000)).utf8)
+        var scanned = 0
+        XCTAssertNil(EmbeddedJSON.object(after: "ytInitialData", in: page, from: 0, maxBytes: 8 << 20, scanned: &scanned))
+        XCTAssertLessThanOrEqual(scanned, 2 * page.count)
+        let mismatched = Array((String(repeating: "ytInitialData = {\"a\":1]", count: 20_000) + "ytInitialData = {}").utf8)
+        scanned = 0
+        XCTAssertNotNil(EmbeddedJSON.object(after: "ytInitialData", in: mismatched, from: 0, maxBytes: 8 << 20,
+                                            scanned: &scanned))
+        XCTAssertLessThanOrEqual(scanned, 2 * mismatched.count)
     }
 }

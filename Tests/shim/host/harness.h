@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * harness: the stub host's way of driving the plugin like OBS (harness.c),
  * and of looking at what the process holds afterwards.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stub_host: the shim's test. It dlopens the plugin .so, captures the source it
  * registers and drives it like OBS would (create, show, video_tick at 60 Hz,

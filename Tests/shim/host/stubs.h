@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stubs: libobs's running parts, faked for the stub host (stubs.c), and what
  * they recorded: textures and their uploads, draws, the registered source and

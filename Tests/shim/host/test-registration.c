@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
@@ -120,6 +121,12 @@ void test_defaults_and_properties(void)
 			snprintf(problems + strlen(problems), sizeof(problems) - strlen(problems), " %s", expected[i].name);
 	}
 	check(!problems[0], "properties have the right keys, types and ranges", "wrong:%s", problems);
+
+	/* The Mirrativ session is a password field, as OBS shows a stream key. */
+	obs_property_t *session = obs_properties_get(props, "mirrativ_session");
+	check(session && obs_property_get_type(session) == OBS_PROPERTY_TEXT &&
+		      obs_property_text_type(session) == OBS_TEXT_PASSWORD,
+	      "the Mirrativ session is a password field", "type %d", session ? (int)obs_property_text_type(session) : -1);
 
 	/* The service list is the renderer's registry (the generated header), in its order,
 	 * with the registry's names where the locale has none (en-US has none). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The stub host's tests, by area; each prints its checks (check.h). */
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * unit_tests: the shim's stdin queue, log limiter, safe text, stderr log,
  * newest line and settings table,

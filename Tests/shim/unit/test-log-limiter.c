@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The token bucket every rate-limited log line goes through. */
 #include <stdio.h>
 

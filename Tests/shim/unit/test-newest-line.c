@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The newest versioned line the supervisor keeps for the settings and for OBS's state. */
 #define _GNU_SOURCE
 #include <pthread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Outside text made safe: escaped and cut once for the log, printable for the properties. */
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,12 @@ void test_safe_text(void)
 	static const char overlong[] = "\xc0\xaf \xed\xa0\x80";
 	check(escapes_to(overlong, strlen(overlong), "\\xc0\\xaf \\xed\\xa0\\x80", out, sizeof(out)),
 	      "safe text: overlong and surrogate sequences are escaped byte by byte", "\"%s\"", out);
+
+	/* Issue 19: a name ending in RIGHT-TO-LEFT OVERRIDE would reverse the rest of the log line. */
+	static const char bidi[] = "nameflip\xe2\x80\xae: hi \xe2\x81\xa6x\xe2\x81\xa9 \xe2\x80\x8f \xd8\x9c";
+	check(escapes_to(bidi, strlen(bidi), "nameflip\\u{202e}: hi \\u{2066}x\\u{2069} \\u{200f} \\u{061c}", out,
+			 sizeof(out)),
+	      "safe text: bidi overrides, isolates and marks are escaped, so a name cannot reorder the line", "\"%s\"", out);
 
 	static char big[30000];
 	memset(big, 'x', sizeof(big));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The settings table's string enums: their choices, as the shim and the renderer read them. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The renderer's output into the log: lines, escapes, one cut, one budget. */
 #define _GNU_SOURCE
 #include <fcntl.h>

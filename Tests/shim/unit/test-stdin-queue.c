@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The renderer's stdin queue: newest line per kind, never blocking, never half a line. */
 #define _GNU_SOURCE
 #include <errno.h>

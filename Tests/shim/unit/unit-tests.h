@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * unit_tests: the shim's libobs-free parts tested alone (make test-shim-unit):
  * the stdin queue, the log limiter, safe text, the stderr log, the newest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DO NOT EDIT.
 // swift-format-ignore-file
 // swiftlint:disable all

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import AsyncHTTPClient
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// One HTTP client per host, each bound (by AsyncHTTPClient's DNS override) to the address
+/// `AddressPolicy` checked, so the connection goes to that very address and not to whatever a
+/// second lookup answers (a name that resolves to a public address, then to 127.0.0.1, reaches
+/// nothing). The TLS certificate is still checked against the host name. A few hosts at most:
+/// the least recently used client is retired (shut down once its requests are long over).
+final class PinnedClients: Sendable {
+    static let maxHosts = 32
+    /// Retired clients are shut down this long after: every request has a shorter deadline.
+    static let retireAfter: Duration = .seconds(15 * 60)
+
+    private struct Pin {
+        var address: String
+        var client: HTTPClient
+        var lastUse: UInt64
+    }
+
+    private struct Pins {
+        var byHost: [String: Pin] = [:]
+        var useCounter: UInt64 = 0
+    }
+
+    private let configuration: HTTPClient.Configuration
+    private let pins = Mutex(Pins())
+
+    init(configuration: HTTPClient.Configuration) {
+        self.configuration = configuration
+    }
+
+    /// The client for `host`, connecting to one of `addresses` (all already checked).
+    func client(host: String, addresses: [SocketAddress]) -> HTTPClient {
+        let key = host.lowercased()
+        let (client, retired) = pins.withLock { pins -> (HTTPClient, [HTTPClient]) in
+            pins.useCounter &+= 1
+            if var pin = pins.byHost[key], addresses.contains(where: { $0.ipAddress == pin.address }) {
+                pin.lastUse = pins.useCounter
+                pins.byHost[key] = pin
+                return (pin.client, [])
+            }
+            var retired: [HTTPClient] = []
+            if let old = pins.byHost.removeValue(forKey: key) { retired.append(old.client) }
+            let address = addresses.first?.ipAddress ?? key
+            var configuration = configuration
+            configuration.dnsOverride = [host: address, key: address]
+            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+            pins.byHost[key] = Pin(address: address, client: client, lastUse: pins.useCounter)
+            while pins.byHost.count > Self.maxHosts,
+                  let oldest = pins.byHost.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                retired.append(oldest.value.client)
+                pins.byHost[oldest.key] = nil
+            }
+            return (client, retired)
+        }
+        for old in retired {
+            Task.detached {
+                try? await Task.sleep(for: Self.retireAfter)
+                try? await old.shutdown()
+            }
+        }
+        return client
+    }
+}
