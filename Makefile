@@ -59,7 +59,7 @@ demo: deps renderer plugin
 test-swift:
 	$(SWIFT) test
 
-test: test-swift test-shim test-obs test-feeds test-packaging test-overlay
+test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay
 check: deps packaging-deps
 	$(MAKE) test
 
@@ -68,4 +68,5 @@ include CModules/overlay/overlay.mk
 include Tests/feeds/feeds.mk
 include Tests/overlay/overlay.mk
 include Tests/bench/bench.mk
+include Tests/speech/speech.mk
 include packaging/packaging.mk

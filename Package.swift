@@ -130,9 +130,16 @@ let package = Package(
         // The renderer's side of the shared-memory pool.
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
+        // Reading the chat aloud (issue 20): rules, queue and engines; nothing of it is loaded
+        // or run while speech is off (libespeak-ng is opened with dlopen when first used).
+        .target(name: "CommentBarSpeech",
+                dependencies: ["CommentBarCore", "CommentBarSettings",
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+                swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
-                dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender",
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
                                "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
@@ -146,7 +153,8 @@ let package = Package(
             name: "commentbar",
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
-                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarOverlay",
+                "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
+                "CommentBarOverlay",
                 "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -166,6 +174,8 @@ let package = Package(
                     dependencies: ["CommentBarNet", .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
+                    swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarOverlayTests",
                     dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",

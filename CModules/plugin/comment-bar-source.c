@@ -23,6 +23,8 @@
 #include "safe-text.h"
 #include "settings-line.h"
 #include "source-properties.h"
+#include "speech-audio.h"
+#include "speech-hotkeys.h"
 
 #define SOURCE_ID "comment_bar_source"
 /* A supervisor needs at most 0.5 s (exit grace) + 2 s (reaping after SIGKILL). */
@@ -39,6 +41,8 @@ struct comment_bar_source {
 	char name[SOURCE_NAME_LOG_SIZE]; /* escaped for the log, as at create */
 	struct renderer_supervisor *supervisor;
 	struct bar_live_state *live; /* OBS's streaming, recording and mic state for the renderer */
+	struct speech_audio *audio;     /* the reading's PCM from the pool's ring to OBS */
+	struct speech_hotkeys *hotkeys; /* "Skip reading", "Pause reading" */
 	/* Written by update, read by get_width/get_height on the graphics thread. */
 	atomic_uint width;
 	atomic_uint height;
@@ -103,6 +107,8 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 		return NULL;
 	}
 	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor, mic_renamed, s);
+	s->audio = speech_audio_start(source, s->name);
+	s->hotkeys = speech_hotkeys_register(source, s->supervisor);
 	configure_live_state(s, settings);
 	return s;
 }
@@ -114,6 +120,8 @@ static void cb_destroy(void *data)
 	struct comment_bar_source *s = data;
 	/* First: its callbacks hand lines to the supervisor. */
 	bar_live_state_destroy(s->live);
+	speech_hotkeys_unregister(s->hotkeys);
+	speech_audio_stop(s->audio);
 	renderer_supervisor_stop(s->supervisor);
 	frame_pool_unref(s->pool);
 	if (s->texture) {
@@ -154,7 +162,8 @@ static void cb_video_tick(void *data, float seconds)
 	UNUSED_PARAMETER(seconds);
 	struct comment_bar_source *s = data;
 	bar_live_state_tick(s->live);
-	renderer_supervisor_adopt_pool(s->supervisor, &s->pool);
+	if (renderer_supervisor_adopt_pool(s->supervisor, &s->pool))
+		speech_audio_set_pool(s->audio, s->pool);
 	if (!s->pool)
 		return;
 
@@ -219,7 +228,7 @@ static obs_properties_t *cb_get_properties(void *data)
 static struct obs_source_info comment_bar_source_info = {
 	.id = SOURCE_ID,
 	.type = OBS_SOURCE_TYPE_INPUT,
-	.output_flags = OBS_SOURCE_VIDEO | OBS_SOURCE_CUSTOM_DRAW | OBS_SOURCE_SRGB,
+	.output_flags = OBS_SOURCE_VIDEO | OBS_SOURCE_AUDIO | OBS_SOURCE_CUSTOM_DRAW | OBS_SOURCE_SRGB,
 	.get_name = cb_get_name,
 	.create = cb_create,
 	.destroy = cb_destroy,

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "frame-pool.h"
 #include "safe-text.h"
+#include "speech-ring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +27,10 @@ struct frame_pool *frame_pool_create(uint32_t width, uint32_t height, char *err,
 		snprintf(err, err_size, "bad pool size %ux%u", width, height);
 		return NULL;
 	}
-	const uint64_t total = cb_pool_total_size(width, height);
+	/* The frames, then the audio ring (docs/pool-abi.md): pages of it that speech never
+	 * writes are never touched, so a bar without speech costs no memory for it. */
+	const uint64_t ring_offset = cb_audio_ring_offset(width, height);
+	const uint64_t total = ring_offset + cb_audio_ring_size();
 
 	int fd = memfd_create("commentbar-pool", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0) {
@@ -56,8 +60,9 @@ struct frame_pool *frame_pool_create(uint32_t width, uint32_t height, char *err,
 	h->stride = width * 4u;
 	h->slot_count = CB_POOL_SLOTS;
 	h->slot_size = cb_pool_slot_size(width, height);
-	h->pool_size = total;
+	h->pool_size = cb_pool_total_size(width, height); /* the frames; the ring follows */
 	h->handoff = INITIAL_MIDDLE_SLOT;
+	speech_ring_init(h, map, ring_offset);
 
 	/* Sealed so the renderer can neither shrink the file under our mapping
 	 * (SIGBUS on read) nor grow it, nor remove the seals. */
@@ -84,6 +89,7 @@ struct frame_pool *frame_pool_create(uint32_t width, uint32_t height, char *err,
 	pool->height = height;
 	pool->stride = width * 4u;
 	pool->slot_size = cb_pool_slot_size(width, height);
+	pool->ring_offset = ring_offset;
 	pool->front_index = INITIAL_READER_SLOT;
 	return pool;
 }

@@ -27,6 +27,7 @@ struct frame_pool {
 	uint32_t height;
 	uint32_t stride;
 	uint64_t slot_size;
+	uint64_t ring_offset; /* the audio ring (speech-ring.h), cb_audio_ring_size() bytes there; 0: none */
 
 	/* Reader state, touched only by the thread that takes frames (video_tick). */
 	uint32_t front_index;

@@ -20,7 +20,8 @@ SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
 PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c settings-line.c \
 	source-properties.c renderer-supervisor.c renderer-run.c newest-line.c child-process.c stdin-queue.c \
 	stderr-log.c log-limiter.c pool-watch.c supervisor-threads.c safe-text.c frame-pool.c \
-	on-air.c mic-watch.c bar-live-state.c) $(SETTINGS_DIR)/commentbar_settings.c
+	on-air.c mic-watch.c bar-live-state.c speech-ring.c speech-audio.c speech-hotkeys.c) \
+	$(SETTINGS_DIR)/commentbar_settings.c
 # The version header (from VERSION) names the release in the log line at load.
 VERSION_INCLUDE_DIR := CModules/CommentBarVersion/include
 PLUGIN_INCLUDES := -ICModules/CommentBarPoolABI/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR) -I$(VERSION_INCLUDE_DIR)
@@ -72,7 +73,7 @@ STUB_HOST_FLAGS := -rdynamic -ITests/shim -I$(PLUGIN_DIR) $(PLUGIN_INCLUDES) $(O
 STUB_HOST_LIBS := $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
 # The unit tests link the shim's libobs-free parts directly (stderr-log's blog is theirs).
 SHIM_UNIT_SOURCES := $(wildcard Tests/shim/unit/*.c) $(SHIM_CHECK) $(addprefix $(PLUGIN_DIR)/,stdin-queue.c \
-	log-limiter.c safe-text.c stderr-log.c newest-line.c) $(SETTINGS_DIR)/commentbar_settings.c
+	log-limiter.c safe-text.c stderr-log.c newest-line.c speech-ring.c) $(SETTINGS_DIR)/commentbar_settings.c
 
 $(SHIM_PLUGIN): $(PLUGIN_SOURCES) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
@@ -85,7 +86,7 @@ $(SHIM_HOST): $(STUB_HOST_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUG
 $(SHIM_UNIT): $(SHIM_UNIT_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
 	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) -ITests/shim -I$(PLUGIN_DIR) $(OBS_CFLAGS) -o $@ \
-		-I$(SETTINGS_DIR)/include $(SHIM_UNIT_SOURCES) -lpthread
+		-I$(SETTINGS_DIR)/include -ICModules/CommentBarPoolABI/include $(SHIM_UNIT_SOURCES) -lpthread
 
 $(FAKE_RENDERER): Tests/shim/fake_renderer.c CModules/CommentBarPoolABI/include/commentbar_pool.h $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)

@@ -71,6 +71,10 @@ static void queue_new_input(struct renderer_supervisor *sup)
 	if (obs)
 		stdin_queue_put(&run->input, STDIN_KIND_OBS, obs);
 	free(obs);
+	char *speech = newest_line_take_newer(&sup->speech, &run->sent_speech_version);
+	if (speech)
+		stdin_queue_put(&run->input, STDIN_KIND_SPEECH, speech);
+	free(speech);
 
 	const uint64_t active_version = atomic_load(&sup->active_version);
 	if (active_version != run->sent_active_version) {
@@ -147,6 +151,7 @@ bool renderer_run_start(struct renderer_supervisor *sup, uint32_t width, uint32_
 	/* A new renderer knows nothing yet: it gets the settings, then the active state. */
 	stdin_queue_clear(&run->input);
 	run->sent_settings_version = run->sent_active_version = run->sent_obs_version = 0;
+	run->sent_speech_version = 0;
 	run->input_blocked_logged = false;
 	publish_pool(sup, pool);
 	source_log(LOG_INFO, sup->name, "started renderer pid %d with a %ux%u pool", (int)run->child.pid, width, height);

@@ -34,6 +34,7 @@ struct renderer_run {
 	uint64_t sent_settings_version;
 	uint64_t sent_active_version;
 	uint64_t sent_obs_version;
+	uint64_t sent_speech_version;
 	bool input_blocked_logged;
 };
 
@@ -47,6 +48,7 @@ struct renderer_supervisor {
 	/* From OBS's threads to the supervisor thread, each with its own lock. */
 	struct newest_line settings; /* the newest settings line that fits */
 	struct newest_line obs;      /* the newest {"obs":...} line */
+	struct newest_line speech;   /* the newest {"speech":...} line (reading hotkeys) */
 
 	/* Guarded by mutex, which is only ever held to copy these (no I/O). */
 	pthread_mutex_t mutex;

@@ -86,6 +86,7 @@ static void free_supervisor(struct renderer_supervisor *sup)
 	pthread_mutex_destroy(&sup->mutex);
 	newest_line_free(&sup->settings);
 	newest_line_free(&sup->obs);
+	newest_line_free(&sup->speech);
 	free(sup->renderer_path);
 	free(sup->name);
 	free(sup);
@@ -154,8 +155,10 @@ struct renderer_supervisor *renderer_supervisor_start(const char *name, const ch
 		goto fail;
 	if (!newest_line_init(&sup->obs))
 		goto fail_settings;
-	if (pthread_mutex_init(&sup->mutex, NULL) != 0)
+	if (!newest_line_init(&sup->speech))
 		goto fail_obs;
+	if (pthread_mutex_init(&sup->mutex, NULL) != 0)
+		goto fail_speech;
 	const size_t settings_length = strlen(settings_line);
 	if (settings_length <= RENDERER_SETTINGS_LINE_MAX) {
 		if (!newest_line_set(&sup->settings, settings_line))
@@ -184,6 +187,8 @@ struct renderer_supervisor *renderer_supervisor_start(const char *name, const ch
 
 fail_mutex:
 	pthread_mutex_destroy(&sup->mutex);
+fail_speech:
+	newest_line_free(&sup->speech);
 fail_obs:
 	newest_line_free(&sup->obs);
 fail_settings:
@@ -249,6 +254,12 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 void renderer_supervisor_set_obs_state(struct renderer_supervisor *sup, const char *obs_line)
 {
 	if (newest_line_set(&sup->obs, obs_line))
+		wake(sup);
+}
+
+void renderer_supervisor_set_speech_state(struct renderer_supervisor *sup, const char *speech_line)
+{
+	if (newest_line_set(&sup->speech, speech_line))
 		wake(sup);
 }
 

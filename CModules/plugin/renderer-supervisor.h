@@ -47,6 +47,9 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 /* OBS's own state for the renderer: one {"obs":{...}} line ending in '\n'.
  * Any thread; never blocks on I/O; a line equal to the last one is not sent again. */
 void renderer_supervisor_set_obs_state(struct renderer_supervisor *sup, const char *obs_line);
+/* The reading hotkeys' state for the renderer: one {"speech":{...}} line ending in '\n'.
+ * Any thread; never blocks on I/O; the newest line replaces one not sent yet. */
+void renderer_supervisor_set_speech_state(struct renderer_supervisor *sup, const char *speech_line);
 /* From show/hide: lock-free. */
 void renderer_supervisor_set_active(struct renderer_supervisor *sup, bool active);
 

@@ -125,6 +125,27 @@ static void set_stream_id_help(obs_property_t *stream_id)
 }
 #endif
 
+/* "Read comments aloud" (issue 20): a checkable group, whose checkbox is the
+ * group's name, the `speech` setting; docs/speech.md. */
+static void add_speech(obs_properties_t *props)
+{
+	obs_properties_t *group = obs_properties_create();
+	add_choices(group, CB_SETTING_INDEX_speech_engine, "SpeechEngine");
+	obs_property_t *voice = obs_properties_add_text(group, settings_key(CB_SETTING_INDEX_speech_voice),
+							obs_module_text("SpeechVoice"), OBS_TEXT_DEFAULT);
+	obs_property_set_long_description(voice, obs_module_text("SpeechVoice.Description"));
+	obs_property_t *server = obs_properties_add_text(group, settings_key(CB_SETTING_INDEX_speech_server),
+							 obs_module_text("SpeechServer"), OBS_TEXT_DEFAULT);
+	obs_property_set_long_description(server, obs_module_text("SpeechServer.Description"));
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_speech_names), obs_module_text("SpeechNames"));
+	add_int(group, CB_SETTING_INDEX_speech_max_chars, "SpeechMaxChars");
+	add_int_slider(group, CB_SETTING_INDEX_speech_rate, "SpeechRate", "%");
+	add_int_slider(group, CB_SETTING_INDEX_speech_volume, "SpeechVolume", "%");
+	add_int_slider(group, CB_SETTING_INDEX_speech_max_delay, "SpeechMaxDelay", " s");
+	obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_speech), obs_module_text("Speech"),
+				 OBS_GROUP_CHECKABLE, group);
+}
+
 /* Filters and highlights, in a group of their own. */
 static void add_filters(obs_properties_t *props)
 {
@@ -266,6 +287,7 @@ obs_properties_t *source_properties_create(obs_source_t *source, const char *sta
 	obs_properties_add_path(props, settings_key(CB_SETTING_INDEX_background_path), obs_module_text("BackgroundImage"),
 				OBS_PATH_FILE, filter, NULL);
 	add_int(props, CB_SETTING_INDEX_fps, "FPS");
+	add_speech(props);
 	add_overlay(props);
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an

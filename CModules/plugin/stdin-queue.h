@@ -18,6 +18,7 @@ enum stdin_kind {
 	STDIN_KIND_SETTINGS, /* {"settings":{...}} */
 	STDIN_KIND_ACTIVE,   /* {"active":true|false} */
 	STDIN_KIND_OBS,      /* {"obs":{...}}: OBS's streaming, recording and mic state */
+	STDIN_KIND_SPEECH,   /* {"speech":{...}}: the reading hotkeys (speech-hotkeys.c) */
 	STDIN_KIND_COUNT,
 };
 

@@ -20,6 +20,8 @@ public final class SharedMemoryFramePool: FramePool {
     private var back = 0
     private var published: Int?
     private var sequence: UInt64 = 0
+    /// The audio ring beside the frames, if the shim made one.
+    public let audioRing: SharedMemoryAudioRing?
 
     /// Maps the pool the shim created and passed as `fd`, checking its header.
     public init(fd: Int32) throws(AttachError) {
@@ -61,6 +63,7 @@ public final class SharedMemoryFramePool: FramePool {
         self.height = height
         self.stride = stride
         self.slotSize = slotSize
+        audioRing = SharedMemoryAudioRing(mapping: self.mapping, header: header, poolSize: poolSize)
         store32(\.producer_pid, UInt32(truncatingIfNeeded: getpid()))
         heartbeat()
     }

@@ -4,6 +4,7 @@ import CommentBarFeeds
 import CommentBarFrames
 import CommentBarRender
 import CommentBarServices
+import CommentBarSpeech
 import FoundationEssentials
 import Logging
 import Synchronization
@@ -46,16 +47,19 @@ public final class ServeSession: @unchecked Sendable {
     private let images: RemoteImageFetches
     private let emotes: EmoteFetches
     private let flowAlarm: FlowAlarm
+    /// Reading the chat aloud: idle (nothing loaded) while `speech` is off.
+    private let speech: SpeechHook
     /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
     private let presenter: (any FramePresenter)?
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
                 emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https,
-                presenter: (any FramePresenter)? = nil) {
+                presenter: (any FramePresenter)? = nil, audio: (any SpeechAudioSink)? = nil) {
         self.sink = sink
         self.presenter = presenter
         self.log = log
+        speech = SpeechHook(sink: audio, log: log)
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (self.wake, self.wakeUp) = (wake, wakeUp)
         flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
@@ -86,6 +90,7 @@ public final class ServeSession: @unchecked Sendable {
                 log.error("\(error.description)")
                 continue
             }
+            speech.command(line)
             if let active = message.active {
                 shared.withLock { $0.active = active }
                 log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
@@ -143,14 +148,16 @@ public final class ServeSession: @unchecked Sendable {
                                 self.log.info("feed status\(origin.count > 1 ? " (\(origin.name))" : ""): \(status.label)")
                             }
                             let now = self.flowAlarm.now
-                            let (streams, due) = self.shared.withLock { shared -> ([BarState.StreamSlot], Double?) in
-                                guard shared.feedGeneration == generation else { return ([], nil) }
-                                for release in shared.flow.receive(event, from: origin, now: now) {
-                                    shared.state.apply(release.event, from: release.origin)
+                            let (streams, due, heard) = self.shared.withLock {
+                                shared -> ([BarState.StreamSlot], Double?, [(FeedEvent, ChatLine?)]) in
+                                guard shared.feedGeneration == generation else { return ([], nil, []) }
+                                let heard = shared.flow.receive(event, from: origin, now: now).map {
+                                    Self.apply($0.event, from: $0.origin, to: &shared.state)
                                 }
-                                return (shared.state.streams, shared.flow.nextDue)
+                                return (shared.state.streams, shared.flow.nextDue, heard)
                             }
                             self.flowAlarm.set(due)
+                            for (event, shown) in heard { self.speech.heard(event, shown: shown) }
                             if case .viewers = event, origin.count > 1 { self.logViewers(streams) }
                             self.wakeUp.yield()
                         }
@@ -158,6 +165,36 @@ public final class ServeSession: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Applies one event the flow released (now due) to the bar, and says what speech hears of
+    /// it: the event, and the row it added as the bar shows it (nil for history, which is
+    /// never read aloud, and for anything filtered out).
+    static func apply(_ event: FeedEvent, from origin: BarState.Origin,
+                      to state: inout BarState) -> (FeedEvent, ChatLine?) {
+        let revision = state.linesRevision
+        state.apply(event, from: origin)
+        let added = state.linesRevision != revision ? newRow(of: event, origin, in: state) : nil
+        return (rowEvent(event, origin), added?.isHistory == true ? nil : added)
+    }
+
+    /// Deletions name rows as the bar does: a stream's own ids are tagged when there are several.
+    static func rowEvent(_ event: FeedEvent, _ origin: BarState.Origin) -> FeedEvent {
+        if case .delete(let id) = event, origin.count > 1 { return .delete(id: "\(origin.index)/\(id)") }
+        return event
+    }
+
+    /// The row a comment or gift added, as the bar shows it (filtered, NG words masked).
+    static func newRow(of event: FeedEvent, _ origin: BarState.Origin, in state: BarState) -> ChatLine? {
+        guard case .comment(let line) = event, let last = state.lines.last else {
+            if case .gift(let line) = event, let last = state.lines.last { return matches(last, line, origin) }
+            return nil
+        }
+        return matches(last, line, origin)
+    }
+
+    private static func matches(_ row: ChatLine, _ line: ChatLine, _ origin: BarState.Origin) -> ChatLine? {
+        row.id == (origin.count > 1 ? "\(origin.index)/\(line.id)" : line.id) ? row : nil
     }
 
     /// When the viewers of several streams were last logged: their breakdown, at most once a minute.
@@ -200,13 +237,16 @@ public final class ServeSession: @unchecked Sendable {
         for await _ in wake {
             heartbeat()
             let now = flowAlarm.now
-            let (snapshot, nextComment) = shared.withLock { shared in
+            let (snapshot, nextComment, released) = shared.withLock { shared in
                 shared.frameLoopProgress = clock.now
                 // Comments that came due (the alarm rang, or any other wake-up) are shown now.
-                for release in shared.flow.release(now: now) { shared.state.apply(release.event, from: release.origin) }
-                return (shared, shared.flow.nextDue)
+                let heard = shared.flow.release(now: now).map {
+                    Self.apply($0.event, from: $0.origin, to: &shared.state)
+                }
+                return (shared, shared.flow.nextDue, heard)
             }
             flowAlarm.set(nextComment)
+            for (event, shown) in released { speech.heard(event, shown: shown) }
             let status = Self.sinkStatus(snapshot.active ? snapshot.state.status : .paused)
             if lastStatus?.0 != status.0 || lastStatus?.1 != status.1 {
                 sink.setStatus(status.0, detail: status.1)

@@ -4,6 +4,7 @@ import CommentBarOverlay
 import CommentBarPool
 import CommentBarPoolABI
 import CommentBarServe
+import CommentBarSpeech
 import Glibc
 import Logging
 import NIOCore
@@ -32,7 +33,7 @@ struct Serve: AsyncParsableCommand {
         }
         // The overlay helper starts only when a settings line turns `overlay` on.
         let presenter = OverlayPresenter(poolFd: poolFd, log: log)
-        await ServeSession(sink: pool, log: log, presenter: presenter).run(messages: StdinLines.stream(log: log))
+        await ServeSession(sink: pool, log: log, presenter: presenter, audio: pool.audioRing).run(messages: StdinLines.stream(log: log))
         // Feed connections still closing must not keep a process OBS has let go of.
         Glibc.exit(0)
     }
@@ -60,3 +61,6 @@ extension SharedMemoryFramePool: FrameSink {
         return { writer.beat() }
     }
 }
+
+/// Speech goes to the pool's audio ring (issue 20).
+extension SharedMemoryAudioRing: SpeechAudioSink {}

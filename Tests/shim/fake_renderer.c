@@ -209,11 +209,15 @@ int main(int argc, char **argv)
 	}
 	header = (struct cb_pool_header *)map;
 	if (header->magic != CB_POOL_MAGIC || header->version != CB_POOL_VERSION ||
-	    header->pool_size != map_size || header->stride != header->width * 4u ||
+	    /* The memfd holds the frames, then the audio ring when there is one (docs/pool-abi.md). */
+	    (header->audio_offset ? header->audio_offset + header->audio_size : header->pool_size) != map_size ||
+	    header->stride != header->width * 4u ||
 	    header->slot_size != cb_pool_slot_size(header->width, header->height) ||
 	    header->pool_size != cb_pool_total_size(header->width, header->height) ||
 	    (header->handoff & ~CB_POOL_INDEX_MASK) != 0) {
-		fprintf(stderr, "fake: the pool header is not what the ABI says\n");
+		fprintf(stderr, "fake: the pool header is not what the ABI says (pool %llu, audio %llu+%llu, memfd %zu)\n",
+			(unsigned long long)header->pool_size, (unsigned long long)header->audio_offset,
+			(unsigned long long)header->audio_size, map_size);
 		return 2;
 	}
 	width = header->width;

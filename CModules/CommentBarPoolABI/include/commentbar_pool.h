@@ -88,7 +88,52 @@ struct cb_pool_header {
 	uint32_t status_code;        /* 96: enum cb_pool_status */
 	uint32_t status_generation;  /* 100 */
 	char status_text[CB_POOL_STATUS_TEXT_SIZE]; /* 104: UTF-8, NUL-terminated */
+
+	/* The audio ring (an addition in version 1: a pool whose creator knows no ring has
+	 * zeros here, and a renderer that knows none never looks). Written once by the
+	 * creator. The ring lives in the same memfd after the frame slots, at audio_offset
+	 * (page aligned, >= pool_size); the memfd is then audio_offset + audio_size long. */
+	uint64_t audio_offset;   /* 264: offset of struct cb_audio_ring; 0: no ring */
+	uint64_t audio_size;     /* 272: CB_AUDIO_HEADER_SIZE + capacity * channels * bytes per sample */
 };
+
+/*
+ * The audio ring: single producer (the renderer's speech), single consumer (the
+ * shim's audio thread). Counters count frames since the ring was made and never
+ * wrap in practice (2^64 frames); frame n lives at sample index n % capacity.
+ *   - the writer writes frames [write_frames, write_frames + k) with k <=
+ *     capacity - (write_frames - read_frames), then stores write_frames + k (release);
+ *   - the reader reads frames [read_frames, write_frames) (acquire on
+ *     write_frames), then stores the new read_frames (release);
+ *   - discard_before (writer): frames below it are not played (a skip or a
+ *     pause): the reader moves read_frames up to it when read_frames < it <= write_frames.
+ * The reader validates everything: magic, version, format, rate, channels and
+ * capacity must equal what it created; read_frames <= write_frames <=
+ * read_frames + capacity; otherwise the ring is corrupt: no audio from it.
+ */
+#define CB_AUDIO_MAGIC 0x4F49445552414242ULL /* "BBARAUDO" read as little-endian bytes */
+#define CB_AUDIO_VERSION 1u
+#define CB_AUDIO_HEADER_SIZE 128u
+#define CB_AUDIO_RATE 48000u
+#define CB_AUDIO_CHANNELS 1u
+#define CB_AUDIO_FORMAT_F32 1u /* float samples, -1..1, native endian */
+#define CB_AUDIO_FORMAT_S16 2u /* reserved: int16 samples */
+#define CB_AUDIO_CAPACITY_FRAMES (CB_AUDIO_RATE * 4u) /* 4 s */
+
+struct cb_audio_ring {
+	uint64_t magic;           /*  0: CB_AUDIO_MAGIC */
+	uint32_t version;         /*  8: CB_AUDIO_VERSION */
+	uint32_t header_size;     /* 12: CB_AUDIO_HEADER_SIZE: offset of the samples */
+	uint32_t sample_rate;     /* 16: CB_AUDIO_RATE */
+	uint32_t channels;        /* 20: 1 (mono) or 2 (interleaved) */
+	uint32_t format;          /* 24: CB_AUDIO_FORMAT_F32 */
+	uint32_t capacity_frames; /* 28: frames the ring holds */
+	uint64_t write_frames;    /* 32: writer: frames written so far */
+	uint64_t read_frames;     /* 40: reader: frames consumed so far */
+	uint64_t discard_before;  /* 48: writer: frames below this are dropped unplayed */
+	uint64_t utterance_ns;    /* 56: writer: CLOCK_MONOTONIC when the newest item arrived (for benchmarks) */
+};
+
 
 /* The geometry a creator picks for width x height: stride is width * 4. */
 static inline uint64_t cb_pool_slot_size(uint32_t width, uint32_t height)
@@ -100,6 +145,17 @@ static inline uint64_t cb_pool_slot_size(uint32_t width, uint32_t height)
 static inline uint64_t cb_pool_total_size(uint32_t width, uint32_t height)
 {
 	return (uint64_t)CB_POOL_HEADER_SIZE + (uint64_t)CB_POOL_SLOTS * cb_pool_slot_size(width, height);
+}
+
+static inline uint64_t cb_audio_ring_size(void)
+{
+	return (uint64_t)CB_AUDIO_HEADER_SIZE + (uint64_t)CB_AUDIO_CAPACITY_FRAMES * CB_AUDIO_CHANNELS * 4u;
+}
+
+/* Where a pool's ring starts: after the frame slots, page aligned. */
+static inline uint64_t cb_audio_ring_offset(uint32_t width, uint32_t height)
+{
+	return (cb_pool_total_size(width, height) + CB_POOL_SLOT_ALIGN - 1u) / CB_POOL_SLOT_ALIGN * CB_POOL_SLOT_ALIGN;
 }
 
 /* Atomic access for both languages (Swift imports these inline functions). */

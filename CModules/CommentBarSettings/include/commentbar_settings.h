@@ -69,7 +69,16 @@
 	  "top_left|top_right|bottom_left|bottom_right")                                               \
 	X(overlay_scale, "overlay_scale", CB_SETTING_INT, NULL, 50, 25, 200, NULL)                     \
 	X(overlay_opacity, "overlay_opacity", CB_SETTING_INT, NULL, 90, 10, 100, NULL)                 \
-	X(overlay_margin, "overlay_margin", CB_SETTING_INT, NULL, 24, 0, 500, NULL)
+	X(overlay_margin, "overlay_margin", CB_SETTING_INT, NULL, 24, 0, 500, NULL)                             \
+	X(speech, "speech", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                           \
+	X(speech_engine, "speech_engine", CB_SETTING_STRING, "auto", 0, 0, 0, "auto|espeak|openjtalk|voicevox|bouyomichan") \
+	X(speech_voice, "speech_voice", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                               \
+	X(speech_server, "speech_server", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                             \
+	X(speech_names, "speech_names", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                               \
+	X(speech_max_chars, "speech_max_chars", CB_SETTING_INT, NULL, 80, 10, 1000, NULL)                                   \
+	X(speech_rate, "speech_rate", CB_SETTING_INT, NULL, 100, 50, 300, NULL)                                             \
+	X(speech_volume, "speech_volume", CB_SETTING_INT, NULL, 100, 0, 100, NULL)                                          \
+	X(speech_max_delay, "speech_max_delay", CB_SETTING_INT, NULL, 10, 2, 120, NULL)
 
 enum cb_setting_type {
 	CB_SETTING_STRING,

@@ -76,6 +76,7 @@ int main(void)
 	test_stderr_log();
 	test_newest_line();
 	test_settings_choices();
+	test_speech_ring();
 	logged_clear();
 	free(lines);
 	return check_summary();

@@ -14,6 +14,7 @@ void test_safe_text(void);
 void test_stderr_log(void);
 void test_newest_line(void);
 void test_settings_choices(void);
+void test_speech_ring(void);
 
 /* blog, as the unit tests define it: every line kept for the checks. */
 size_t logged_count(void);

@@ -1,0 +1,230 @@
+import CommentBarCore
+import Logging
+import Synchronization
+
+/// Reads rows aloud while speech is on: the rules make each row's sentence, the queue keeps
+/// reading within `speech_max_delay`, the engine synthesizes on its own task (never the frame
+/// loop) and the PCM goes to the sink a little ahead of playback, so a skip or a pause takes
+/// effect at once.
+public final class SpeechReader: Sendable {
+    struct State {
+        var settings: SpeechSettings
+        var queue: SpeechQueue
+        var busyUntil: Double = 0
+        var skips = 0
+        var paused = false
+        var lastReported: (text: String, at: Double)?
+    }
+
+    /// How far ahead of playback PCM is written (seconds).
+    static let writeAhead = 0.3
+    private let state: Mutex<State>
+    private let sink: any SpeechAudioSink
+    private let report: @Sendable (String) -> Void
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private let wake: AsyncStream<Void>.Continuation
+    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    /// `report`: one line for the bar's status and the log when an item could not be spoken.
+    public init(settings: SpeechSettings, sink: any SpeechAudioSink, report: @escaping @Sendable (String) -> Void) {
+        state = Mutex(State(settings: settings, queue: SpeechQueue(maxDelay: Double(settings.maxDelay))))
+        self.sink = sink
+        self.report = report
+        start = clock.now
+        let (stream, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        let loop = Task.detached { [weak self] in
+            for await _ in stream {
+                guard let self else { return }
+                await self.readWaiting()
+            }
+        }
+        task.withLock { $0 = loop }
+    }
+
+    deinit {
+        wake.finish()
+        task.withLock { $0?.cancel() }
+    }
+
+    public func stop() {
+        wake.finish()
+        task.withLock { $0?.cancel() }
+        sink.discardQueued()
+    }
+
+    var now: Double {
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    public func update(_ settings: SpeechSettings) {
+        state.withLock {
+            $0.settings = settings
+            $0.queue.maxDelay = Double(settings.maxDelay)
+        }
+    }
+
+    /// A row the bar shows (already through its filters).
+    public func add(_ line: ChatLine) {
+        let rules = state.withLock { ReadingRules($0.settings) }
+        guard let text = rules.sentence(for: line) else { return }
+        let user = (line.login ?? line.user).lowercased()
+        sink.markArrival()
+        let time = now
+        state.withLock {
+            $0.queue.add(SpeechQueue.Item(id: line.id, user: user, text: text, arrived: time), now: time,
+                         busyUntil: $0.busyUntil)
+        }
+        wake.yield()
+    }
+
+    public func remove(id: String) {
+        state.withLock { $0.queue.remove(id: id) }
+    }
+
+    public func remove(user: String) {
+        state.withLock { $0.queue.remove(user: user.lowercased()) }
+    }
+
+    public func removeAll() {
+        state.withLock { $0.queue.removeAll() }
+    }
+
+    public func control(_ control: SpeechControl) {
+        let changed = state.withLock { state -> Bool in
+            let skip = control.skip != state.skips
+            state.skips = control.skip
+            state.paused = control.paused
+            return skip || control.paused
+        }
+        if changed { sink.discardQueued() }
+        wake.yield()
+    }
+
+    private func readWaiting() async {
+        while !Task.isCancelled {
+            let time = now
+            let next = state.withLock { state -> (SpeechQueue.Utterance, SpeechSettings, Int)? in
+                guard !state.paused, let utterance = state.queue.next(now: time) else { return nil }
+                return (utterance, state.settings, state.skips)
+            }
+            guard let (utterance, settings, skips) = next else { return }
+            await read(utterance, settings: settings, skips: skips)
+        }
+    }
+
+    private func read(_ utterance: SpeechQueue.Utterance, settings: SpeechSettings, skips: Int) async {
+        let engine = SpeechEngines.make(settings)
+        let options = VoiceOptions(voice: settings.voice, rate: settings.rate, volume: settings.volume)
+        let audio: SpeechAudio?
+        do {
+            audio = try await engine.speak(utterance.text, language: SpeechLanguage.of(utterance.text), options: options)
+        } catch {
+            problem("speech (\(engine.name)): \(error.description)")
+            return
+        }
+        guard let audio else { return }
+        var samples = LinearResampler.resample(audio, to: sink.sampleRate).samples
+        let gain = Float(settings.volume) / 100
+        if gain != 1 { for index in samples.indices { samples[index] *= gain } }
+        let rate = Double(sink.sampleRate)
+        state.withLock { $0.busyUntil = now + Double(samples.count) / rate }
+        await play(samples, skips: skips)
+        state.withLock { $0.busyUntil = now }
+    }
+
+    /// Writes at most `writeAhead` seconds ahead of playback, until done, skipped or paused.
+    private func play(_ samples: [Float], skips: Int) async {
+        let ahead = Int(Self.writeAhead * Double(sink.sampleRate))
+        var offset = 0
+        while offset < samples.count, !Task.isCancelled {
+            let interrupted = state.withLock { $0.skips != skips || $0.paused }
+            if interrupted {
+                sink.discardQueued()
+                return
+            }
+            let room = ahead - sink.queuedFrames()
+            if room > 0 {
+                offset += sink.write(samples[offset..<min(offset + room, samples.count)])
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// One line per problem: the same problem again within a minute is not repeated.
+    private func problem(_ text: String) {
+        let time = now
+        let due = state.withLock { state -> Bool in
+            if let last = state.lastReported, last.text == text, time - last.at < 60 { return false }
+            state.lastReported = (text, time)
+            return true
+        }
+        if due { report(text) }
+    }
+}
+
+/// What `serve` hands to speech: its settings and hotkeys from stdin, and the rows the bar
+/// shows. With speech off nothing runs and no engine is loaded; the reader is made when it
+/// is turned on and stopped when it is turned off.
+public final class SpeechHook: Sendable {
+    private let sink: (any SpeechAudioSink)?
+    private let log: Logger
+    private let report: @Sendable (String) -> Void
+    private let reader = Mutex<SpeechReader?>(nil)
+
+    public init(sink: (any SpeechAudioSink)?, log: Logger, report: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.sink = sink
+        self.log = log
+        self.report = report
+    }
+
+    /// One stdin line: `{"settings":{…}}` turns speech on or off and sets it; `{"speech":{…}}`
+    /// is a hotkey.
+    public func command(_ line: String) {
+        if let settings = SpeechSettings.fromCommandLine(line) { configure(settings) }
+        if let control = SpeechControl.fromCommandLine(line) { reader.withLock { $0 }?.control(control) }
+    }
+
+    func configure(_ settings: SpeechSettings) {
+        guard settings.enabled, let sink else {
+            if let old = reader.withLock({ reader -> SpeechReader? in defer { reader = nil }; return reader }) {
+                old.stop()
+                log.info("speech off")
+            }
+            if settings.enabled { log.error("speech: this pool has no audio ring (an older shim)") }
+            return
+        }
+        let made = reader.withLock { reader -> Bool in
+            if let reader {
+                reader.update(settings)
+                return false
+            }
+            let log = log, report = report
+            reader = SpeechReader(settings: settings, sink: sink) { text in
+                log.error("\(text)")
+                report(text)
+            }
+            return true
+        }
+        if made { log.info("speech on: \(settings.engine.rawValue)") }
+    }
+
+    /// An event of the feed, and the row as the bar shows it (nil: hidden or not a row).
+    public func heard(_ event: FeedEvent, shown: ChatLine?) {
+        guard let reader = reader.withLock({ $0 }) else { return }
+        switch event {
+        case .comment, .gift:
+            if let shown { reader.add(shown) }
+        case .delete(let id):
+            reader.remove(id: id)
+        case .deleteUser(let user):
+            reader.remove(user: user)
+        case .clear:
+            reader.removeAll()
+        default:
+            break
+        }
+    }
+}

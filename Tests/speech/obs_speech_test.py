@@ -1,0 +1,242 @@
+"""Speech in real OBS (headless, over obs-websocket): a Comment Bar with `speech` on and a file
+feed is recorded (StartRecord/StopRecord) and the recording's audio, decoded with ffmpeg, is loud
+after each comment and silent between them; with `speech` off it is silent throughout.
+    obs_speech_test.py --plugin SO --data DIR --renderer BIN [--bench OUT.json]
+With --bench it also measures (figures only, no verdict): comment to first audio sample in OBS
+(the shim's COMMENTBAR_SPEECH_TRACE lines), the renderer's CPU while reading 2 comments/s, and
+its memory with speech on and off. Prints "ok"/"FAIL" lines and "N passed, M failed".
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+import obsctl  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fakes  # noqa: E402
+
+passed = failed = 0
+RATE = 8000  # the decoded audio's rate: enough to tell loud from silent
+WINDOW = 0.1
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}", flush=True)
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+    return ok
+
+
+def fixture(path, times, prefix):
+    with open(path, "w") as f:
+        f.write(json.dumps({"type": "recording", "time": 1700000000}) + "\n")
+        for index, at in enumerate(times):
+            f.write(json.dumps({"type": "comment", "at": at, "id": f"{prefix}{index}", "user": "viewer",
+                                "text": f"comment number {index + 1}"}) + "\n")
+
+
+def start_recording(obs):
+    """Starts recording; returns the monotonic time its output became active."""
+    obs.request("StartRecord")
+    for _ in range(100):
+        if obs.request("GetRecordStatus").get("outputActive"):
+            break
+        time.sleep(0.05)
+    return time.monotonic()
+
+
+def stop_recording(obs):
+    path = obs.request("StopRecord").get("outputPath")
+    for _ in range(100):
+        if not obs.request("GetRecordStatus").get("outputActive"):
+            break
+        time.sleep(0.1)
+    return path
+
+
+def record(obs, seconds):
+    start = start_recording(obs)
+    time.sleep(seconds)
+    return start, stop_recording(obs)
+
+
+def loudness(path):
+    """RMS of each 100 ms window of the recording's audio, as a fraction of full scale."""
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-vn", "-ac", "1", "-ar", str(RATE), "-f", "s16le", "-"],
+                         capture_output=True, check=True).stdout
+    samples = memoryview(raw).cast("h")
+    step = int(RATE * WINDOW)
+    out = []
+    for start in range(0, len(samples) - step + 1, step):
+        chunk = samples[start:start + step]
+        out.append((sum(s * s for s in chunk) / step) ** 0.5 / 32768)
+    return out
+
+
+def renderer_pid(obs_pid):
+    for children in glob.glob(f"/proc/{obs_pid}/task/*/children"):
+        for pid in open(children).read().split():
+            try:
+                if os.path.basename(os.readlink(f"/proc/{pid}/exe")) == "commentbar":
+                    return int(pid)
+            except OSError:
+                pass
+    return None
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory(pid):
+    values = {}
+    for line in open(f"/proc/{pid}/smaps_rollup"):
+        name, _, rest = line.partition(":")
+        if name in ("Rss", "Pss"):
+            values[name] = int(rest.split()[0])
+    return values
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--renderer", required=True)
+    ap.add_argument("--bench")
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="commentbar-obs-speech.")
+    cleanup = []
+    try:
+        os.makedirs(os.path.join(work, "plugins"))
+        shutil.copy(args.plugin, os.path.join(work, "plugins", "comment-bar.so"))
+        os.makedirs(os.path.join(work, "data"))
+        shutil.copytree(args.data, os.path.join(work, "data", "comment-bar"))
+        xvfb = obsctl.Xvfb(work)
+        cleanup.append(xvfb.stop)
+        home = os.path.join(work, "home")
+        os.makedirs(home)
+        obs = obsctl.OBS(home, xvfb.display, work, {
+            "OBS_PLUGINS_PATH": os.path.join(work, "plugins"), "OBS_PLUGINS_DATA_PATH": os.path.join(work, "data"),
+            "COMMENTBAR_RENDERER": os.path.abspath(args.renderer), "HOME": home, "COMMENTBAR_SPEECH_TRACE": "1"})
+        cleanup.append(obs.stop)
+        obs.request("SetRecordDirectory", {"recordDirectory": work}, check=False)
+        base = {"service": "file", "width": 320, "height": 64, "speech_engine": "espeak"}
+
+        # Speech on: three comments, 6 s apart.
+        times = [3, 9, 15]
+        on_fixture = os.path.join(work, "on.jsonl")
+        fixture(on_fixture, times, "on")
+        rec_start = start_recording(obs)
+        obs.create_input("Speech Bar", "comment_bar_source", {**base, "stream_id": on_fixture, "speech": True})
+        created = time.monotonic() - rec_start
+        time.sleep(times[-1] + 4)
+        path = stop_recording(obs)
+        levels = loudness(path)
+        loud = 0.01
+        for at in times:
+            after = levels[int((created + at) / WINDOW):int((created + at + 3) / WINDOW)]
+            check(max(after, default=0) > loud, f"speech on: loud within 3 s after the comment at {at} s",
+                  f"peak RMS {max(after, default=0):.3f}")
+        for at, following in zip(times, times[1:]):
+            between = levels[int((created + at + 3.5) / WINDOW):int((created + following - 0.2) / WINDOW)]
+            check(between and max(between) < 0.002, f"speech on: silent between the comments at {at} and {following} s",
+                  f"peak RMS {max(between, default=0):.4f} over {len(between)} windows")
+        before = levels[:int((created + times[0] - 0.2) / WINDOW)]
+        check(before and max(before) < 0.002, "speech on: silent before the first comment",
+              f"peak RMS {max(before, default=0):.4f}")
+        traces = [float(m) for m in re.findall(r"speech trace: first sample ([0-9.]+) ms",
+                                                open(obs.log_path(), errors="replace").read())]
+        check(len(traces) == len(times), "the shim's trace saw each comment's first sample", f"{traces}")
+        obs.remove_input("Speech Bar")
+
+        # Speech off: the same kind of bar, silent.
+        off_fixture = os.path.join(work, "off.jsonl")
+        fixture(off_fixture, [2, 5, 8], "off")
+        obs.create_input("Quiet Bar", "comment_bar_source", {**base, "stream_id": off_fixture, "speech": False})
+        _, off_path = record(obs, 11)
+        off_levels = loudness(off_path)
+        check(off_levels and max(off_levels) < 0.002, "speech off: the recording is silent",
+              f"peak RMS {max(off_levels, default=0):.4f} over {len(off_levels)} windows")
+        obs.remove_input("Quiet Bar")
+
+        # A VOICEVOX engine that stalls: one status line, then reading goes on once it answers.
+        engine = fakes.Voicevox().start()
+        cleanup.append(engine.stop)
+        engine.mode = "stall"
+        stall_fixture = os.path.join(work, "stall.jsonl")
+        fixture(stall_fixture, [1, 3, 16], "stall")
+        obs.create_input("Stalled Bar", "comment_bar_source", {**base, "stream_id": stall_fixture, "speech": True,
+                                                               "speech_engine": "voicevox",
+                                                               "speech_server": engine.address})
+        time.sleep(14)
+        engine.mode = "ok"
+        time.sleep(6)
+        text = open(obs.log_path(), errors="replace").read()
+        problems = re.findall(r"speech \(voicevox\): [^\n]*", text)
+        check(len(problems) == 1, "a stalled engine makes one status line in the OBS log", f"{problems}")
+        check(engine.texts == ["viewer: comment number 3"], "reading goes on: the next comment reaches the engine once it answers",
+              f"{engine.texts}")
+        obs.remove_input("Stalled Bar")
+
+        if args.bench:
+            bench(obs, work, base, traces, args.bench)
+    finally:
+        for stop in reversed(cleanup):
+            try:
+                stop()
+            except Exception as e:  # noqa: BLE001 - cleanup goes on
+                print(f"cleanup: {e}")
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+def bench(obs, work, base, first_traces, out):
+    """Figures only: latency of 20 comments 3 s apart, CPU at 2 comments/s, memory on vs off."""
+    results = {}
+    spaced = os.path.join(work, "spaced.jsonl")
+    fixture(spaced, [2 + 3 * i for i in range(20)], "lat")
+    log = obs.log_path()
+    seen_before = len(re.findall(r"speech trace: first sample", open(log, errors="replace").read()))
+    obs.create_input("Latency Bar", "comment_bar_source", {**base, "stream_id": spaced, "speech": True})
+    time.sleep(2 + 3 * 20 + 2)
+    traces = [float(m) for m in re.findall(r"speech trace: first sample ([0-9.]+) ms",
+                                            open(log, errors="replace").read())][seen_before:]
+    obs.remove_input("Latency Bar")
+    traces.sort()
+    if traces:
+        results["latency_ms"] = {"count": len(traces), "p50": statistics.median(traces),
+                                 "p99": traces[min(len(traces) - 1, int(round(0.99 * (len(traces) - 1))))]}
+    for speech in (True, False):
+        busy = os.path.join(work, f"busy-{speech}.jsonl")
+        fixture(busy, [1 + 0.5 * i for i in range(80)], f"busy{speech}")
+        name = f"Busy Bar {speech}"
+        obs.create_input(name, "comment_bar_source", {**base, "stream_id": busy, "speech": speech})
+        time.sleep(6)
+        pid = renderer_pid(obs.pid)
+        c0, t0 = cpu_seconds(pid), time.monotonic()
+        time.sleep(20)
+        cpu = (cpu_seconds(pid) - c0) / (time.monotonic() - t0)
+        results[f"speech_{'on' if speech else 'off'}"] = {"cpu_percent": round(100 * cpu, 1), **memory(pid)}
+        obs.remove_input(name)
+        time.sleep(1)
+    with open(out, "w") as f:
+        json.dump(results, f, indent=2)
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
