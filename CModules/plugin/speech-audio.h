@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * speech-audio: the Comment Bar source's own audio. A thread of its own (never
  * the graphics thread) drains the pool's audio ring at the pace of real time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * speech-hotkeys: the source's OBS hotkeys "Skip reading" and "Pause reading"
  * (obs_hotkey_register_source). Each press sends the renderer one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * speech-ring: the shim's side of the audio ring in the pool's memfd
  * (commentbar_pool.h: struct cb_audio_ring, docs/pool-abi.md). The shim made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import Synchronization
 
 /// Wakes the frame loop when the next waiting comment (`ChatFlow`) is due, and only then:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// What is read aloud for a row of the bar (docs/speech.md). The row has already been through

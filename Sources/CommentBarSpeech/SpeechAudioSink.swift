@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Where spoken PCM goes: the shared-memory audio ring the OBS shim drains (docs/pool-abi.md),
 /// or memory in the tests. Mono float samples at `sampleRate`.
 public protocol SpeechAudioSink: AnyObject, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Mono PCM, samples in -1...1.
 public struct SpeechAudio: Sendable, Equatable {
     public var samples: [Float]

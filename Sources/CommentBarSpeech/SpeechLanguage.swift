@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// The language a text is read in: Japanese when it has kana or kanji, English otherwise.
 /// It picks the phrasing ("以下略" or "and more") and, with `auto`, the engine.
 public enum SpeechLanguage: String, Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// The items waiting to be read, never more than `maxDelay` seconds behind: when speech would
 /// start later than that after an item arrived, the oldest waiting items are dropped, and the
 /// number dropped is read before the next item ("ほか N 件" / "N more"). Times are seconds on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// The `host:port` the user typed in `speech_server` (`[v6]:port` for IPv6; the port may be
 /// left out for the engine's usual one). It is the only address speech ever contacts, and the
 /// user may well mean their own machine, so loopback is allowed here (and only here).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// The WAV files Open JTalk and VOICEVOX write: RIFF/WAVE with one `fmt ` chunk of 16-bit PCM
 /// (format 1), mono or stereo, and one `data` chunk. Every field is checked before it is used;
 /// anything else is refused with a reason. `commentbar speak` writes the same form.

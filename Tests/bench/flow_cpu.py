@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The comment flow's cost (issue 21), without OBS: `commentbar serve` on a memfd pool made as the
 shim makes it (renderer_rss.make_pool), fed by the benchmark's WebSocket server (wsloop.py) with
 10 comments/s that come as a YouTube poll brings them: a burst every 2 s of 20 comments carrying

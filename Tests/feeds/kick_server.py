@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A fake Kick: the channel JSON of kick.com over HTTPS (live, offline, 403 from a bot wall)
 and Kick's Pusher app on ws-us2.pusher.com over a TLS WebSocket speaking Pusher protocol 7
 (connection_established with activity_timeout, subscribe/subscription_succeeded, ping/pong,

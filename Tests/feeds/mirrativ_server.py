@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A fake Mirrativ: the web API of www.mirrativ.com over HTTPS, which answers only with a
 valid session cookie (401 without one or with an expired one), and the chat server
 online.mirrativ.com over a TLS WebSocket speaking tab-separated lines (SUB/MSG/PING/ACK).

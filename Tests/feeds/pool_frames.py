@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`commentbar serve` on a memfd frame pool made here as the OBS shim makes it (docs/pool-abi.md),
 with every published frame kept with the time it was seen: the tests read what the bar showed,
 frame by frame. The pool is only watched, never taken from (no hand-off exchange): with no reader

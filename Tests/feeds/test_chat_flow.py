@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """How comments flow onto the bar (issue 21), read frame by frame from `commentbar serve`'s pool
 (pool_frames.py): a YouTube poll's burst of timed messages replayed one by one over the poll, a
 moderation delay that keeps a deleted comment off every frame, and the recent messages YouTube

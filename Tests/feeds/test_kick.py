@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `kick` service against a fake Kick (the channel JSON on kick.com and Kick's Pusher app on
 ws-us2.pusher.com, under their real host names, TLS with the test CA): the channel JSON (live,
 offline, refused by the bot wall), the Pusher protocol 7 handshake and pings, every chat event the

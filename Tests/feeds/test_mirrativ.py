@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `mirrativ` service against a fake Mirrativ (web API on www.mirrativ.com that wants a login
 session, chat server on online.mirrativ.com, under their real host names, TLS with the test CA):
 comments and gifts with a valid session, a clear status and no request without one, one request

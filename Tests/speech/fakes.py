@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Loopback fakes of the speech servers, speaking their real wire formats (written by us from
 the documented shapes: SOURCES.md). Each records what it received.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Speech in real OBS (headless, over obs-websocket): a Comment Bar with `speech` on and a file
 feed is recorded (StartRecord/StopRecord) and the recording's audio, decoded with ffmpeg, is loud
 after each comment and silent between them; with `speech` off it is silent throughout.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Reading the chat aloud (issue 20; owned by the speech work).
 #   make test-speech   `commentbar speak` with eSpeak NG, Open JTalk and loopback VOICEVOX/棒読みちゃん
 #                      fakes, then speech in real OBS (a recording's audio decoded with ffmpeg)

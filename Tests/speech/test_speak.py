@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`commentbar speak`: valid WAV from each built-in engine for Japanese and English, longer text
 longer audio, and exactly the text the reading rules give reaching the VOICEVOX and 棒読みちゃん
 fakes (NG words and hidden users never do). COMMENTBAR_BIN names the renderer;

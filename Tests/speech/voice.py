@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """An HTS voice for Open JTalk in the tests: `mei_normal.htsvoice` (MMDAgent's "Mei", CC BY 3.0,
 Nagoya Institute of Technology; its licence file travels with it) from PyPI's pyopenjtalk 0.4.1
 source archive, fetched with `pip download --no-deps pyopenjtalk==0.4.1` into a cache folder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// One stream's pacing: comments that arrive together (one poll's answer, one segment read
 /// at once) but carry the times they were sent are spread over the time they cover, as they
 /// were said. The first of a burst shows at once, the others after it by their own times,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /// Between the feeds and `BarState`: comments wait here until they are due, paced (a burst
 /// spread by its send times, `BurstPacer`) and held back by the moderation delay, during
 /// which a deletion, a timeout, a ban or a clear removes them unseen. Gifts, history and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// Turns Kick's chat events (Pusher messages on `chatrooms.ID.v2` and `channel.ID`) into bar

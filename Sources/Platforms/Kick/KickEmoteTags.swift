@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
 /// Kick writes emotes inline as `[emote:ID:NAME]`: the bar shows NAME, drawn as the picture

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import FoundationEssentials
 
 /// One message of the Pusher Channels protocol (version 7), which Kick's chat speaks:

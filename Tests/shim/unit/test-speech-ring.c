@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The shim's reader of the pool's audio ring: it plays what the renderer wrote, in order,
  * honours a skip, and treats a ring whose header or counters make no sense as corrupt
  * (no audio, never a read out of bounds) rather than trusting it. */
