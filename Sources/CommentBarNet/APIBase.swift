@@ -13,6 +13,8 @@ package enum APIBase {
               components.query == nil, components.fragment == nil else {
             throw FeedConfigError("bad server \(String(reflecting: String(server.prefix(120)))) for \(service): expected an https:// URL like \(platformBase)")
         }
+        // The streamer typed it: it may be on their own machine or network.
+        StreamerTypedHosts.allow(host: host, port: components.port ?? 443)
         return server.hasSuffix("/") ? String(server.dropLast()) : server
     }
 }

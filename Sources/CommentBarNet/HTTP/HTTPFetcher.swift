@@ -131,7 +131,8 @@ package enum HTTPFetcher {
         let target = try Target(url: url, connectTo: connectTo)
         let request = try makeRequest(url, method: method, body: body, accept: accept, headers: headers,
                                       connectTo: connectTo)
-        if connectTo.mapsToAddress(host: target.host, port: target.port) { return (client, request) }
+        if connectTo.mapsToAddress(host: target.host, port: target.port)
+            || StreamerTypedHosts.allows(host: target.host, port: target.port) { return (client, request) }
         do throws(AddressPolicy.Refusal) {
             let addresses = try await AddressPolicy.publicAddresses(of: target.host, port: target.port)
             return (pinned.client(host: target.host, addresses: addresses), request)

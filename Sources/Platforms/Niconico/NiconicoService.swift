@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import FoundationEssentials
+import CommentBarNet
 
 /// The `niconico` service: a niconico live programme's comments, from its NDGR comment server.
 public enum NiconicoService {
@@ -23,6 +25,10 @@ public enum NiconicoService {
         guard text.lowercased().hasPrefix("https://"), text.utf8.count <= 512,
               !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
             throw FeedConfigError("bad server for niconico: expected an https:// URL like \(defaultServer)")
+        }
+        // The streamer typed it: it may be on their own machine or network.
+        if let components = URLComponents(string: text), let host = components.host, !host.isEmpty {
+            StreamerTypedHosts.allow(host: host, port: components.port ?? 443)
         }
         var server = Substring(text)
         while server.hasSuffix("/") { server = server.dropLast() }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarNet
 import FoundationEssentials
 
 /// The `youtube` service: a live stream's chat, read without an API key as the web player does.
@@ -25,6 +26,8 @@ public enum YouTubeService {
               let host = components.host, !host.isEmpty, components.query == nil, components.user == nil else {
             throw FeedConfigError("the youtube server must be an https:// URL such as https://www.youtube.com (got \(String(reflecting: String(server.prefix(80)))))")
         }
+        // The streamer typed it: it may be on their own machine or network.
+        StreamerTypedHosts.allow(host: host, port: components.port ?? 443)
         var base = server
         while base.hasSuffix("/") { base.removeLast() }
         return base
