@@ -138,7 +138,7 @@ test-hermetic:
 	Tests/packaging/test-hermetic.sh $(DEB) $(DIST)
 
 test-dist: $(DIST)
-	Tests/packaging/test-dist.sh $(DIST) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER)
+	Tests/packaging/test-dist.sh $(DIST) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 
 test-packaging: test-licence test-version test-copyright test-deb test-ppa-deb test-dist test-hermetic test-flatpak
 

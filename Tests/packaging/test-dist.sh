@@ -4,9 +4,13 @@
 # gives, the real OBS (headless, no plugin path overrides) loads it from the user folder and
 # renders the demo; a renderer that is not executable is named in the log; uninstall.sh
 # removes everything.
-#   Tests/packaging/test-dist.sh DIST_TARBALL PLUGIN_SO RENDERER
+#   Tests/packaging/test-dist.sh DIST_TARBALL PLUGIN_SO RENDERER [HELPER...]
+# HELPERs are what `make install` puts beside the renderer (the overlay's programs).
 set -uo pipefail
 dist=$(realpath "$1") so=$(realpath "$2") renderer=$(realpath "$3")
+shift 3
+helpers=()
+for helper in "$@"; do helpers+=("$(realpath "$helper")"); done
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/headless-obs.sh"
 obs_test_workdir test-dist
@@ -21,7 +25,7 @@ check "the tarball holds install.sh, uninstall.sh, copyright and VERSION ($versi
 	 [ "$(cat "$work"/dist/*/VERSION)" = "$version" ]'
 config=$work/config
 XDG_CONFIG_HOME=$config "$work"/dist/*/install.sh >/dev/null
-XDG_CONFIG_HOME=$work/make-install "$here/../../plugin/install.sh" install "$so" "$renderer" "$here/../../plugin/data" >/dev/null
+XDG_CONFIG_HOME=$work/make-install "$here/../../plugin/install.sh" install "$so" "$renderer" "$here/../../plugin/data" "${helpers[@]}" >/dev/null
 check "install.sh gives the layout make install gives (files, kinds, modes)" \
 	'cmp -s <(layout "$config") <(layout "$work/make-install")'
 user_so=$config/obs-studio/plugins/comment-bar/bin/64bit/comment-bar.so
