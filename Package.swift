@@ -187,7 +187,7 @@ let package = Package(
                     dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
-                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore"],
+                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
         // The renderer's side of the pool against a pool made and read as the OBS shim does.

@@ -111,10 +111,11 @@ public final class BarRenderer {
     /// and publishes it. Returns false, having drawn nothing, when the frame would
     /// look the same as the last one.
     @discardableResult
-    public func render(_ state: BarState, obs: OBSLiveState = OBSLiveState(), now: Double,
+    /// `notice`: a line for the status while the chat is live (why an item could not be read aloud).
+    public func render(_ state: BarState, obs: OBSLiveState = OBSLiveState(), notice: String? = nil, now: Double,
                        into pool: any FramePool) -> Bool {
         lastWork = Work()
-        let content = content(of: state, obs: obs, now: now)
+        let content = content(of: state, obs: obs, notice: notice, now: now)
         forgetRowsWaitingForPictures()
         let changes = FrameChanges(from: lastShown, to: content, stableLayer: stable.drawn)
         guard changes.any || lastPlaced == nil || animationMoved(now: now) else { return false }
@@ -148,7 +149,7 @@ public final class BarRenderer {
 
     /// What the frame for `state` at `now` shows. The images it names are loaded here (decoded
     /// once, then looked up), so one that cannot be used shows as a notice in this very frame.
-    private func content(of state: BarState, obs: OBSLiveState, now: Double) -> FrameContent {
+    private func content(of state: BarState, obs: OBSLiveState, notice: String?, now: Double) -> FrameContent {
         let reading = BroadcastReading.resolve(settings.clockSource, feedStart: state.streamStart,
                                                feedStatus: state.status, obs: obs)
         let clockText = settings.showClock && !reading.clockHidden
@@ -162,7 +163,7 @@ public final class BarRenderer {
             avatar: settings.avatarPath.isEmpty ? state.avatar : .file(path: settings.avatarPath),
             background: settings.backgroundPath.isEmpty ? state.background : .file(path: settings.backgroundPath),
             status: state.status, relayStatus: state.relayStatus,
-            remoteImagesRevision: images.remote?.revision ?? 0, notice: nil)
+            remoteImagesRevision: images.remote?.revision ?? 0, notice: notice.map(TextSanitizer.statusLine))
         if let problem = StableLayer.preload(inputs, images: images) {
             inputs.notice = inputs.notice ?? problem
         }

@@ -48,7 +48,7 @@ public final class ServeSession: @unchecked Sendable {
     private let emotes: EmoteFetches
     private let flowAlarm: FlowAlarm
     /// Reading the chat aloud: idle (nothing loaded) while `speech` is off.
-    private let speech: SpeechHook
+    let speech: SpeechHook
     /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
     private let presenter: (any FramePresenter)?
 
@@ -59,9 +59,10 @@ public final class ServeSession: @unchecked Sendable {
         self.sink = sink
         self.presenter = presenter
         self.log = log
-        speech = SpeechHook(sink: audio, log: log)
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (self.wake, self.wakeUp) = (wake, wakeUp)
+        // A reading problem is a line on the bar's status: the frame loop picks it up.
+        speech = SpeechHook(sink: audio, log: log, changed: { wakeUp.yield() })
         flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
@@ -275,7 +276,8 @@ public final class ServeSession: @unchecked Sendable {
             let due = lastFrame + interval
             if clock.now < due { try? await clock.sleep(until: due) }
             let latest = shared.withLock { $0 }
-            if renderer.render(latest.state, obs: latest.obs, now: Date().timeIntervalSince1970, into: sink) {
+            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem, now: Date().timeIntervalSince1970,
+                               into: sink) {
                 lastFrame = clock.now
                 presenter?.framePublished()
             }

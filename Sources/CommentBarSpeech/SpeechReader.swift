@@ -14,21 +14,25 @@ public final class SpeechReader: Sendable {
         var busyUntil: Double = 0
         var skips = 0
         var paused = false
-        var lastReported: (text: String, at: Double)?
+        /// The problem the bar shows now (nil: none), and when its text was last logged.
+        var showing: String?
+        var lastLogged: (text: String, at: Double)?
     }
 
     /// How far ahead of playback PCM is written (seconds).
     static let writeAhead = 0.3
     private let state: Mutex<State>
     private let sink: any SpeechAudioSink
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (SpeechProblem?) -> Void
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private let wake: AsyncStream<Void>.Continuation
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    /// `report`: one line for the bar's status and the log when an item could not be spoken.
-    public init(settings: SpeechSettings, sink: any SpeechAudioSink, report: @escaping @Sendable (String) -> Void) {
+    /// `report`: an item could not be spoken (a line for the bar's status, and for the log when
+    /// `logged`), or nil: an item was spoken again after a problem, the status line goes.
+    public init(settings: SpeechSettings, sink: any SpeechAudioSink,
+                report: @escaping @Sendable (SpeechProblem?) -> Void) {
         state = Mutex(State(settings: settings, queue: SpeechQueue(maxDelay: Double(settings.maxDelay))))
         self.sink = sink
         self.report = report
@@ -126,6 +130,7 @@ public final class SpeechReader: Sendable {
             problem("speech (\(engine.name)): \(error.description)")
             return
         }
+        spoke()
         guard let audio else { return }
         var samples = LinearResampler.resample(audio, to: sink.sampleRate).samples
         let gain = Float(settings.volume) / 100
@@ -154,16 +159,34 @@ public final class SpeechReader: Sendable {
         }
     }
 
-    /// One line per problem: the same problem again within a minute is not repeated.
+    /// Each problem is shown on the bar; in the log the same problem again within a minute is
+    /// not repeated.
     private func problem(_ text: String) {
         let time = now
-        let due = state.withLock { state -> Bool in
-            if let last = state.lastReported, last.text == text, time - last.at < 60 { return false }
-            state.lastReported = (text, time)
+        let logged = state.withLock { state -> Bool in
+            state.showing = text
+            if let last = state.lastLogged, last.text == text, time - last.at < 60 { return false }
+            state.lastLogged = (text, time)
             return true
         }
-        if due { report(text) }
+        report(SpeechProblem(text: text, logged: logged))
     }
+
+    /// An item went to the engine fine: a problem shown before is over.
+    private func spoke() {
+        let wasShowing = state.withLock { state -> Bool in
+            defer { state.showing = nil }
+            return state.showing != nil
+        }
+        if wasShowing { report(nil) }
+    }
+}
+
+/// An item that could not be spoken: the line the bar's status shows, and whether the log
+/// gets it too (the same line is logged at most once a minute).
+public struct SpeechProblem: Sendable, Equatable {
+    public var text: String
+    public var logged: Bool
 }
 
 /// What `serve` hands to speech: its settings and hotkeys from stdin, and the rows the bar
@@ -172,13 +195,26 @@ public final class SpeechReader: Sendable {
 public final class SpeechHook: Sendable {
     private let sink: (any SpeechAudioSink)?
     private let log: Logger
-    private let report: @Sendable (String) -> Void
+    private let changed: @Sendable () -> Void
     private let reader = Mutex<SpeechReader?>(nil)
+    private let shownProblem = Mutex<String?>(nil)
 
-    public init(sink: (any SpeechAudioSink)?, log: Logger, report: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// `changed`: the problem to show on the bar changed (the frame loop looks at `problem`).
+    public init(sink: (any SpeechAudioSink)?, log: Logger, changed: @escaping @Sendable () -> Void = {}) {
         self.sink = sink
         self.log = log
-        self.report = report
+        self.changed = changed
+    }
+
+    /// Why the last item could not be read, for the bar's status line (nil: reading works, or is off).
+    public var problem: String? { shownProblem.withLock { $0 } }
+
+    private func show(_ problem: String?) {
+        let different = shownProblem.withLock { shown -> Bool in
+            defer { shown = problem }
+            return shown != problem
+        }
+        if different { changed() }
     }
 
     /// One stdin line: `{"settings":{…}}` turns speech on or off and sets it; `{"speech":{…}}`
@@ -192,6 +228,7 @@ public final class SpeechHook: Sendable {
         guard settings.enabled, let sink else {
             if let old = reader.withLock({ reader -> SpeechReader? in defer { reader = nil }; return reader }) {
                 old.stop()
+                show(nil)
                 log.info("speech off")
             }
             if settings.enabled { log.error("speech: this pool has no audio ring (an older shim)") }
@@ -202,10 +239,10 @@ public final class SpeechHook: Sendable {
                 reader.update(settings)
                 return false
             }
-            let log = log, report = report
-            reader = SpeechReader(settings: settings, sink: sink) { text in
-                log.error("\(text)")
-                report(text)
+            let log = log
+            reader = SpeechReader(settings: settings, sink: sink) { [weak self] problem in
+                if let problem, problem.logged { log.error("\(problem.text)") }
+                self?.show(problem?.text)
             }
             return true
         }

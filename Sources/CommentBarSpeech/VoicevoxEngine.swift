@@ -5,7 +5,7 @@ import NIOHTTP1
 
 /// A VOICEVOX-compatible engine's HTTP API at `speech_server` (usually 127.0.0.1:50021):
 /// `POST /audio_query?text=…&speaker=N` gives the query, `POST /synthesis?speaker=N` with that
-/// query as the body gives a WAV. No redirect is followed: nothing but the typed address.
+/// query as the body (its `speedScale` set from `speech_rate`) gives a WAV. No redirect is followed: nothing but the typed address.
 struct VoicevoxEngine: SpeechEngine {
     var name: String { "voicevox" }
     let server: String
@@ -24,9 +24,11 @@ struct VoicevoxEngine: SpeechEngine {
         let address = try SpeechServer.parse(server, defaultPort: Self.defaultPort)
         let speaker = Int(options.voice.trimmingTrailingAndLeadingSpaces()) ?? 1
         let base = "http://\(address.authority)"
-        let query = try await post("\(base)/audio_query?text=\(Self.percentEncoded(text))&speaker=\(speaker)",
-                                   body: nil, limit: Self.maxQueryBytes)
-        let wav = try await post("\(base)/synthesis?speaker=\(speaker)", body: query, limit: WAVFile.maxBytes)
+        var query = try VoicevoxAudioQuery(
+            await post("\(base)/audio_query?text=\(Self.percentEncoded(text))&speaker=\(speaker)",
+                       body: nil, limit: Self.maxQueryBytes))
+        query.setRate(percent: options.rate)
+        let wav = try await post("\(base)/synthesis?speaker=\(speaker)", body: query.encoded(), limit: WAVFile.maxBytes)
         do {
             return try WAVFile.decode(wav)
         } catch {

@@ -100,6 +100,26 @@ final class BadInputRenderingTests: XCTestCase {
         XCTAssertNotNil(missing.notice)
     }
 
+    /// Why an item could not be read aloud is a status line while the chat is live; the same
+    /// notice again makes no frame, and the line goes when reading works again.
+    func testASpeechProblemIsAStatusLineAndGoesAway() throws {
+        var state = BarState()
+        state.status = .live
+        state.apply(.comment(ChatLine(id: "1", user: "u", text: "hi")))
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        XCTAssertTrue(renderer.render(state, now: 0, into: pool))
+        XCTAssertNil(renderer.notice)
+        let problem = "speech (voicevox): VOICEVOX /audio_query failed: connection refused\nsecond line"
+        XCTAssertTrue(renderer.render(state, notice: problem, now: 0, into: pool))
+        let shown = try XCTUnwrap(renderer.notice)
+        XCTAssertTrue(shown.hasPrefix("speech (voicevox): VOICEVOX"), shown)
+        XCTAssertFalse(shown.contains("\n"), "one line")
+        XCTAssertFalse(renderer.render(state, notice: problem, now: 0, into: pool), "nothing changed: no frame")
+        XCTAssertTrue(renderer.render(state, notice: nil, now: 0, into: pool))
+        XCTAssertNil(renderer.notice)
+    }
+
     func testRealImagesAreUsed() throws {
         // A PNG written by Cairo serves as an avatar and as its background.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commentbar-\(UUID())")

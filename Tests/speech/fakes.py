@@ -76,7 +76,12 @@ class Voicevox(Fake):
                     text = query["text"][0]
                     with fake.lock:
                         fake.texts.append(text)
-                    answer = json.dumps({"accent_phrases": [], "speedScale": 1.0, "kana": text}).encode()
+                    # The fields VOICEVOX 0.14+'s AudioQuery has (its OpenAPI schema); accent
+                    # phrases left empty: the fake does not analyse the text.
+                    answer = json.dumps({"accent_phrases": [], "speedScale": 1.0, "pitchScale": 0.0,
+                                         "intonationScale": 1.0, "volumeScale": 1.0, "prePhonemeLength": 0.1,
+                                         "postPhonemeLength": 0.1, "outputSamplingRate": 24000,
+                                         "outputStereo": False, "kana": text}).encode()
                     kind = "application/json"
                 elif url.path == "/synthesis":
                     spoken = json.loads(body)["kana"]

@@ -3,6 +3,7 @@
 longer audio, and exactly the text the reading rules give reaching the VOICEVOX and 棒読みちゃん
 fakes (NG words and hidden users never do). COMMENTBAR_BIN names the renderer;
 SPEECH_CACHE the folder for the test voice."""
+import json
 import os
 import subprocess
 import sys
@@ -99,6 +100,26 @@ class Servers(unittest.TestCase):
                            "--text", "hello", "--out", out)
             self.assertNotEqual(hidden.returncode, 0)
             self.assertEqual(len(fake.texts), 1, "a hidden user's comment never reaches the engine")
+        finally:
+            fake.stop()
+
+    def test_voicevox_speaks_at_the_rate_and_gets_its_query_back(self):
+        fake = fakes.Voicevox().start()
+        try:
+            result = speak("--engine", "voicevox", "--server", fake.address, "--rate", "150", "--text", "はやい",
+                           "--out", os.path.join(WORK, "fast.wav"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            (_, _, none), (_, _, body) = fake.requests
+            self.assertEqual(none, b"", "audio_query has no body")
+            query = json.loads(body)
+            self.assertEqual(query["speedScale"], 1.5)
+            self.assertEqual(query["outputSamplingRate"], 24000)
+            self.assertIs(type(query["outputSamplingRate"]), int, "integers stay integers")
+            self.assertEqual((query["kana"], query["pitchScale"], query["outputStereo"]), ("はやい", 0.0, False))
+            fake.requests.clear()
+            self.assertEqual(speak("--engine", "voicevox", "--server", fake.address, "--rate", "300", "--text", "x",
+                                   "--out", os.path.join(WORK, "fast.wav")).returncode, 0)
+            self.assertEqual(json.loads(fake.requests[1][2])["speedScale"], 2.0, "VOICEVOX's own ceiling")
         finally:
             fake.stop()
 

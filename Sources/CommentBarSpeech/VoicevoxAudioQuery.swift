@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import FoundationEssentials
+
+/// VOICEVOX's `/audio_query` answer, kept whole so `/synthesis` gets every field the engine
+/// sent back, with only `speedScale` set from `speech_rate`. The engine's own JSON through
+/// Foundation's coders: nothing of it is parsed by hand.
+struct VoicevoxAudioQuery {
+    /// VOICEVOX's accepted speeds (its editor's slider): half to double.
+    static let speedRange = 0.5...2.0
+    private var fields: [String: AnyJSON]
+
+    init(_ bytes: [UInt8]) throws(SpeechError) {
+        do {
+            fields = try JSONDecoder().decode([String: AnyJSON].self, from: Data(bytes))
+        } catch {
+            throw SpeechError("VOICEVOX /audio_query did not answer a JSON object")
+        }
+    }
+
+    /// `rate`: percent of the engine's normal speed (`speech_rate`).
+    mutating func setRate(percent rate: Int) {
+        fields["speedScale"] = .double(min(max(Double(rate) / 100, Self.speedRange.lowerBound),
+                                           Self.speedRange.upperBound))
+    }
+
+    var speedScale: Double? {
+        if case .double(let value) = fields["speedScale"] { return value }
+        if case .integer(let value) = fields["speedScale"] { return Double(value) }
+        return nil
+    }
+
+    func encoded() throws(SpeechError) -> [UInt8] {
+        do {
+            return Array(try JSONEncoder().encode(fields))
+        } catch {
+            throw SpeechError("VOICEVOX: the audio query could not be sent back (\(error))")
+        }
+    }
+}
+
+/// Any JSON value, so an object can be decoded and encoded again without a schema. Integers
+/// stay integers (`outputSamplingRate`: 24000, not 24000.0).
+enum AnyJSON: Codable, Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case double(Double)
+    case string(String)
+    case array([AnyJSON])
+    case object([String: AnyJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([AnyJSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: AnyJSON].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
