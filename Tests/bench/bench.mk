@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Side-by-side benchmarks in real OBS (owned by the benchmark work).
 #   make bench        builds, runs every measure in one headless OBS, writes docs/benchmarks.md
+#   make bench-speech  only the speech rows' JSON (Tests/speech/speech.mk); `make bench` also writes them
 #   make bench-overlay  only the overlay's rows (renderer CPU/memory overlay on vs off, latency)
 #   make bench-page   rewrites docs/benchmarks.md from the last run's results
 #   make bench-rss    the renderer's memory without OBS: peak RSS, PSS, USS and where the pages are
@@ -32,7 +33,7 @@ bench-stage: plugin $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
 	cp $(PLUGIN_SO) $(BENCH_RUN)/plugins/comment-bar.so
 	cp -r plugin/data $(BENCH_RUN)/plugin-data/comment-bar
 
-bench: deps bench-deps bench-stage overlay
+bench: deps bench-deps speech-deps bench-stage overlay
 	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
 	COMMENTBAR_RENDERER=$(abspath $(BENCH_RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
 		--home $(BENCH_RUN)/home --renderer $(BENCH_RENDERER) \
@@ -45,6 +46,10 @@ bench: deps bench-deps bench-stage overlay
 		--soak $(BENCH_RUN)/soak.json --make-started $(BENCH_T0) || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/overlay_bench.py --renderer $(BENCH_RENDERER) --helpers $(OVERLAY_BUILD) \
 		--json $(BENCH_RUN)/overlay.json --page docs/benchmarks.md || rc=1; \
+	PYTHONDONTWRITEBYTECODE=1 $(BENCH_PYTHON) Tests/speech/obs_speech_test.py --plugin $(PLUGIN_SO) --data plugin/data \
+		--renderer $(abspath $(BENCH_RENDERER)) --bench $(BENCH_RUN)/speech.json || rc=1; \
+	$(BENCH_PYTHON) Tests/bench/speech_page.py $(BENCH_RUN)/speech.json --renderer $(BENCH_RENDERER) \
+		--page docs/benchmarks.md || rc=1; \
 	exit $$rc
 
 # Only the overlay's rows (issue 24): renderer CPU and memory with the overlay on vs off, latency.

@@ -2,7 +2,8 @@
 # Reading the chat aloud (issue 20; owned by the speech work).
 #   make test-speech   `commentbar speak` with eSpeak NG, Open JTalk and loopback VOICEVOX/棒読みちゃん
 #                      fakes, then speech in real OBS (a recording's audio decoded with ffmpeg)
-#   make bench-speech  the same OBS run with figures: first audio sample, CPU at 2 comments/s, memory
+#   make bench-speech  the same OBS run with figures: first audio sample, CPU at 2 comments/s, memory;
+#                      writes its section of docs/benchmarks.md (`make bench` does too)
 # The Swift unit tests of the rules and the queue run in test-swift (CommentBarSpeechTests).
 # SPEECH_BIN=path/to/commentbar tests another build instead of the release renderer.
 .PHONY: test-speech bench-speech speech-deps
@@ -27,3 +28,5 @@ bench-speech: speech-deps $(if $(SPEECH_BIN),,renderer) $(PLUGIN_SO)
 	@mkdir -p $(SPEECH_CACHE)
 	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 Tests/speech/obs_speech_test.py --plugin $(PLUGIN_SO) \
 		--data plugin/data --renderer $(SPEECH_RENDERER) --bench $(SPEECH_CACHE)/bench.json
+	/usr/bin/python3 Tests/bench/speech_page.py $(SPEECH_CACHE)/bench.json --renderer $(SPEECH_RENDERER) \
+		--page docs/benchmarks.md
