@@ -52,6 +52,7 @@ package enum FeedConnector {
         // The certificate is checked against the endpoint's name, wherever connect-to sends us.
         let serverHostname = TLSSettings.serverHostname(for: endpoint.host)
         let target = connectTo.target(host: endpoint.host, port: endpoint.port)
+        let pinned = try await pinnedAddresses(for: endpoint, connectTo: connectTo)
         switch endpoint.transport {
         case .tcp:
             let ping: String
@@ -59,7 +60,7 @@ package enum FeedConnector {
             case .lines(let keepalivePing): ping = keepalivePing
             case .messages: ping = ""
             }
-            return try await bootstrap.connect(host: target.host, port: target.port) { channel in
+            return try await open(bootstrap, target: target, pinned: pinned) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     if let tls {
@@ -75,9 +76,8 @@ package enum FeedConnector {
                 }
             }
         case .webSocket(let path):
-            let upgrade: EventLoopFuture<MessageChannel?> = try await bootstrap.connect(
-                host: target.host, port: target.port
-            ) { channel in
+            let upgrade: EventLoopFuture<MessageChannel?> = try await open(bootstrap, target: target, pinned: pinned) {
+                channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     if let tls {
@@ -125,5 +125,39 @@ package enum FeedConnector {
             guard let channel = try await upgrade.get() else { throw UpgradeRefused() }
             return channel
         }
+    }
+
+    /// Where a chat server a platform named may be reached: its public addresses, checked
+    /// before connecting (`AddressPolicy`), or nil to connect by name: the streamer typed it,
+    /// or `COMMENTBAR_CONNECT_TO` maps it.
+    package static func pinnedAddresses(for endpoint: FeedEndpoint,
+                                         connectTo: ConnectTo) async throws(AddressPolicy.Refusal) -> [SocketAddress]? {
+        guard endpoint.namedBy == .feed, !connectTo.mapsToAddress(host: endpoint.host, port: endpoint.port),
+              !StreamerTypedHosts.allows(host: endpoint.host, port: endpoint.port) else { return nil }
+        do {
+            return try await AddressPolicy.publicAddresses(of: endpoint.host, port: endpoint.port)
+        } catch {
+            throw AddressPolicy.Refusal(description: "\(endpoint): refused: \(error.description)")
+        }
+    }
+
+    /// Connects to the checked addresses in turn (the very addresses the policy passed, so a
+    /// second lookup cannot lead elsewhere), or by name when nothing was pinned.
+    private static func open<Output: Sendable>(
+        _ bootstrap: ClientBootstrap, target: (host: String, port: Int), pinned: [SocketAddress]?,
+        initializer: @escaping @Sendable (Channel) -> EventLoopFuture<Output>
+    ) async throws -> Output {
+        guard let pinned else {
+            return try await bootstrap.connect(host: target.host, port: target.port, channelInitializer: initializer)
+        }
+        var lastError: any Error = AddressPolicy.Refusal(description: "\(target.host): no address")
+        for address in pinned.prefix(4) {
+            do {
+                return try await bootstrap.connect(to: address, channelInitializer: initializer)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError
     }
 }

@@ -2,7 +2,8 @@
 import CommentBarFeeds
 import FoundationEssentials
 
-/// Where a network feed connects: parsed and checked from the `server` setting.
+/// Where a network feed connects: parsed and checked from the `server` setting or from a
+/// platform's answer (a chat server's address), and who named it.
 package struct FeedEndpoint: Sendable, Equatable, CustomStringConvertible {
     package enum Transport: Sendable, Equatable {
         /// IRC lines over TCP (`irc://`, `ircs://`).
@@ -11,10 +12,20 @@ package struct FeedEndpoint: Sendable, Equatable, CustomStringConvertible {
         case webSocket(path: String)
     }
 
+    /// Who named this address, which decides where it may lead (`AddressPolicy`).
+    package enum NamedBy: Sendable, Equatable {
+        /// The streamer, in the `server` setting: reached wherever it is (their own relay or IRC
+        /// server may well be on this machine or their network).
+        case streamer
+        /// A platform's answer or our own table: reached only at a public address.
+        case feed
+    }
+
     package var transport: Transport
     package var usesTLS: Bool
     package var host: String
     package var port: Int
+    package var namedBy: NamedBy
 
     package var scheme: String {
         switch transport {
@@ -40,7 +51,8 @@ package struct FeedEndpoint: Sendable, Equatable, CustomStringConvertible {
     static let defaultPorts = ["irc": 6667, "ircs": 6697, "ws": 80, "wss": 443]
 
     /// Parses `scheme://host[:port][/path][?query]` for a service that accepts `schemes`.
-    package static func parse(_ text: String, service: String, schemes: [String]) throws(FeedConfigError) -> FeedEndpoint {
+    package static func parse(_ text: String, service: String, schemes: [String],
+                              namedBy: NamedBy) throws(FeedConfigError) -> FeedEndpoint {
         let expected = schemes.map { "\($0)://" }.joined(separator: ", ")
         func refuse(_ why: String) -> FeedConfigError {
             FeedConfigError("bad server \(String(reflecting: text)) for \(service): \(why) (expected \(expected) URL)")
@@ -70,11 +82,12 @@ package struct FeedEndpoint: Sendable, Equatable, CustomStringConvertible {
             guard path.isEmpty || path == "/", components.percentEncodedQuery == nil else {
                 throw refuse("IRC URLs take no path or query; give the channel as the stream id")
             }
-            return FeedEndpoint(transport: .tcp, usesTLS: scheme == "ircs", host: host, port: port)
+            return FeedEndpoint(transport: .tcp, usesTLS: scheme == "ircs", host: host, port: port, namedBy: namedBy)
         default:
             var target = path.isEmpty ? "/" : path
             if let query = components.percentEncodedQuery { target += "?" + query }
-            return FeedEndpoint(transport: .webSocket(path: target), usesTLS: scheme == "wss", host: host, port: port)
+            return FeedEndpoint(transport: .webSocket(path: target), usesTLS: scheme == "wss", host: host, port: port,
+                                namedBy: namedBy)
         }
     }
 }

@@ -5,17 +5,21 @@ import XCTest
 
 final class ConfigTests: XCTestCase {
     func testEndpoints() throws {
-        XCTAssertEqual(try FeedEndpoint.parse("ircs://irc.libera.chat", service: "irc", schemes: ["ircs", "irc"]),
-                       FeedEndpoint(transport: .tcp, usesTLS: true, host: "irc.libera.chat", port: 6697))
-        XCTAssertEqual(try FeedEndpoint.parse("irc://127.0.0.1:6668/", service: "irc", schemes: ["irc"]),
-                       FeedEndpoint(transport: .tcp, usesTLS: false, host: "127.0.0.1", port: 6668))
-        XCTAssertEqual(try FeedEndpoint.parse("wss://irc-ws.chat.twitch.tv:443", service: "twitch", schemes: ["wss"]),
-                       FeedEndpoint(transport: .webSocket(path: "/"), usesTLS: true, host: "irc-ws.chat.twitch.tv", port: 443))
-        XCTAssertEqual(try FeedEndpoint.parse("ws://[::1]:8080/a/b?c=d", service: "websocket", schemes: ["ws"]),
-                       FeedEndpoint(transport: .webSocket(path: "/a/b?c=d"), usesTLS: false, host: "::1", port: 8080))
+        XCTAssertEqual(try FeedEndpoint.parse("ircs://irc.libera.chat", service: "irc", schemes: ["ircs", "irc"], namedBy: .streamer),
+                       FeedEndpoint(transport: .tcp, usesTLS: true, host: "irc.libera.chat", port: 6697,
+                                    namedBy: .streamer))
+        XCTAssertEqual(try FeedEndpoint.parse("irc://127.0.0.1:6668/", service: "irc", schemes: ["irc"], namedBy: .streamer),
+                       FeedEndpoint(transport: .tcp, usesTLS: false, host: "127.0.0.1", port: 6668, namedBy: .streamer))
+        XCTAssertEqual(try FeedEndpoint.parse("wss://irc-ws.chat.twitch.tv:443", service: "twitch", schemes: ["wss"], namedBy: .feed),
+                       FeedEndpoint(transport: .webSocket(path: "/"), usesTLS: true, host: "irc-ws.chat.twitch.tv", port: 443,
+                                    namedBy: .feed))
+        XCTAssertEqual(try FeedEndpoint.parse("ws://[::1]:8080/a/b?c=d", service: "websocket", schemes: ["ws"], namedBy: .streamer),
+                       FeedEndpoint(transport: .webSocket(path: "/a/b?c=d"), usesTLS: false, host: "::1", port: 8080,
+                                    namedBy: .streamer))
         for bad in ["", "nonsense", "http://x", "irc://", "irc://host:0", "irc://host:99999", "irc://host/chan",
                     "ws://user:pw@host", "ws://ho st", "ws://host/\r\nX: y", "ftp://x"] {
-            XCTAssertThrowsError(try FeedEndpoint.parse(bad, service: "t", schemes: ["irc", "ws"]), bad.debugDescription)
+            XCTAssertThrowsError(try FeedEndpoint.parse(bad, service: "t", schemes: ["irc", "ws"], namedBy: .streamer),
+                                 bad.debugDescription)
         }
     }
 

@@ -17,7 +17,7 @@ public enum IRCService {
                 throw FeedConfigError("the irc service needs a server, e.g. ircs://irc.libera.chat:6697")
             }
             let endpoint = try FeedEndpoint.parse(request.server, service: "irc",
-                                                  schemes: ["ircs", "irc", "wss", "ws"])
+                                                  schemes: ["ircs", "irc", "wss", "ws"], namedBy: .streamer)
             return IRCChatFeed(flavor: .irc, channel: channel, endpoint: endpoint)
         })
 }

@@ -23,7 +23,7 @@ public enum JSONWebSocketService {
             let url = request.server.replacing("{stream}",
                                                           with: try pathComponent(request.streamID))
             return JSONWebSocketFeed(endpoint: try FeedEndpoint.parse(url, service: "websocket",
-                                                                      schemes: ["wss", "ws"]))
+                                                                      schemes: ["wss", "ws"], namedBy: .streamer))
         })
 
     /// A stream id put into a WebSocket URL: percent-encoded, so anything but an overlong one is fine.

@@ -77,7 +77,7 @@ struct KickChatFeed: CommentFeed {
     /// Reads one stream's chat until it ends.
     func read(_ chat: Chat, emit: @escaping @Sendable (FeedEvent) -> Void,
               problems: InputProblemLog) async throws -> ResolvedChatLoop.SessionEnd {
-        let endpoint = try FeedEndpoint.parse(Self.pusherEndpoint, service: "kick", schemes: ["wss"])
+        let endpoint = try FeedEndpoint.parse(Self.pusherEndpoint, service: "kick", schemes: ["wss"], namedBy: .feed)
         let connection = try await ResolvedChatLoop.openWebSocket(endpoint, problems: problems)
         let lastHeard = LastHeard()
         return try await connection.executeThenClose { inbound, outbound in

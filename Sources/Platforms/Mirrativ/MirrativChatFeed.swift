@@ -80,7 +80,8 @@ struct MirrativChatFeed: CommentFeed {
 
     func read(_ live: Live, session: MirrativSession, emit: @escaping @Sendable (FeedEvent) -> Void,
               problems: InputProblemLog) async throws -> ResolvedChatLoop.SessionEnd {
-        let endpoint = try FeedEndpoint.parse(Self.chatEndpoint, service: "mirrativ", schemes: ["wss"])
+        let endpoint = try FeedEndpoint.parse(Self.chatEndpoint, service: "mirrativ", schemes: ["wss"],
+                                              namedBy: .feed)
         let connection = try await ResolvedChatLoop.openWebSocket(endpoint, problems: problems)
         return try await connection.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(string: "SUB\t\(live.key)"))

@@ -28,7 +28,7 @@ struct SeatSession: Sendable {
     func run() async -> End {
         let endpoint: FeedEndpoint
         do {
-            endpoint = try FeedEndpoint.parse(webSocketURL, service: "niconico", schemes: ["wss"])
+            endpoint = try FeedEndpoint.parse(webSocketURL, service: "niconico", schemes: ["wss"], namedBy: .feed)
         } catch {
             return .lost("the watch page's WebSocket URL is not a wss:// URL")
         }

@@ -62,7 +62,7 @@ struct OpenrecChatFeed: CommentFeed {
     func chatEndpoint(movieID: String) -> FeedEndpoint? {
         let host = chatHost.contains(":") ? "[\(chatHost)]" : chatHost
         return try? FeedEndpoint.parse("wss://\(host):\(chatPort)/socket.io/?movieId=\(movieID)&EIO=3&transport=websocket",
-                                       service: "openrec", schemes: ["wss"])
+                                       service: "openrec", schemes: ["wss"], namedBy: .feed)
     }
 
     /// Reads the chat until it ends: answers the Engine.IO handshake's ping schedule, shows

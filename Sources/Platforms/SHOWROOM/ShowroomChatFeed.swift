@@ -70,7 +70,7 @@ struct ShowroomChatFeed: CommentFeed {
               host.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }),
               !requiresShowroomChatHost || host == "showroom-live.com" || host.hasSuffix(".showroom-live.com")
         else { return nil }
-        return try? FeedEndpoint.parse("wss://\(host)/", service: "showroom", schemes: ["wss"])
+        return try? FeedEndpoint.parse("wss://\(host)/", service: "showroom", schemes: ["wss"], namedBy: .feed)
     }
 
     /// The room's gift names; without them gifts show their ids.

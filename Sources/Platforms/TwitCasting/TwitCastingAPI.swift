@@ -71,6 +71,6 @@ enum TwitCastingAPI {
     static func eventEndpoint(_ answer: EventPubSubURL) -> FeedEndpoint? {
         guard let url = answer.url, url.lowercased().hasPrefix("wss://"), url.utf8.count <= 2048 else { return nil }
         let withGifts = url + (url.contains("?") ? "&gift=1" : "?gift=1")
-        return try? FeedEndpoint.parse(withGifts, service: "twitcasting", schemes: ["wss"])
+        return try? FeedEndpoint.parse(withGifts, service: "twitcasting", schemes: ["wss"], namedBy: .feed)
     }
 }

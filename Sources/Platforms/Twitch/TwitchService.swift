@@ -20,7 +20,8 @@ public enum TwitchService {
         makeFeed: { request throws(FeedConfigError) in
             let channel = try TwitchChannel.parse(request.streamID)
             let endpoint = try FeedEndpoint.parse(request.server.isEmpty ? defaultServer : request.server,
-                                                  service: "twitch", schemes: ["wss", "ws", "ircs", "irc"])
+                                                  service: "twitch", schemes: ["wss", "ws", "ircs", "irc"],
+                                                  namedBy: request.server.isEmpty ? .feed : .streamer)
             return TwitchFeed(channel: channel, endpoint: endpoint,
                               metadata: TwitchMetadataPoller(login: String(channel.dropFirst())))
         })
