@@ -202,7 +202,20 @@ def soak_section(soak):
             f"({'within' if soak['within_5_percent'] else 'over'} the 5 % the issue allows). "
             f"Peak against the {soak['target_mib']} MiB target: "
             f"{'under' if soak['under_target'] else 'over'}."
-            + (f" Renderer: `{soak['build']}`." if soak.get("build") else ""), ""]
+            + (f" Renderer: `{soak['build']}`." if soak.get("build") else ""), ""] + font_lines(soak, mib)
+
+
+def font_lines(soak, mib):
+    """The font files' share of that memory, at the end of the run."""
+    fonts = soak.get("fonts")
+    if not fonts or not fonts.get("mappings"):
+        return []
+    shared = fonts["pss_kib"] < 0.75 * fonts["rss_kib"]
+    return [f"Font files at the end of the run: {fonts['files']} files mapped {fonts['mappings']} times, "
+            f"Rss {mib(fonts['rss_kib'])}, Pss {mib(fonts['pss_kib'])}. A file mapped twice is mapped by "
+            "FreeType (cairo draws with it) and by HarfBuzz (Pango shapes with a face of its own)"
+            + ("; both mappings are the same read-only page-cache pages, which Pss counts once and Rss "
+               "twice, so Rss overstates the fonts' cost by about their Rss minus Pss." if shared else "."), ""]
 
 
 def write_page(res, out_md, images_dir):

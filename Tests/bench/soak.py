@@ -105,6 +105,7 @@ def main():
             next_sample += 1
         time.sleep(0.005)
     samples.append((round(time.monotonic() - t0, 1), status(proc.pid)["VmRSS"]))
+    fonts = font_mappings(proc.pid)
     seconds = time.monotonic() - t0
     _, frames, _ = pool_progress(header)
     proc.stdin.close()
@@ -125,15 +126,42 @@ def main():
               "plateau_kib": plateau, "last10_median_kib": last_median, "last10_peak_kib": max(last),
               "peak_kib": max(rss), "growth_percent": round(growth, 2), "within_5_percent": abs(growth) <= 5,
               "target_mib": TARGET_MIB, "under_target": max(rss) <= TARGET_MIB * 1024,
-              "samples_kib": samples, "exit": proc.returncode}
+              "fonts": fonts, "samples_kib": samples, "exit": proc.returncode}
     mib = lambda k: f"{k / 1024:.1f} MiB"
     print(f"soak: {sent} comments in {seconds:.0f} s ({args.kanji} kanji, {args.users} users), {frames} frames")
     print(f"  first plateau {mib(plateau)}, last 10 % median {mib(last_median)} (peak {mib(max(last))}), "
           f"growth {growth:+.1f} % ({'within' if abs(growth) <= 5 else 'over'} 5 %)")
     print(f"  peak {mib(max(rss))} against the {TARGET_MIB} MiB target: {'under' if max(rss) <= TARGET_MIB * 1024 else 'OVER'}")
+    print(f"  font files: {fonts['files']} mapped {fonts['mappings']} times, Rss {mib(fonts['rss_kib'])}, "
+          f"Pss {mib(fonts['pss_kib'])}")
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump(result, f, indent=1)
+
+
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc", ".pfb", ".woff", ".woff2")
+
+
+def font_mappings(pid):
+    """How the renderer maps font files (/proc/PID/smaps): FreeType (cairo draws with it) and
+    HarfBuzz (Pango shapes with a face of its own) each map a file they use, so a file can be
+    mapped twice; both map the same page-cache pages, which Pss counts once and Rss twice."""
+    files, mappings, rss, pss = set(), 0, 0, 0
+    current = None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 6 and "-" in fields[0] and not line.startswith(("Rss", "Pss")):
+                path = fields[5] if len(fields) >= 6 else ""
+                current = path if path.lower().endswith(FONT_SUFFIXES) else None
+                if current:
+                    files.add(current)
+                    mappings += 1
+            elif current and fields and fields[0] == "Rss:":
+                rss += int(fields[1])
+            elif current and fields and fields[0] == "Pss:":
+                pss += int(fields[1])
+    return {"files": len(files), "mappings": mappings, "rss_kib": rss, "pss_kib": pss}
 
 
 if __name__ == "__main__":
