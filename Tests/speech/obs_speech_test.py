@@ -40,12 +40,23 @@ def check(ok, what, detail=""):
     return ok
 
 
-def fixture(path, times, prefix):
+def fixture(path, times, prefix, texts=None):
     with open(path, "w") as f:
         f.write(json.dumps({"type": "recording", "time": 1700000000}) + "\n")
         for index, at in enumerate(times):
+            text = texts[index] if texts else f"comment number {index + 1}"
             f.write(json.dumps({"type": "comment", "at": at, "id": f"{prefix}{index}", "user": "viewer",
-                                "text": f"comment number {index + 1}"}) + "\n")
+                                "text": text}) + "\n")
+
+
+def trigger_hotkey(obs, name):
+    """Presses a hotkey as OBS's own hotkey router does (obs-websocket's TriggerHotkeyByName:
+    the first hotkey of that name, so only one Comment Bar may exist while it is used)."""
+    obs.request("TriggerHotkeyByName", {"hotkeyName": name})
+
+
+def loud_between(levels, start, end):
+    return max(levels[int(start / WINDOW):int(end / WINDOW)], default=0)
 
 
 def start_recording(obs):
@@ -192,6 +203,9 @@ def main():
               f"{engine.texts}")
         obs.remove_input("Stalled Bar")
 
+        hotkeys(obs, work, base)
+        monitor_only(obs, work, base)
+
         if args.bench:
             bench(obs, work, base, traces, args.bench)
     finally:
@@ -203,6 +217,64 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def hotkeys(obs, work, base):
+    """The source's hotkeys, pressed through OBS's hotkey router: "Pause reading" holds the
+    comments (silence) until pressed again, then they are read; "Skip reading" cuts the item
+    being read short."""
+    names = obs.request("GetHotkeyList").get("hotkeys", [])
+    check("comment_bar.skip_reading" in names and "comment_bar.pause_reading" in names,
+          "the source registers its two hotkeys with OBS", f"{[n for n in names if 'comment_bar' in n]}")
+    long_text = " ".join(["this comment is long enough to be read for many seconds"] * 5)
+    path = os.path.join(work, "hotkeys.jsonl")
+    fixture(path, [3, 12], "hot", ["paused comment", long_text])
+    rec_start = start_recording(obs)
+    obs.create_input("Hotkey Bar", "comment_bar_source", {**base, "stream_id": path, "speech": True,
+                                                          "speech_names": False, "speech_max_chars": 400})
+    created = time.monotonic() - rec_start
+
+    def at(seconds):  # sleeps until `seconds` after the source was created
+        time.sleep(max(0, rec_start + created + seconds - time.monotonic()))
+
+    at(1)
+    trigger_hotkey(obs, "comment_bar.pause_reading")
+    at(7)
+    trigger_hotkey(obs, "comment_bar.pause_reading")
+    at(15)
+    trigger_hotkey(obs, "comment_bar.skip_reading")
+    at(22)
+    levels = loudness(stop_recording(obs))
+    obs.remove_input("Hotkey Bar")
+    paused = loud_between(levels, created + 3, created + 6.8)
+    check(paused < 0.002, "pause reading: silent while paused though a comment came", f"peak RMS {paused:.4f}")
+    resumed = loud_between(levels, created + 7, created + 10)
+    check(resumed > 0.01, "pressed again: the held comment is read", f"peak RMS {resumed:.3f}")
+    reading = loud_between(levels, created + 12, created + 15)
+    skipped = loud_between(levels, created + 15.8, created + 21.5)
+    check(reading > 0.01 and skipped < 0.002, "skip reading: the long comment stops at once",
+          f"peak RMS {reading:.3f} before the key, {skipped:.4f} after (it reads for about 15 s unskipped)")
+
+
+def monitor_only(obs, work, base):
+    """Monitor Only in OBS's mixer: the source still makes its audio (the shim hands each
+    comment's samples to OBS), and the stream and recordings carry none of it."""
+    path = os.path.join(work, "monitor.jsonl")
+    fixture(path, [2, 5], "mon")
+    log = obs.log_path()
+    traces_before = len(re.findall(r"speech trace: first sample", open(log, errors="replace").read()))
+    obs.create_input("Monitor Bar", "comment_bar_source", {**base, "stream_id": path, "speech": True})
+    obs.request("SetInputAudioMonitorType", {"inputName": "Monitor Bar",
+                                             "monitorType": "OBS_MONITORING_TYPE_MONITOR_ONLY"})
+    monitor = obs.request("GetInputAudioMonitorType", {"inputName": "Monitor Bar"}).get("monitorType")
+    _, recorded = record(obs, 9)
+    levels = loudness(recorded)
+    traces = len(re.findall(r"speech trace: first sample", open(log, errors="replace").read())) - traces_before
+    obs.remove_input("Monitor Bar")
+    check(monitor == "OBS_MONITORING_TYPE_MONITOR_ONLY" and traces == 2,
+          "Monitor Only: the source still handed each comment's audio to OBS", f"{monitor}, {traces} items")
+    check(levels and max(levels) < 0.002, "Monitor Only: the recording (what the stream gets) is silent",
+          f"peak RMS {max(levels, default=0):.4f} over {len(levels)} windows")
 
 
 def bench(obs, work, base, first_traces, out):
