@@ -140,6 +140,10 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case overlayMargin = "overlay_margin"
     }
 
+    /// Values the renderer did not know (a newer shim's choice, a hand-edited scene file), each
+    /// with the default used instead: `serve` logs them, as the shim does.
+    public var unknownChoices: [String] = []
+
     public init() {}
 
     /// Missing or mistyped keys keep their defaults; values are clamped to what the
@@ -150,6 +154,16 @@ public struct BarSettings: Sendable, Equatable, Codable {
         func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) -> T {
             ((try? c.decodeIfPresent(T.self, forKey: key)) ?? nil) ?? fallback
         }
+        var unknown: [String] = []
+        /// One of the table's choices; anything else is the default, and said.
+        func choice<T: RawRepresentable<String>>(_ key: CodingKeys, _ fallback: T) -> T {
+            let text = value(key, fallback.rawValue)
+            if let known = T(rawValue: text) { return known }
+            let choices = SettingsSchema.choices(key.rawValue).joined(separator: ", ")
+            unknown.append("\(key.rawValue): unknown value \(String(reflecting: String(text.prefix(40)))) "
+                           + "(known: \(choices)); \(fallback.rawValue) is used")
+            return fallback
+        }
         s.service = value(.service, s.service)
         s.streamID = value(.streamID, s.streamID)
         s.server = value(.server, s.server)
@@ -158,7 +172,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.botNames = value(.botNames, SettingsList()).values
         s.hideCommands = value(.hideCommands, s.hideCommands)
         s.ngWords = value(.ngWords, SettingsList()).values
-        s.ngMode = NGMode(rawValue: value(.ngMode, s.ngMode.rawValue)) ?? .mask
+        s.ngMode = choice(.ngMode, s.ngMode)
         s.hiddenUsers = value(.hiddenUsers, SettingsList()).values
         s.highlightNames = value(.highlightNames, SettingsList()).values
         s.highlightFirst = value(.highlightFirst, s.highlightFirst)
@@ -175,8 +189,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.showViewers = value(.showViewers, s.showViewers)
         s.showGifts = value(.showGifts, s.showGifts)
         s.showMic = value(.showMic, s.showMic)
-        // An unknown clock source (a newer shim's) is the default.
-        s.clockSource = ClockSource(rawValue: value(.clockSource, s.clockSource.rawValue)) ?? .auto
+        s.clockSource = choice(.clockSource, s.clockSource)
         s.micSource = value(.micSource, s.micSource)
         s.micMeter = value(.micMeter, s.micMeter)
         s.showAvatar = value(.showAvatar, s.showAvatar)
@@ -187,10 +200,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.maxFPS = value(.maxFPS, s.maxFPS)
         s.paceBursts = value(.paceBursts, s.paceBursts)
         s.delaySeconds = value(.delaySeconds, s.delaySeconds)
-        // An unknown mode (a newer shim's) is the default.
-        s.viewersMode = ViewersMode(rawValue: value(.viewersMode, s.viewersMode.rawValue)) ?? .sum
+        s.viewersMode = choice(.viewersMode, s.viewersMode)
         s.overlay = value(.overlay, s.overlay)
-        s.overlayCorner = OverlayCorner(rawValue: value(.overlayCorner, s.overlayCorner.rawValue)) ?? .bottomRight
+        s.overlayCorner = choice(.overlayCorner, s.overlayCorner)
         s.overlayScale = value(.overlayScale, s.overlayScale)
         s.overlayOpacity = value(.overlayOpacity, s.overlayOpacity)
         s.overlayMargin = value(.overlayMargin, s.overlayMargin)
@@ -201,6 +213,7 @@ public struct BarSettings: Sendable, Equatable, Codable {
                 }
             }
         }
+        s.unknownChoices = unknown
         self = s.clamped()
     }
 

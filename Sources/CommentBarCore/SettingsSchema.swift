@@ -24,6 +24,12 @@ enum SettingsSchema {
         UInt32(truncatingIfNeeded: cb_setting_find(key)?.pointee.default_number ?? 0)
     }
 
+    /// The values an enum row may take (its `choices` column), or none for a free row.
+    static func choices(_ key: String) -> [String] {
+        guard let row = cb_setting_find(key), let choices = row.pointee.choices else { return [] }
+        return String(cString: choices).split(separator: "|").map(String.init)
+    }
+
     static func range(_ key: String) -> ClosedRange<Int> {
         guard let row = cb_setting_find(key), row.pointee.min <= row.pointee.max else { return 0...0 }
         return Int(row.pointee.min)...Int(row.pointee.max)

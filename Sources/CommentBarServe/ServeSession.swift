@@ -100,6 +100,7 @@ public final class ServeSession: @unchecked Sendable {
                 shared.withLock { $0.obs = obs }
             }
             if let settings = message.settings {
+                for unknown in settings.unknownChoices { log.warning("settings: \(unknown)") }
                 let key = [settings.service, settings.streamID, settings.server] + settings.feeds
                 let filters = settings.filters
                 shared.withLock {

@@ -104,6 +104,11 @@ final class SettingsSchemaTests: XCTestCase {
         let settings = try BarSettings.decode(json: Data(#"{"clock_source":"sundial","ng_mode":"blur"}"#.utf8))
         XCTAssertEqual(settings.clockSource.rawValue, SettingsSchema.string("clock_source"))
         XCTAssertEqual(settings.ngMode.rawValue, SettingsSchema.string("ng_mode"))
+        // Each is said (serve logs it), naming the key, the value and the known choices.
+        XCTAssertEqual(settings.unknownChoices.count, 2)
+        let clock = try XCTUnwrap(settings.unknownChoices.first { $0.hasPrefix("clock_source:") })
+        XCTAssertTrue(clock.contains(#""sundial""#) && clock.contains("auto, streaming, recording, feed, off"), clock)
+        XCTAssertEqual(try BarSettings.decode(json: Data(#"{"clock_source":"feed"}"#.utf8)).unknownChoices, [])
     }
 
     /// docs/pool-abi.md's settings example has every key of the table, each with the table's default.
