@@ -34,16 +34,21 @@ final class SpeechProblemTests: XCTestCase {
         let session = ServeSession(sink: sink, log: Logger(label: "test"), fetch: { _ in .failed("no network") },
                                    audio: audio)
         let task = Task { await session.run(messages: messages) }
-        var framesWhenReported: Int?
+        // The frames published while no problem was known: the line needs a frame after them.
+        var framesBeforeTheProblem = 0
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if framesWhenReported == nil, session.speech.problem != nil { framesWhenReported = sink.pool.publishedCount }
-            if let before = framesWhenReported, sink.pool.publishedCount > before { break }
+            let frames = sink.pool.publishedCount
+            if session.speech.problem == nil {
+                framesBeforeTheProblem = frames
+            } else if frames > framesBeforeTheProblem {
+                break
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         let problem = try XCTUnwrap(session.speech.problem)
         XCTAssertTrue(problem.hasPrefix("speech (voicevox): VOICEVOX"), problem)
-        XCTAssertGreaterThan(sink.pool.publishedCount, try XCTUnwrap(framesWhenReported), "the status line was drawn")
+        XCTAssertGreaterThan(sink.pool.publishedCount, framesBeforeTheProblem, "the status line was drawn")
         XCTAssertEqual(audio.written.withLock { $0 }, 0, "nothing was spoken")
         input.yield(#"{"settings":{"service":"file","stream_id":"\#(events.path)","width":320,"height":120,"speech":false}}"#)
         for _ in 0..<100 where session.speech.problem != nil { try await Task.sleep(for: .milliseconds(20)) }

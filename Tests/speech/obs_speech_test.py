@@ -223,9 +223,6 @@ def hotkeys(obs, work, base):
     """The source's hotkeys, pressed through OBS's hotkey router: "Pause reading" holds the
     comments (silence) until pressed again, then they are read; "Skip reading" cuts the item
     being read short."""
-    names = obs.request("GetHotkeyList").get("hotkeys", [])
-    check("comment_bar.skip_reading" in names and "comment_bar.pause_reading" in names,
-          "the source registers its two hotkeys with OBS", f"{[n for n in names if 'comment_bar' in n]}")
     long_text = " ".join(["this comment is long enough to be read for many seconds"] * 5)
     path = os.path.join(work, "hotkeys.jsonl")
     fixture(path, [3, 12], "hot", ["paused comment", long_text])
@@ -233,6 +230,9 @@ def hotkeys(obs, work, base):
     obs.create_input("Hotkey Bar", "comment_bar_source", {**base, "stream_id": path, "speech": True,
                                                           "speech_names": False, "speech_max_chars": 400})
     created = time.monotonic() - rec_start
+    names = obs.request("GetHotkeyList").get("hotkeys", [])
+    check("comment_bar.skip_reading" in names and "comment_bar.pause_reading" in names,
+          "the source registers its two hotkeys with OBS", f"{[n for n in names if 'comment_bar' in n]}")
 
     def at(seconds):  # sleeps until `seconds` after the source was created
         time.sleep(max(0, rec_start + created + seconds - time.monotonic()))
