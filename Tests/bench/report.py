@@ -211,11 +211,21 @@ def font_lines(soak, mib):
     if not fonts or not fonts.get("mappings"):
         return []
     shared = fonts["pss_kib"] < 0.75 * fonts["rss_kib"]
-    return [f"Font files at the end of the run: {fonts['files']} files mapped {fonts['mappings']} times, "
-            f"Rss {mib(fonts['rss_kib'])}, Pss {mib(fonts['pss_kib'])}. A file mapped twice is mapped by "
-            "FreeType (cairo draws with it) and by HarfBuzz (Pango shapes with a face of its own)"
-            + ("; both mappings are the same read-only page-cache pages, which Pss counts once and Rss "
-               "twice, so Rss overstates the fonts' cost by about their Rss minus Pss." if shared else "."), ""]
+    lines = [f"Font files at the end of the run: {fonts['files']} files mapped {fonts['mappings']} times, "
+             f"Rss {mib(fonts['rss_kib'])}, Pss {mib(fonts['pss_kib'])}. A file mapped twice is mapped by "
+             "FreeType (cairo draws with it) and by HarfBuzz (Pango shapes with a face of its own)"
+             + ("; both mappings are the same read-only page-cache pages, which Pss counts once and Rss "
+                "twice." if shared else "; Pss is close to Rss, so the two mappings hold mostly "
+                "different pages (most likely outlines for FreeType, layout tables for HarfBuzz), not one "
+                "font twice.")]
+    if "rss_anon_kib" in fonts:
+        lines.append(f"Of the renderer's RSS at the end, {mib(fonts['rss_anon_kib'])} is its own memory "
+                     f"(RssAnon), {mib(fonts['rss_file_kib'])} file pages (RssFile: the font files above, "
+                     f"the program and its libraries; clean pages the kernel can drop and read again) and "
+                     f"{mib(fonts['rss_shmem_kib'])} the shared frame pool (RssShmem). A chat drawn from "
+                     "thousands of distinct kanji reads most of a CJK font's outlines, so its pages are "
+                     "what grows RSS past the target, not the renderer's tables.")
+    return [" ".join(lines), ""]
 
 
 def write_page(res, out_md, images_dir):

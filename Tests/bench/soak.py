@@ -106,6 +106,9 @@ def main():
         time.sleep(0.005)
     samples.append((round(time.monotonic() - t0, 1), status(proc.pid)["VmRSS"]))
     fonts = font_mappings(proc.pid)
+    final = status(proc.pid)
+    fonts.update({"rss_anon_kib": final.get("RssAnon", 0), "rss_file_kib": final.get("RssFile", 0),
+                  "rss_shmem_kib": final.get("RssShmem", 0)})
     seconds = time.monotonic() - t0
     _, frames, _ = pool_progress(header)
     proc.stdin.close()
@@ -133,7 +136,8 @@ def main():
           f"growth {growth:+.1f} % ({'within' if abs(growth) <= 5 else 'over'} 5 %)")
     print(f"  peak {mib(max(rss))} against the {TARGET_MIB} MiB target: {'under' if max(rss) <= TARGET_MIB * 1024 else 'OVER'}")
     print(f"  font files: {fonts['files']} mapped {fonts['mappings']} times, Rss {mib(fonts['rss_kib'])}, "
-          f"Pss {mib(fonts['pss_kib'])}")
+          f"Pss {mib(fonts['pss_kib'])}; at the end RssAnon {mib(fonts['rss_anon_kib'])}, RssFile "
+          f"{mib(fonts['rss_file_kib'])}, RssShmem {mib(fonts['rss_shmem_kib'])} (the frame pool)")
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump(result, f, indent=1)
