@@ -68,12 +68,18 @@ want("a Swift toolchain archive from download.swift.org with a sha256",
 commands = " ".join(c for module in manifest.get("modules", []) for c in module.get("build-commands", []))
 want("the build runs make flatpak-install into ${FLATPAK_DEST}",
      "make flatpak-install FLATPAK_PREFIX=${FLATPAK_DEST}" in commands)
-git = {s["url"]: s.get("tag") for s in sources if s.get("type") == "git" and s.get("dest", "").startswith("swiftpm/")}
+def identity(url):
+    # SwiftPM's package identity: the same package whether a manifest names it with ".git" or not
+    # (which spelling show-dependencies prints depends on which manifest it read first).
+    url = url.lower().rstrip("/")
+    return url[:-4] if url.endswith(".git") else url
+git = {identity(s["url"]): s.get("tag") for s in sources
+       if s.get("type") == "git" and s.get("dest", "").startswith("swiftpm/")}
 tree = json.load(open(sys.argv[3]))
 resolved, stack = {}, list(tree["dependencies"])
 while stack:
     node = stack.pop()
-    resolved[node["url"]] = node["version"]
+    resolved[identity(node["url"])] = node["version"]
     stack.extend(node["dependencies"])
 missing = sorted(set(resolved) - set(git))
 stale = sorted(u for u in git if u not in resolved or git[u] != resolved[u])
