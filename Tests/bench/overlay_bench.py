@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chat  # noqa: E402
 import procstat  # noqa: E402
 import wsloop  # noqa: E402
+from page_section import write_section  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "overlay"))
 from xsession import wait_for  # noqa: E402
@@ -196,16 +197,6 @@ def section(results, window, renderer):
     ])
 
 
-def write_page(path, text):
-    page = open(path).read() if os.path.exists(path) else ""
-    if BEGIN in page and END in page:
-        page = page[:page.index(BEGIN)] + text + page[page.index(END) + len(END):]
-    else:
-        page = page.rstrip("\n") + "\n\n" + text + "\n"
-    with open(path, "w") as f:
-        f.write(page)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--renderer", required=True)
@@ -223,7 +214,7 @@ def main():
     if args.from_json:
         with open(args.from_json) as f:
             results = json.load(f)
-        write_page(args.page, section(results, args.window, shown))
+        write_section(args.page, BEGIN, END, section(results, args.window, shown))
         return 0
     os.makedirs(args.work, exist_ok=True)
     log = os.path.join(args.work, "renderer.log")
@@ -257,7 +248,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
     if args.page:
-        write_page(args.page, section(results, args.window, shown))
+        write_section(args.page, BEGIN, END, section(results, args.window, shown))
     return 0
 
 

@@ -7,8 +7,13 @@
 """
 import argparse
 import datetime
+import json
 import os
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from page_section import write_section  # noqa: E402
 
 BEGIN, END = "<!-- speech-bench: written by Tests/bench/speech_page.py -->", "<!-- /speech-bench -->"
 
@@ -65,27 +70,16 @@ def section(results, renderer):
     return "\n".join(lines)
 
 
-def write_page(path, text):
-    page = open(path).read() if os.path.exists(path) else ""
-    if BEGIN in page and END in page:
-        page = page[:page.index(BEGIN)] + text + page[page.index(END) + len(END):]
-    else:
-        page = page.rstrip("\n") + "\n\n" + text + "\n"
-    with open(path, "w") as f:
-        f.write(page)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results")
     ap.add_argument("--renderer", required=True)
     ap.add_argument("--page", required=True)
     args = ap.parse_args()
-    import json
     with open(args.results) as f:
         results = json.load(f)
     text = section(results, args.renderer)
-    write_page(args.page, text)
+    write_section(args.page, BEGIN, END, text)
     print(text)
 
 
