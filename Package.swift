@@ -96,6 +96,8 @@ let package = Package(
         // The release version (from VERSION) for `commentbar --version`.
         .target(name: "CommentBarVersion", path: "CModules/CommentBarVersion"),
 
+        // The renderer's small shared mechanisms, one of each: backoff, log rate limit, child processes.
+        .target(name: "CommentBarSupport", swiftSettings: strictSwift),
         // State, events and settings (no drawing, no I/O).
         .target(name: "CommentBarCore", dependencies: ["CommentBarSettings"], swiftSettings: strictSwift),
         // Frames and frame pools, without Cairo.
@@ -189,6 +191,7 @@ let package = Package(
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech"],
                     swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
         // The renderer's side of the pool against a pool made and read as the OBS shim does.
         .testTarget(name: "CommentBarPoolTests", dependencies: ["CommentBarPool", "CommentBarPoolABI", "CommentBarFrames"],

@@ -92,6 +92,28 @@ public struct BarSettings: Sendable, Equatable, Codable {
     /// Pixels from the monitor's edges.
     public var overlayMargin: Int = SettingsSchema.int("overlay_margin")
 
+    /// The viewer memory (issue 29): the chat and its viewers kept in a SQLite file per user.
+    /// Off: nothing is written or read.
+    public var remember = SettingsSchema.bool("remember")
+    /// The memory's file; empty: `$XDG_DATA_HOME/comment-bar/chat.sqlite3`.
+    public var logPath: String = SettingsSchema.string("log_path")
+    /// The badge on a viewer's first comment ever on the channel; empty: by OBS's language
+    /// ("初見" in Japanese, "first" otherwise).
+    public var firstTimeLabel: String = SettingsSchema.string("first_time_label")
+    /// A viewer back after this many days gets a "back" badge; 0: never.
+    public var welcomeBackDays: Int = SettingsSchema.int("welcome_back_days")
+    /// `off`, `chime`, or the path of a WAV/OGG file the streamer picked: played on a first comment.
+    public var firstTimeSound: String = SettingsSchema.string("first_time_sound")
+    /// A comment ending in `@name` sets the viewer's nickname on the channel.
+    public var nicknamesFromChat = SettingsSchema.bool("nicknames_from_chat")
+    /// The viewer's comment number on the channel beside the row (`#12`).
+    public var showCounts = SettingsSchema.bool("show_counts")
+    /// The control page and event API on loopback (issue 30). Off: no socket, no thread.
+    public var control = SettingsSchema.bool("control")
+    public var controlPort: Int = SettingsSchema.int("control_port")
+    /// How long a pinned comment stays; 0: until unpinned.
+    public var pinSeconds: Int = SettingsSchema.int("pin_seconds")
+
     /// The keys as OBS stores them (the settings table's keys).
     /// The secret settings, read into `credentials` and never written back out.
     public enum SecretKeys: String, CodingKey, CaseIterable {
@@ -138,6 +160,16 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case overlayScale = "overlay_scale"
         case overlayOpacity = "overlay_opacity"
         case overlayMargin = "overlay_margin"
+        case remember
+        case logPath = "log_path"
+        case firstTimeLabel = "first_time_label"
+        case welcomeBackDays = "welcome_back_days"
+        case firstTimeSound = "first_time_sound"
+        case nicknamesFromChat = "nicknames_from_chat"
+        case showCounts = "show_counts"
+        case control
+        case controlPort = "control_port"
+        case pinSeconds = "pin_seconds"
     }
 
     /// Values the renderer did not know (a newer shim's choice, a hand-edited scene file), each
@@ -206,6 +238,16 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.overlayScale = value(.overlayScale, s.overlayScale)
         s.overlayOpacity = value(.overlayOpacity, s.overlayOpacity)
         s.overlayMargin = value(.overlayMargin, s.overlayMargin)
+        s.remember = value(.remember, s.remember)
+        s.logPath = value(.logPath, s.logPath)
+        s.firstTimeLabel = value(.firstTimeLabel, s.firstTimeLabel)
+        s.welcomeBackDays = value(.welcomeBackDays, s.welcomeBackDays)
+        s.firstTimeSound = value(.firstTimeSound, s.firstTimeSound)
+        s.nicknamesFromChat = value(.nicknamesFromChat, s.nicknamesFromChat)
+        s.showCounts = value(.showCounts, s.showCounts)
+        s.control = value(.control, s.control)
+        s.controlPort = value(.controlPort, s.controlPort)
+        s.pinSeconds = value(.pinSeconds, s.pinSeconds)
         if let secrets = try? decoder.container(keyedBy: SecretKeys.self) {
             for key in SecretKeys.allCases {
                 if let text = (try? secrets.decodeIfPresent(String.self, forKey: key)) ?? nil, !text.isEmpty {
@@ -232,6 +274,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.overlayScale = SettingsSchema.clamp(s.overlayScale, "overlay_scale")
         s.overlayOpacity = SettingsSchema.clamp(s.overlayOpacity, "overlay_opacity")
         s.overlayMargin = SettingsSchema.clamp(s.overlayMargin, "overlay_margin")
+        s.welcomeBackDays = SettingsSchema.clamp(s.welcomeBackDays, "welcome_back_days")
+        s.controlPort = SettingsSchema.clamp(s.controlPort, "control_port")
+        s.pinSeconds = SettingsSchema.clamp(s.pinSeconds, "pin_seconds")
         if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }
         return s
     }

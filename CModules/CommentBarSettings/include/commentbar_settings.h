@@ -78,7 +78,17 @@
 	X(speech_max_chars, "speech_max_chars", CB_SETTING_INT, NULL, 80, 10, 1000, NULL)                                   \
 	X(speech_rate, "speech_rate", CB_SETTING_INT, NULL, 100, 50, 300, NULL)                                             \
 	X(speech_volume, "speech_volume", CB_SETTING_INT, NULL, 100, 0, 100, NULL)                                          \
-	X(speech_max_delay, "speech_max_delay", CB_SETTING_INT, NULL, 10, 2, 120, NULL)
+	X(speech_max_delay, "speech_max_delay", CB_SETTING_INT, NULL, 10, 2, 120, NULL)                                    \
+	X(remember, "remember", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                                       \
+	X(log_path, "log_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                                       \
+	X(first_time_label, "first_time_label", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                       \
+	X(welcome_back_days, "welcome_back_days", CB_SETTING_INT, NULL, 30, 0, 3650, NULL)                                  \
+	X(first_time_sound, "first_time_sound", CB_SETTING_STRING, "off", 0, 0, 0, NULL)                                     \
+	X(nicknames_from_chat, "nicknames_from_chat", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                 \
+	X(show_counts, "show_counts", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                 \
+	X(control, "control", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                         \
+	X(control_port, "control_port", CB_SETTING_INT, NULL, 11190, 1024, 65535, NULL)                                     \
+	X(pin_seconds, "pin_seconds", CB_SETTING_INT, NULL, 0, 0, 86400, NULL)
 
 enum cb_setting_type {
 	CB_SETTING_STRING,
