@@ -8,7 +8,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_DIR := .build/release
 RENDERER := $(RELEASE_DIR)/commentbar
-SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CommentBarVersion -type f) Package.swift
+SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CGLib CModules/CommentBarVersion -type f) Package.swift
 # The one version: the renderer, the shim, the packages and the docs all take it from this file.
 VERSION := $(shell cat VERSION)
 

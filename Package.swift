@@ -91,6 +91,10 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPangoCairo", path: "CModules/CPangoCairo", pkgConfig: "pangocairo gdk-pixbuf-2.0",
                        providers: [.apt(["libpango1.0-dev", "libgdk-pixbuf-2.0-dev"])]),
+        // GLib's Unicode normalization and case folding for the chat filters (already in the
+        // renderer through Pango).
+        .systemLibrary(name: "CGLib", path: "CModules/CGLib", pkgConfig: "glib-2.0",
+                       providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "CommentBarPoolABI", path: "CModules/CommentBarPoolABI"),
         .target(name: "CommentBarSettings", path: "CModules/CommentBarSettings"),
         // The release version (from VERSION) for `commentbar --version`.
@@ -99,7 +103,7 @@ let package = Package(
         // The renderer's small shared mechanisms, one of each: backoff, log rate limit, child processes.
         .target(name: "CommentBarSupport", swiftSettings: strictSwift),
         // State, events and settings (no drawing, no I/O).
-        .target(name: "CommentBarCore", dependencies: ["CommentBarSettings"], swiftSettings: strictSwift),
+        .target(name: "CommentBarCore", dependencies: ["CommentBarSettings", "CGLib"], swiftSettings: strictSwift),
         // Frames and frame pools, without Cairo.
         .target(name: "CommentBarFrames", swiftSettings: strictSwift),
         // The Cairo/Pango renderer.

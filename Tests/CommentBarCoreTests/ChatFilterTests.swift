@@ -60,6 +60,7 @@ final class ChatFilterTests: XCTestCase {
     func testHighlights() {
         let highlighter = Highlighter(names: ["さくら", "Sakura"], paidTiers: true, firstMessages: true)
         XCTAssertEqual(highlighter.highlight(line("hi ＳＡＫＵＲＡ!"), isFirstMessage: false), Highlighter.mention)
+        XCTAssertEqual(highlighter.highlight(line("hi 𝐬𝐚𝐤𝐮𝐫𝐚"), isFirstMessage: false), Highlighter.mention)
         XCTAssertEqual(highlighter.highlight(line("hello"), isFirstMessage: true), Highlighter.firstMessage)
         XCTAssertNil(highlighter.highlight(line("hello"), isFirstMessage: false))
         XCTAssertEqual(highlighter.highlight(line("", kind: .gift(name: "Bits", count: 1000)), isFirstMessage: false),
@@ -143,5 +144,26 @@ final class DisguisedTextTests: XCTestCase {
         XCTAssertFalse(status.detail.contains("\n"))
         XCTAssertFalse(status.detail.contains("\u{1B}"))
         XCTAssertLessThanOrEqual(status.detail.unicodeScalars.count, TextSanitizer.maxStatusScalars + 1)
+    }
+}
+
+extension NGWordFilter {
+    /// A text as the filter shows it: masked, or nil when its row is hidden.
+    func apply(_ text: String) -> String? {
+        mode == .hide && contains(text) ? nil : masked(text)
+    }
+}
+
+extension BotFilter {
+    func isBot(_ line: ChatLine) -> Bool { isBot(UserNames(line)) }
+}
+
+extension HiddenUserFilter {
+    func isHidden(_ line: ChatLine) -> Bool { isHidden(UserNames(line)) }
+}
+
+extension Highlighter {
+    func highlight(_ line: ChatLine, isFirstMessage: Bool) -> RGBColor? {
+        highlight(line, text: TextFolding.fold(line.text), isFirstMessage: isFirstMessage)
     }
 }

@@ -10,8 +10,8 @@ struct BotFilter: Sendable, Equatable {
         names = Set(((hideKnownBots ? Self.knownBots : []) + extraNames).map(UserNames.key).filter { !$0.isEmpty })
     }
 
-    func isBot(_ line: ChatLine) -> Bool {
-        !names.isEmpty && UserNames.any(of: line, in: names)
+    func isBot(_ writer: UserNames) -> Bool {
+        writer.any(in: names)
     }
 }
 
@@ -23,24 +23,36 @@ struct HiddenUserFilter: Sendable, Equatable {
         self.names = Set(names.map(UserNames.key).filter { !$0.isEmpty })
     }
 
-    func isHidden(_ line: ChatLine) -> Bool {
-        !names.isEmpty && UserNames.any(of: line, in: names)
+    func isHidden(_ writer: UserNames) -> Bool {
+        writer.any(in: names)
     }
 }
 
-enum UserNames {
-    /// Whether the row's account (`login`) or display name is in `names` (folded; a leading `@` ignored).
-    static func any(of line: ChatLine, in names: Set<String>) -> Bool {
-        [line.login, line.user].contains { name in
-            guard let name, !name.isEmpty else { return false }
-            return names.contains(key(name))
-        }
+/// A row's writer as the filters compare names: the display name folded once (the NG words
+/// match on it too) and the keys of the display name and the account.
+struct UserNames: Sendable, Equatable {
+    /// The display name folded (`TextFolding`).
+    let user: FoldedText
+    let keys: [String]
+
+    init(_ line: ChatLine) {
+        user = TextFolding.fold(line.user)
+        keys = [Self.key(folded: user.joined)] + (line.login.map { [Self.key($0)] } ?? [])
+    }
+
+    /// Whether the account (`login`) or the display name is in `names` (keys, as `key` makes them).
+    func any(in names: Set<String>) -> Bool {
+        !names.isEmpty && keys.contains { !$0.isEmpty && names.contains($0) }
     }
 
     /// A name as the filters compare it: folded, spaces and one leading `@` dropped.
     static func key(_ name: String) -> String {
-        var folded = TextFolding.foldedString(name).trimmingWhitespace()
-        if folded.hasPrefix("@") { folded.removeFirst() }
-        return folded
+        key(folded: TextFolding.foldedString(name))
+    }
+
+    private static func key(folded: String) -> String {
+        var key = folded.trimmingWhitespace()
+        if key.hasPrefix("@") { key.removeFirst() }
+        return key
     }
 }

@@ -25,13 +25,27 @@ public struct ChatFilters: Sendable, Equatable {
     /// The row as the bar shows it, or nil when it is hidden. `isFirstMessage`: the
     /// viewer's first row in this stream.
     public func apply(_ line: ChatLine, isFirstMessage: Bool) -> ChatLine? {
-        if bots.isBot(line) || hiddenUsers.isHidden(line) { return nil }
+        let writer = UserNames(line)
+        if bots.isBot(writer) || hiddenUsers.isHidden(writer) { return nil }
         // Paid rows are never hidden as commands: the money was real.
         if hideCommands, case .comment = line.kind, CommandFilter.isCommand(line.text) { return nil }
-        var shown = line
-        guard let text = ngWords.apply(line.text) else { return nil }
-        shown.text = text
-        shown.highlight = highlighter.highlight(line, isFirstMessage: isFirstMessage)
+        // The text is folded once, for the NG words and the mentions both, when either has words.
+        let text = ngWords.isEmpty && highlighter.names.isEmpty ? FoldedText() : TextFolding.fold(line.text)
+        guard var shown = ngWords.apply(to: line, text: text, user: writer.user) else { return nil }
+        shown.highlight = highlighter.highlight(line, text: text, isFirstMessage: isFirstMessage)
         return shown
+    }
+
+    /// Whether `text` holds an NG word, matched as rows are (full-width, half-width kana,
+    /// mathematical and circled letters, look-alikes, combining marks, invisible characters):
+    /// for text that reaches the bar another way, such as a nickname taken from chat.
+    public func containsNGWord(_ text: String) -> Bool {
+        ngWords.contains(text)
+    }
+
+    /// `text` with its NG words masked with `＊`, whatever the NG mode (a caller that hides
+    /// asks `containsNGWord`).
+    public func maskingNGWords(in text: String) -> String {
+        ngWords.masked(text)
     }
 }

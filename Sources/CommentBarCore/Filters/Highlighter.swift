@@ -22,12 +22,13 @@ struct Highlighter: Sendable, Equatable {
         self.firstMessages = firstMessages
     }
 
-    func highlight(_ line: ChatLine, isFirstMessage: Bool) -> RGBColor? {
+    /// `text`: the row's text folded (`TextFolding`).
+    func highlight(_ line: ChatLine, text: FoldedText, isFirstMessage: Bool) -> RGBColor? {
         if let given = line.highlight { return given }
         if case .gift(_, let count) = line.kind {
             return paidTiers ? Self.paidTiers.first { count >= $0.minimum }?.color : nil
         }
-        if names.containsMatch(in: TextFolding.fold(line.text)) { return Self.mention }
+        if names.containsMatch(in: text) { return Self.mention }
         if firstMessages, isFirstMessage, line.kind == .comment { return Self.firstMessage }
         return nil
     }

@@ -18,7 +18,8 @@ struct WordMatcher: Sendable, Equatable {
 
     init(words: [String]) {
         for word in words.prefix(Self.maxWords) {
-            let folded = TextFolding.fold(word).filter { !$0.isEmpty }.prefix(Self.maxWordCharacters)
+            // A word is folded as the text is (`TextFolding`), once, here.
+            let folded = TextFolding.fold(word).units.prefix(Self.maxWordCharacters)
             guard !folded.isEmpty, !folded.allSatisfy({ $0 == " " }) else { continue }
             var node = 0
             for key in folded {
@@ -37,41 +38,38 @@ struct WordMatcher: Sendable, Equatable {
 
     var isEmpty: Bool { wordCount == 0 }
 
-    /// The character ranges (indexes into `folded`) where a word matches, longest at each start.
-    /// Invisible characters (an empty key) inside a word are stepped over: they cannot hide it.
-    func matches(in folded: [String]) -> [Range<Int>] {
+    /// The unit ranges (indexes into `folded.units`) where a word matches, longest at each start.
+    /// Invisible characters have no unit: they cannot split a word.
+    func matches(in folded: FoldedText) -> [Range<Int>] {
+        matches(in: folded, firstOnly: false)
+    }
+
+    func containsMatch(in folded: FoldedText) -> Bool {
+        !matches(in: folded, firstOnly: true).isEmpty
+    }
+
+    private func matches(in folded: FoldedText, firstOnly: Bool) -> [Range<Int>] {
         guard !isEmpty else { return [] }
+        let units = folded.units
         var found: [Range<Int>] = []
         var start = 0
-        while start < folded.count {
-            if folded[start].isEmpty {
-                start += 1
-                continue
-            }
+        while start < units.count {
             var node = 0
             var longest: Int?
             var index = start
-            while index < folded.count {
-                if folded[index].isEmpty {
-                    index += 1
-                    continue
-                }
-                guard let next = nodes[node].children[folded[index]] else { break }
+            while index < units.count, let next = nodes[node].children[units[index]] {
                 node = next
                 index += 1
                 if nodes[node].isWordEnd { longest = index }
             }
             if let end = longest {
                 found.append(start..<end)
+                if firstOnly { break }
                 start = end
             } else {
                 start += 1
             }
         }
         return found
-    }
-
-    func containsMatch(in folded: [String]) -> Bool {
-        !matches(in: folded).isEmpty
     }
 }
