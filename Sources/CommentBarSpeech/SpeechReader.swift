@@ -189,8 +189,8 @@ public struct SpeechProblem: Sendable, Equatable {
     public var logged: Bool
 }
 
-/// What `serve` hands to speech: its settings and hotkeys from stdin, and the rows the bar
-/// shows. With speech off nothing runs and no engine is loaded; the reader is made when it
+/// What `serve` hands to speech: its settings and hotkeys, decoded from stdin once
+/// (`StdinMessage`), and the rows the bar shows. With speech off nothing runs and no engine is loaded; the reader is made when it
 /// is turned on and stopped when it is turned off.
 public final class SpeechHook: Sendable {
     private let sink: (any SpeechAudioSink)?
@@ -198,6 +198,7 @@ public final class SpeechHook: Sendable {
     private let changed: @Sendable () -> Void
     private let reader = Mutex<SpeechReader?>(nil)
     private let shownProblem = Mutex<String?>(nil)
+    private let latestControl = Mutex(SpeechControl())
 
     /// `changed`: the problem to show on the bar changed (the frame loop looks at `problem`).
     public init(sink: (any SpeechAudioSink)?, log: Logger, changed: @escaping @Sendable () -> Void = {}) {
@@ -217,14 +218,18 @@ public final class SpeechHook: Sendable {
         if different { changed() }
     }
 
-    /// One stdin line: `{"settings":{…}}` turns speech on or off and sets it; `{"speech":{…}}`
-    /// is a hotkey.
-    public func command(_ line: String) {
-        if let settings = SpeechSettings.fromCommandLine(line) { configure(settings) }
-        if let control = SpeechControl.fromCommandLine(line) { reader.withLock { $0 }?.control(control) }
+    /// The hotkeys' newest state (`{"speech":{…}}`): kept while speech is off, so a reader made
+    /// later starts paused if reading was paused.
+    public var hotkeys: SpeechControl { latestControl.withLock { $0 } }
+
+    /// `{"speech":{…}}`, decoded: a skip or a pause.
+    public func control(_ control: SpeechControl) {
+        latestControl.withLock { $0 = control }
+        reader.withLock { $0 }?.control(control)
     }
 
-    func configure(_ settings: SpeechSettings) {
+    /// The speech rows of a `{"settings":{…}}` line, decoded: turns speech on or off and sets it.
+    public func configure(_ settings: SpeechSettings) {
         guard settings.enabled, let sink else {
             if let old = reader.withLock({ reader -> SpeechReader? in defer { reader = nil }; return reader }) {
                 old.stop()
@@ -234,16 +239,19 @@ public final class SpeechHook: Sendable {
             if settings.enabled { log.error("speech: this pool has no audio ring (an older shim)") }
             return
         }
+        let control = hotkeys
         let made = reader.withLock { reader -> Bool in
             if let reader {
                 reader.update(settings)
                 return false
             }
             let log = log
-            reader = SpeechReader(settings: settings, sink: sink) { [weak self] problem in
+            let made = SpeechReader(settings: settings, sink: sink) { [weak self] problem in
                 if let problem, problem.logged { log.error("\(problem.text)") }
                 self?.show(problem?.text)
             }
+            made.control(control)
+            reader = made
             return true
         }
         if made { log.info("speech on: \(settings.engine.rawValue)") }
