@@ -5,6 +5,7 @@ import CommentBarFrames
 import CommentBarRender
 import CommentBarServices
 import CommentBarSpeech
+import CommentBarSupport
 import FoundationEssentials
 import Logging
 import Synchronization
@@ -209,17 +210,11 @@ public final class ServeSession: @unchecked Sendable {
         row.id == (origin.count > 1 ? "\(origin.index)/\(line.id)" : line.id) ? row : nil
     }
 
-    /// When the viewers of several streams were last logged: their breakdown, at most once a minute.
-    private let viewersLogged = Mutex<ContinuousClock.Instant?>(nil)
+    /// The viewers of several streams, their breakdown: logged at most once a minute.
+    private let viewersLog = LogThrottle(interval: .seconds(60))
 
     private func logViewers(_ streams: [BarState.StreamSlot]) {
-        let now = ContinuousClock.now
-        let due = viewersLogged.withLock { last in
-            guard last.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
+        guard viewersLog.admit() != nil else { return }
         let parts = streams.map { "\($0.name) \($0.viewers.map(String.init) ?? "–")" }
         let total = streams.compactMap(\.viewers).reduce(0, +)
         log.info("viewers: \(parts.joined(separator: ", ")) (\(total) in all)")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarSupport
 import Logging
 import Synchronization
 
@@ -14,9 +15,8 @@ public final class SpeechReader: Sendable {
         var busyUntil: Double = 0
         var skips = 0
         var paused = false
-        /// The problem the bar shows now (nil: none), and when its text was last logged.
+        /// The problem the bar shows now (nil: none).
         var showing: String?
-        var lastLogged: (text: String, at: Double)?
     }
 
     /// How far ahead of playback PCM is written (seconds).
@@ -28,6 +28,8 @@ public final class SpeechReader: Sendable {
     private let start: ContinuousClock.Instant
     private let wake: AsyncStream<Void>.Continuation
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+    /// The same problem is logged at most once a minute (the bar shows it every time).
+    private let problemLog = LogThrottle(interval: .seconds(60), maxKeys: 32)
 
     /// `report`: an item could not be spoken (a line for the bar's status, and for the log when
     /// `logged`), or nil: an item was spoken again after a problem, the status line goes.
@@ -162,14 +164,8 @@ public final class SpeechReader: Sendable {
     /// Each problem is shown on the bar; in the log the same problem again within a minute is
     /// not repeated.
     private func problem(_ text: String) {
-        let time = now
-        let logged = state.withLock { state -> Bool in
-            state.showing = text
-            if let last = state.lastLogged, last.text == text, time - last.at < 60 { return false }
-            state.lastLogged = (text, time)
-            return true
-        }
-        report(SpeechProblem(text: text, logged: logged))
+        state.withLock { $0.showing = text }
+        report(SpeechProblem(text: text, logged: problemLog.admit(text) != nil))
     }
 
     /// An item went to the engine fine: a problem shown before is over.
