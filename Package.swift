@@ -133,7 +133,7 @@ let package = Package(
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
         // Reading the chat aloud (issue 20): rules, queue and engines; nothing of it is loaded
-        // or run while speech is off (libespeak-ng is opened with dlopen when first used).
+        // or run while speech is off (eSpeak NG and Open JTalk are child processes, started per item).
         .target(name: "CommentBarSpeech",
                 dependencies: ["CommentBarCore", "CommentBarSettings", "CommentBarSupport",
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -178,7 +178,10 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
                     swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings"],
+        // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
+        .testTarget(name: "CommentBarSpeechTests",
+                    dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
+                                   .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarOverlayTests",
                     dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",

@@ -9,11 +9,15 @@ struct OpenJTalkEngine: SpeechEngine {
     var name: String { "openjtalk" }
     var program = "/usr/bin/open_jtalk"
     var dictionary = "/var/lib/mecab/dic/open-jtalk/naist-jdic"
-    /// A child that takes longer is killed (a 1,000-character line takes about 1 s here).
+    /// A child that takes longer is killed (its longest sentence takes about 1 s here).
     var timeLimit = Duration.seconds(20)
     /// Its address space holds the dictionary (about 100 MB, mapped) and the voice: 512 MiB is
     /// room for both and a bound; the CPU limit matches the time limit.
     static let limits = ChildProcess.Limits(addressSpaceBytes: 512 << 20, cpuSeconds: 20, openFiles: 64)
+    /// Voices are 48 kHz at most (Mei: 48 kHz): `WAVFile.maxSeconds` of it.
+    static let outputLimit = WAVFile.bytesFor(maxSecondsAt: 48000)
+    /// Its sentence buffer is 1,024 bytes after full-width expansion (`SpeechInputBound.openJTalk`).
+    var inputBound: SpeechInputBound { .openJTalk }
 
     func speak(_ text: String, language: SpeechLanguage, options: VoiceOptions) async throws(SpeechError)
         -> SpeechAudio?
@@ -25,7 +29,7 @@ struct OpenJTalkEngine: SpeechEngine {
         guard access(dictionary, R_OK) == 0 else {
             throw SpeechError("Open JTalk's dictionary is missing (open-jtalk-mecab-naist-jdic: \(dictionary))")
         }
-        return try await run(text, options)
+        return try await run(inputBound.bounded(text), options)
     }
 
     /// An HTS voice is a regular file that starts with its `[GLOBAL]` section.
@@ -54,18 +58,18 @@ struct OpenJTalkEngine: SpeechEngine {
         do {
             // It reads one line of text from its stdin, given only once its limits are set.
             outcome = try await ChildProcess.run(.init(arguments, limits: Self.limits), input: Array(text.utf8) + [0x0A],
-                                                 outputLimit: WAVFile.maxBytes, timeLimit: timeLimit)
+                                                 outputLimit: Self.outputLimit, timeLimit: timeLimit)
         } catch {
             throw SpeechError(error.description)
         }
         if outcome.timedOut { throw SpeechError("Open JTalk took more than \(timeLimit.components.seconds) s: stopped") }
-        if outcome.outputCut { throw SpeechError("Open JTalk wrote more than \(WAVFile.maxBytes) bytes: stopped") }
-        guard outcome.termination == .exited(0) else {
+        // Cut at the longest item: what it said so far is read (it was stopped there).
+        guard outcome.outputCut || outcome.termination == .exited(0) else {
             let said = outcome.lastErrorLine.map { ": \($0)" } ?? ""
             throw SpeechError("Open JTalk failed (\(outcome.termination)) with voice \(options.voice.suffix(80))\(said)")
         }
         do {
-            return try WAVFile.decode(outcome.output)
+            return try WAVFile.decode(outcome.output, overlong: .cut)
         } catch {
             throw SpeechError("Open JTalk: \(error.description)")
         }

@@ -134,20 +134,20 @@ public final class SpeechReader: Sendable {
         }
         spoke()
         guard let audio else { return }
-        var samples = LinearResampler.resample(audio, to: sink.sampleRate).samples
-        let gain = Float(settings.volume) / 100
-        if gain != 1 { for index in samples.indices { samples[index] *= gain } }
+        // Resampled (and its volume set) a chunk at a time as the ring takes it.
+        let resampler = LinearResampler(audio, to: sink.sampleRate, gain: Float(settings.volume) / 100)
         let rate = Double(sink.sampleRate)
-        state.withLock { $0.busyUntil = now + Double(samples.count) / rate }
-        await play(samples, skips: skips)
+        state.withLock { $0.busyUntil = now + Double(resampler.count) / rate }
+        await play(resampler, skips: skips)
         state.withLock { $0.busyUntil = now }
     }
 
     /// Writes at most `writeAhead` seconds ahead of playback, until done, skipped or paused.
-    private func play(_ samples: [Float], skips: Int) async {
+    private func play(_ resampler: LinearResampler, skips: Int) async {
+        var resampler = resampler
         let ahead = Int(Self.writeAhead * Double(sink.sampleRate))
-        var offset = 0
-        while offset < samples.count, !Task.isCancelled {
+        var pending: ArraySlice<Float> = []
+        while !(pending.isEmpty && resampler.isDone), !Task.isCancelled {
             let interrupted = state.withLock { $0.skips != skips || $0.paused }
             if interrupted {
                 sink.discardQueued()
@@ -155,7 +155,8 @@ public final class SpeechReader: Sendable {
             }
             let room = ahead - sink.queuedFrames()
             if room > 0 {
-                offset += sink.write(samples[offset..<min(offset + room, samples.count)])
+                if pending.isEmpty { pending = resampler.next(room)[...] }
+                pending = pending.dropFirst(sink.write(pending.prefix(room)))
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
