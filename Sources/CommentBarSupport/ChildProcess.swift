@@ -39,7 +39,7 @@ public final class ChildProcess {
     }
 
     public struct Configuration: Sendable {
-        /// The program's path first (no `PATH` search), then its arguments.
+        /// The program's path first (never searched for in `PATH`), then its arguments.
         public var arguments: [String]
         /// `NAME=value` entries; nil: the renderer's environment.
         public var environment: [String]?
@@ -121,8 +121,8 @@ public final class ChildProcess {
     public private(set) var termination: Termination?
 
     public init(_ configuration: Configuration) throws(SpawnError) {
-        guard let path = configuration.arguments.first, path.hasPrefix("/") else {
-            throw SpawnError(description: "cannot run \(configuration.arguments.first ?? "nothing"): not an absolute path")
+        guard let path = configuration.arguments.first, !path.isEmpty else {
+            throw SpawnError(description: "cannot run a program without a name")
         }
         // A child that has exited must not take the renderer with it: a write to its closed
         // stdin is then EPIPE, not SIGPIPE (the child gets the default back, below).

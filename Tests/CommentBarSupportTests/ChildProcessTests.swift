@@ -122,7 +122,8 @@ import Testing
             _ = try await ChildProcess.run(.init(["/nonexistent/program"]), input: [], outputLimit: 10,
                                            timeLimit: .seconds(1))
         }
-        #expect(throws: ChildProcess.SpawnError.self) { _ = try ChildProcess(.init(["relative/path"])) }
+        #expect(throws: ChildProcess.SpawnError.self) { _ = try ChildProcess(.init(["sh"])) }  // no PATH search
+        #expect(throws: ChildProcess.SpawnError.self) { _ = try ChildProcess(.init([])) }
     }
 
     @Test func cancellingTheTaskKillsTheChild() async throws {
