@@ -21,9 +21,12 @@ struct VoicevoxEngine: SpeechEngine {
     /// VOICEVOX answers 24 kHz mono unless asked otherwise: 60 s of 48 kHz mono (5.5 MiB) is room.
     static let maxAnswerBytes = WAVFile.bytesFor(maxSecondsAt: 48000)
 
+    /// The client's own timeouts are backstops only, later than any item's deadline: two
+    /// deadlines of one length would race and say one stall in two ways.
+    static let backstop = TimeAmount.seconds(30)
     static let client = HTTPClient(eventLoopGroupProvider: .singleton,
                                    configuration: .init(redirectConfiguration: .disallow,
-                                                        timeout: .init(connect: .seconds(3), read: .seconds(5))))
+                                                        timeout: .init(connect: .seconds(3), read: backstop)))
 
     func speak(_ text: String, language: SpeechLanguage, options: VoiceOptions) async throws(SpeechError)
         -> SpeechAudio?
@@ -70,7 +73,7 @@ struct VoicevoxEngine: SpeechEngine {
         let path = url.split(separator: "?").first.map { String($0.split(separator: "/").last ?? "") } ?? ""
         let tooLarge = SpeechError("VOICEVOX /\(path) answered more than \(limit >> 20) MiB: refused")
         do {
-            let response = try await Self.client.execute(request, timeout: .seconds(5))
+            let response = try await Self.client.execute(request, timeout: Self.backstop)
             guard response.status == .ok else {
                 throw SpeechError("VOICEVOX /\(path) answered \(response.status.code)")
             }

@@ -16,6 +16,8 @@ final class FakeVoicevox: Sendable {
         case huge(total: Int, declared: Bool)
         /// The head (a Content-Length of 1 MB), then one byte every `interval`.
         case drip(interval: Duration)
+        /// Nothing at all: the request is taken and never answered.
+        case stall
     }
 
     final class Counts: Sendable {
@@ -117,6 +119,8 @@ final class FakeVoicevox: Sendable {
                 try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: [0]))))
                 counts.bodyBytesSent.withLock { $0 += 1 }
             }
+        case .stall:
+            try await Task.sleep(for: .seconds(3600))
         }
     }
 

@@ -85,6 +85,16 @@ final class VoicevoxAnswerTests: XCTestCase {
         XCTAssertLessThan(took, .seconds(4), "the deadline held: \(took)")
     }
 
+    /// An engine that never answers costs the item its one deadline, said one way: the HTTP
+    /// client's own timeouts are later, so they never race it with another message.
+    func testAStalledEngineIsOneDeadlineSaidOneWay() async throws {
+        let fake = try await FakeVoicevox(.stall)
+        let result = await speak(fake)
+        await fake.stop()
+        XCTAssertEqual(failure(result), "VOICEVOX at 127.0.0.1:\(fake.port) took more than 5 s: skipped")
+        XCTAssertGreaterThan(VoicevoxEngine.backstop.nanoseconds, Int64(5_000_000_000))
+    }
+
     /// Read aloud, two hostile answers make one problem for the log (the bar shows each).
     func testARefusedAnswerIsOneLogLine() async throws {
         let fake = try await FakeVoicevox(.huge(total: 64 << 20, declared: true))
