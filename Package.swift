@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "CommentBarVersion", path: "CModules/CommentBarVersion"),
 
         // The renderer's small shared mechanisms, one of each: backoff, log rate limit, child processes.
-        .target(name: "CommentBarSupport", swiftSettings: strictSwift),
+        .target(name: "CommentBarSupport", dependencies: ["CommentBarOverlaySys"], swiftSettings: strictSwift),
         // State, events and settings (no drawing, no I/O).
         .target(name: "CommentBarCore", dependencies: ["CommentBarSettings", "CGLib"], swiftSettings: strictSwift),
         // Frames and frame pools, without Cairo.
@@ -137,23 +137,24 @@ let package = Package(
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
         // Reading the chat aloud (issue 20): rules, queue and engines; nothing of it is loaded
-        // or run while speech is off (libespeak-ng is opened with dlopen when first used).
+        // or run while speech is off (eSpeak NG and Open JTalk are child processes, started per item).
         .target(name: "CommentBarSpeech",
-                dependencies: ["CommentBarCore", "CommentBarSettings",
+                dependencies: ["CommentBarCore", "CommentBarSettings", "CommentBarSupport",
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
-                               "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
+                               "CommentBarServices", "CommentBarNet", "CommentBarSupport",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
         // hold every display library; this target links none.
         .target(name: "CommentBarOverlaySys", path: "CModules/overlay/sys"),
         .target(name: "CommentBarOverlay",
                 dependencies: ["CommentBarCore", "CommentBarServe", "CommentBarPoolABI", "CommentBarOverlaySys",
-                               .product(name: "Logging", package: "swift-log")],
+                               "CommentBarSupport", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         .executableTarget(
             name: "commentbar",
@@ -181,7 +182,10 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
                     swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings"],
+        // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
+        .testTarget(name: "CommentBarSpeechTests",
+                    dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
+                                   .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarOverlayTests",
                     dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",

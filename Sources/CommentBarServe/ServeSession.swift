@@ -5,11 +5,12 @@ import CommentBarFrames
 import CommentBarRender
 import CommentBarServices
 import CommentBarSpeech
+import CommentBarSupport
 import FoundationEssentials
 import Logging
 import Synchronization
 
-/// One renderer process's work: it takes messages (settings, shown/hidden, OBS state), runs the
+/// One renderer process's work: it takes messages (settings, shown/hidden, OBS state, hotkeys), runs the
 /// feed the settings name, and makes a frame into the sink whenever something visible
 /// changed, at most `fps` times a second. `run` returns when the messages end (the
 /// shim closed stdin: OBS is gone or the source was destroyed).
@@ -51,13 +52,17 @@ public final class ServeSession: @unchecked Sendable {
     let speech: SpeechHook
     /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
     private let presenter: (any FramePresenter)?
+    /// Who pins and opens the control page on the `actions` hotkeys (nil: nobody yet).
+    private let actions: (any BarActionHandler)?
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
                 emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https,
-                presenter: (any FramePresenter)? = nil, audio: (any SpeechAudioSink)? = nil) {
+                presenter: (any FramePresenter)? = nil, audio: (any SpeechAudioSink)? = nil,
+                actions: (any BarActionHandler)? = nil) {
         self.sink = sink
         self.presenter = presenter
+        self.actions = actions
         self.log = log
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (self.wake, self.wakeUp) = (wake, wakeUp)
@@ -83,7 +88,9 @@ public final class ServeSession: @unchecked Sendable {
     private func follow(_ messages: AsyncStream<String>) async {
         var feedTask: Task<Void, Never>?
         var feedKey: [String]?
+        var actionTracker = ActionTracker()
         for await line in messages {
+            // Each line is decoded once; each kind goes to its consumer typed.
             let message: StdinMessage
             do {
                 message = try StdinMessage.decode(line: line)
@@ -91,7 +98,11 @@ public final class ServeSession: @unchecked Sendable {
                 log.error("\(error.description)")
                 continue
             }
-            speech.command(line)
+            if let speechSettings = message.speechSettings { speech.configure(speechSettings) }
+            if let control = message.speech { speech.control(control) }
+            if let counters = message.actions {
+                for action in actionTracker.actions(for: counters) { actions?.perform(action) }
+            }
             if let active = message.active {
                 shared.withLock { $0.active = active }
                 log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
@@ -199,17 +210,11 @@ public final class ServeSession: @unchecked Sendable {
         row.id == (origin.count > 1 ? "\(origin.index)/\(line.id)" : line.id) ? row : nil
     }
 
-    /// When the viewers of several streams were last logged: their breakdown, at most once a minute.
-    private let viewersLogged = Mutex<ContinuousClock.Instant?>(nil)
+    /// The viewers of several streams, their breakdown: logged at most once a minute.
+    private let viewersLog = LogThrottle(interval: .seconds(60))
 
     private func logViewers(_ streams: [BarState.StreamSlot]) {
-        let now = ContinuousClock.now
-        let due = viewersLogged.withLock { last in
-            guard last.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
+        guard viewersLog.admit() != nil else { return }
         let parts = streams.map { "\($0.name) \($0.viewers.map(String.init) ?? "–")" }
         let total = streams.compactMap(\.viewers).reduce(0, +)
         log.info("viewers: \(parts.joined(separator: ", ")) (\(total) in all)")

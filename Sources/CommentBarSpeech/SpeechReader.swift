@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarSupport
 import Logging
 import Synchronization
 
@@ -14,9 +15,8 @@ public final class SpeechReader: Sendable {
         var busyUntil: Double = 0
         var skips = 0
         var paused = false
-        /// The problem the bar shows now (nil: none), and when its text was last logged.
+        /// The problem the bar shows now (nil: none).
         var showing: String?
-        var lastLogged: (text: String, at: Double)?
     }
 
     /// How far ahead of playback PCM is written (seconds).
@@ -28,6 +28,8 @@ public final class SpeechReader: Sendable {
     private let start: ContinuousClock.Instant
     private let wake: AsyncStream<Void>.Continuation
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+    /// The same problem is logged at most once a minute (the bar shows it every time).
+    private let problemLog = LogThrottle(interval: .seconds(60), maxKeys: 32)
 
     /// `report`: an item could not be spoken (a line for the bar's status, and for the log when
     /// `logged`), or nil: an item was spoken again after a problem, the status line goes.
@@ -132,20 +134,20 @@ public final class SpeechReader: Sendable {
         }
         spoke()
         guard let audio else { return }
-        var samples = LinearResampler.resample(audio, to: sink.sampleRate).samples
-        let gain = Float(settings.volume) / 100
-        if gain != 1 { for index in samples.indices { samples[index] *= gain } }
+        // Resampled (and its volume set) a chunk at a time as the ring takes it.
+        let resampler = LinearResampler(audio, to: sink.sampleRate, gain: Float(settings.volume) / 100)
         let rate = Double(sink.sampleRate)
-        state.withLock { $0.busyUntil = now + Double(samples.count) / rate }
-        await play(samples, skips: skips)
+        state.withLock { $0.busyUntil = now + Double(resampler.count) / rate }
+        await play(resampler, skips: skips)
         state.withLock { $0.busyUntil = now }
     }
 
     /// Writes at most `writeAhead` seconds ahead of playback, until done, skipped or paused.
-    private func play(_ samples: [Float], skips: Int) async {
+    private func play(_ resampler: LinearResampler, skips: Int) async {
+        var resampler = resampler
         let ahead = Int(Self.writeAhead * Double(sink.sampleRate))
-        var offset = 0
-        while offset < samples.count, !Task.isCancelled {
+        var pending: ArraySlice<Float> = []
+        while !(pending.isEmpty && resampler.isDone), !Task.isCancelled {
             let interrupted = state.withLock { $0.skips != skips || $0.paused }
             if interrupted {
                 sink.discardQueued()
@@ -153,7 +155,8 @@ public final class SpeechReader: Sendable {
             }
             let room = ahead - sink.queuedFrames()
             if room > 0 {
-                offset += sink.write(samples[offset..<min(offset + room, samples.count)])
+                if pending.isEmpty { pending = resampler.next(room)[...] }
+                pending = pending.dropFirst(sink.write(pending.prefix(room)))
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -162,14 +165,8 @@ public final class SpeechReader: Sendable {
     /// Each problem is shown on the bar; in the log the same problem again within a minute is
     /// not repeated.
     private func problem(_ text: String) {
-        let time = now
-        let logged = state.withLock { state -> Bool in
-            state.showing = text
-            if let last = state.lastLogged, last.text == text, time - last.at < 60 { return false }
-            state.lastLogged = (text, time)
-            return true
-        }
-        report(SpeechProblem(text: text, logged: logged))
+        state.withLock { $0.showing = text }
+        report(SpeechProblem(text: text, logged: problemLog.admit(text) != nil))
     }
 
     /// An item went to the engine fine: a problem shown before is over.
@@ -189,8 +186,8 @@ public struct SpeechProblem: Sendable, Equatable {
     public var logged: Bool
 }
 
-/// What `serve` hands to speech: its settings and hotkeys from stdin, and the rows the bar
-/// shows. With speech off nothing runs and no engine is loaded; the reader is made when it
+/// What `serve` hands to speech: its settings and hotkeys, decoded from stdin once
+/// (`StdinMessage`), and the rows the bar shows. With speech off nothing runs and no engine is loaded; the reader is made when it
 /// is turned on and stopped when it is turned off.
 public final class SpeechHook: Sendable {
     private let sink: (any SpeechAudioSink)?
@@ -198,6 +195,7 @@ public final class SpeechHook: Sendable {
     private let changed: @Sendable () -> Void
     private let reader = Mutex<SpeechReader?>(nil)
     private let shownProblem = Mutex<String?>(nil)
+    private let latestControl = Mutex(SpeechControl())
 
     /// `changed`: the problem to show on the bar changed (the frame loop looks at `problem`).
     public init(sink: (any SpeechAudioSink)?, log: Logger, changed: @escaping @Sendable () -> Void = {}) {
@@ -217,14 +215,18 @@ public final class SpeechHook: Sendable {
         if different { changed() }
     }
 
-    /// One stdin line: `{"settings":{…}}` turns speech on or off and sets it; `{"speech":{…}}`
-    /// is a hotkey.
-    public func command(_ line: String) {
-        if let settings = SpeechSettings.fromCommandLine(line) { configure(settings) }
-        if let control = SpeechControl.fromCommandLine(line) { reader.withLock { $0 }?.control(control) }
+    /// The hotkeys' newest state (`{"speech":{…}}`): kept while speech is off, so a reader made
+    /// later starts paused if reading was paused.
+    public var hotkeys: SpeechControl { latestControl.withLock { $0 } }
+
+    /// `{"speech":{…}}`, decoded: a skip or a pause.
+    public func control(_ control: SpeechControl) {
+        latestControl.withLock { $0 = control }
+        reader.withLock { $0 }?.control(control)
     }
 
-    func configure(_ settings: SpeechSettings) {
+    /// The speech rows of a `{"settings":{…}}` line, decoded: turns speech on or off and sets it.
+    public func configure(_ settings: SpeechSettings) {
         guard settings.enabled, let sink else {
             if let old = reader.withLock({ reader -> SpeechReader? in defer { reader = nil }; return reader }) {
                 old.stop()
@@ -234,16 +236,19 @@ public final class SpeechHook: Sendable {
             if settings.enabled { log.error("speech: this pool has no audio ring (an older shim)") }
             return
         }
+        let control = hotkeys
         let made = reader.withLock { reader -> Bool in
             if let reader {
                 reader.update(settings)
                 return false
             }
             let log = log
-            reader = SpeechReader(settings: settings, sink: sink) { [weak self] problem in
+            let made = SpeechReader(settings: settings, sink: sink) { [weak self] problem in
                 if let problem, problem.logged { log.error("\(problem.text)") }
                 self?.show(problem?.text)
             }
+            made.control(control)
+            reader = made
             return true
         }
         if made { log.info("speech on: \(settings.engine.rawValue)") }
