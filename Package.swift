@@ -59,7 +59,7 @@ let platformTargets: [Target] = platforms.map { name in
 let platformTestTargets: [Target] = folders("Tests/Platforms").compactMap { folder in
     guard folder.hasSuffix("Tests"), platforms.contains(String(folder.dropLast(5))) else { return nil }
     return .testTarget(name: "\(folder.dropLast(5))PlatformTests",
-                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet",
+                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet", "CommentBarNetTesting",
                                       .product(name: "NIOEmbedded", package: "swift-nio")],
                        path: "Tests/Platforms/\(folder)",
                        swiftSettings: strictSwift)
@@ -119,10 +119,17 @@ let package = Package(
                     .product(name: "Crypto", package: "swift-crypto"),
                 ] + nio,
                 swiftSettings: strictSwift),
+        // Test support for the network (never in the renderer): an in-process `WebFetching` double
+        // and a real HTTPS server on loopback with a test CA.
+        .target(name: "CommentBarNetTesting",
+                dependencies: ["CommentBarFeeds", "CommentBarNet",
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOSSL", package: "swift-nio-ssl")] + nio,
+                swiftSettings: strictSwift),
     ] + platformTargets + [
         // The one registry of services, over every platform.
         .target(name: "CommentBarServices",
-                dependencies: ["CommentBarFeeds", .product(name: "Logging", package: "swift-log")]
+                dependencies: ["CommentBarFeeds", "CommentBarNet", .product(name: "Logging", package: "swift-log")]
                     + platforms.map { .target(name: "\($0)Platform") },
                 swiftSettings: strictSwift),
         // `bench-parsers`: the platforms' parse rates, over the parse entry points they expose
@@ -173,9 +180,9 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarNetTests",
-                    dependencies: ["CommentBarNet", .product(name: "NIOEmbedded", package: "swift-nio")],
+                    dependencies: ["CommentBarNet", "CommentBarNetTesting", .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
+        .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices", "CommentBarNetTesting"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings"],
                     swiftSettings: strictSwift),
@@ -189,7 +196,8 @@ let package = Package(
                     dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
-                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech"],
+                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
+                                   "CommentBarNetTesting"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),

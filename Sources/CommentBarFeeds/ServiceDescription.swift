@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
-/// What a feed is made from: the source settings that name a stream.
-public struct FeedRequest: Sendable, Equatable {
+/// What a feed is made from: the source settings that name a stream, and the web it reaches
+/// (the renderer's HTTPS, or a test's double).
+public struct FeedRequest: Sendable {
     public var streamID: String
     /// The `server` setting: a relay or server URL, or empty for the service's own.
     public var server: String
     /// Secrets from the source settings, by setting key (`mirrativ_session`): a platform reads
     /// only its own and never logs them.
     public var credentials: [String: String]
+    /// Every HTTPS request of the feed goes through this.
+    public var web: any WebFetching
 
-    public init(streamID: String, server: String = "", credentials: [String: String] = [:]) {
+    public init(streamID: String, server: String = "", credentials: [String: String] = [:], web: any WebFetching) {
         self.streamID = streamID
         self.server = server
         self.credentials = credentials
+        self.web = web
     }
 }
 

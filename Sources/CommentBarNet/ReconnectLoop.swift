@@ -127,7 +127,7 @@ extension ReconnectLoop {
                 let tls = endpoint.usesTLS ? try TLSSettings.makeContext() : nil
                 let connection = try await FeedConnector.connect(to: endpoint, framing: framing, tls: tls,
                                                                  connectTo: try ConnectTo.fromEnvironment(),
-                                                                 problems: problems)
+                                                                 streamerServer: nil, problems: problems)
                 end = try await session(connection, problems, live)
             } catch {
                 end = self.end(for: error)

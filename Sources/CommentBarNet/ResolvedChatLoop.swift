@@ -113,7 +113,7 @@ package enum ResolvedChatLoop {
     }
 
     /// The `retryAfter` for an HTTP failure: 30 s after a 429 (too many requests), else none.
-    package static func retryAfter(_ failure: HTTPFetcher.Failure) -> Duration {
+    package static func retryAfter(_ failure: WebFailure) -> Duration {
         failure.status == 429 ? .seconds(30) : .zero
     }
 
@@ -125,12 +125,13 @@ package enum ResolvedChatLoop {
 
 extension ResolvedChatLoop {
     /// Opens a WebSocket chat (TLS per the endpoint, `COMMENTBAR_CA_FILE` and
-    /// `COMMENTBAR_CONNECT_TO` honoured) with whole messages as its framing.
-    package static func openWebSocket(_ endpoint: FeedEndpoint, problems: InputProblemLog) async throws
-        -> FeedConnector.MessageChannel
-    {
+    /// `COMMENTBAR_CONNECT_TO` honoured) with whole messages as its framing; `streamerServer` is
+    /// the feed's typed server, if any (`FeedConnector.connect`).
+    package static func openWebSocket(_ endpoint: FeedEndpoint, streamerServer: StreamerServer?,
+                                      problems: InputProblemLog) async throws -> FeedConnector.MessageChannel {
         let tls = endpoint.usesTLS ? try TLSSettings.makeContext() : nil
         return try await FeedConnector.connect(to: endpoint, framing: .messages, tls: tls,
-                                               connectTo: try ConnectTo.fromEnvironment(), problems: problems)
+                                               connectTo: try ConnectTo.fromEnvironment(), streamerServer: streamerServer,
+                                               problems: problems)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
 import CommentBarRender
 import Dispatch
@@ -11,8 +12,9 @@ import Synchronization
 /// one arrives. A picture that cannot be used (too large, too many frames, not a picture,
 /// no answer in 10 s) fails once, with one log line, and the emote shows as its text.
 public final class EmoteFetches: Sendable {
-    /// Issue 12's caps: a download of at most 2 MiB in 10 s.
-    package static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(10))
+    /// Issue 12's caps: a download of at most 2 MiB in 10 s (the whole download: a host that drips
+    /// its body holds a slot no longer than that).
+    package static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(10))
     static let maxConcurrent = 4
     /// Pictures waiting for their turn at most: a chat naming picture after picture drops the
     /// oldest waiting ones (their rows show text; a row asking again fetches them).
@@ -84,7 +86,7 @@ public final class EmoteFetches: Sendable {
         }
         for url in unfinished {
             store.finish(url, .failed)
-            log.warning("emote shown as text: \(HTTPFetcher.shown(url)): no picture within \(Int(seconds)) s")
+            log.warning("emote shown as text: \(WebFailure.shown(url)): no picture within \(Int(seconds)) s")
         }
     }
 
@@ -108,7 +110,7 @@ public final class EmoteFetches: Sendable {
         let problem: String
         switch await fetch(url) {
         case .success(let bytes):
-            switch await Self.decode(bytes, name: HTTPFetcher.shown(url)) {
+            switch await Self.decode(bytes, name: WebFailure.shown(url)) {
             case .success(let art): return .ready(art)
             case .failure(let error): problem = "\(error)"
             }
@@ -141,16 +143,22 @@ public final class EmoteFetches: Sendable {
     /// The disk cache shared by every fetch of this process (nil when it cannot be made).
     static let diskCache = HTTPDiskCache()
 
-    /// HTTPS with the caps above, through the disk cache: an emote seen in an earlier run is
-    /// not downloaded again while the server said it stays fresh.
-    public static let https: Fetch = { url in
-        if let cached = diskCache?.get(url) { return .success(cached) }
-        do throws(HTTPFetcher.Failure) {
-            let (body, cacheControl) = try await HTTPFetcher.getCacheable(url, limits: limits, accept: "image/*")
-            diskCache?.put(url, body: body, cacheControl: cacheControl)
-            return .success(body)
-        } catch {
-            return .failure(Failure(error.description))
+    /// The renderer's HTTPS (`web`), within `limits`, through the disk cache: an emote seen in an
+    /// earlier run is not downloaded again while the server said it stays fresh.
+    package static func fetching(from web: any WebFetching, limits: WebLimits = EmoteFetches.limits,
+                                 cache: HTTPDiskCache? = EmoteFetches.diskCache) -> Fetch {
+        { url in
+            if let cached = cache?.get(url) { return .success(cached) }
+            do throws(WebFailure) {
+                let answer = try await web.fetch(WebRequest(url: url, accept: "image/*", limits: limits))
+                cache?.put(url, body: answer.body, cacheControl: answer.cacheControl)
+                return .success(answer.body)
+            } catch {
+                return .failure(Failure(error.description))
+            }
         }
     }
+
+    /// `fetching` over the renderer's HTTPS.
+    public static let https: Fetch = fetching(from: HTTPSTransport.shared)
 }

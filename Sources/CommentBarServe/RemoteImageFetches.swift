@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
 import CommentBarRender
 import Logging
@@ -15,8 +16,8 @@ public final class RemoteImageFetches: Sendable {
         case background
     }
 
-    /// An avatar or its background: a small picture, well under 2 MiB.
-    package static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(10))
+    /// An avatar or its background: a small picture, well under 2 MiB, in 10 s (the whole download).
+    package static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(10))
 
     public typealias Fetch = @Sendable (String) async -> RemoteImageStore.State
 
@@ -74,15 +75,20 @@ public final class RemoteImageFetches: Sendable {
         }
     }
 
-    /// The real fetch: HTTPS with the caps above.
-    public static let https: Fetch = { url in
-        do throws(HTTPFetcher.Failure) {
-            let bytes = try await HTTPFetcher.get(url, limits: limits, accept: "image/*")
-            // Checked here, off the render path, so a bad picture is one log line and never decoded.
-            if let problem = ImageLoader.problem(inImage: bytes, name: HTTPFetcher.shown(url)) { return .failed(problem) }
-            return .loaded(bytes)
-        } catch {
-            return .failed(error.description)
+    /// The fetch over `web` with the caps above.
+    package static func fetching(from web: any WebFetching, limits: WebLimits = RemoteImageFetches.limits) -> Fetch {
+        { url in
+            do throws(WebFailure) {
+                let bytes = try await web.get(url, limits: limits, accept: "image/*")
+                // Checked here, off the render path, so a bad picture is one log line and never decoded.
+                if let problem = ImageLoader.problem(inImage: bytes, name: WebFailure.shown(url)) { return .failed(problem) }
+                return .loaded(bytes)
+            } catch {
+                return .failed(error.description)
+            }
         }
     }
+
+    /// The real fetch: the renderer's HTTPS with the caps above.
+    public static let https: Fetch = fetching(from: HTTPSTransport.shared)
 }

@@ -47,8 +47,8 @@ final class AddressPolicyTests: XCTestCase {
 
     func testConnectToIsTheOneOverride() throws {
         let rules = try ConnectTo.parse("static-cdn.jtvnw.net:443:127.0.0.1:8443,:8080::9090")
-        XCTAssertTrue(rules.mapsToAddress(host: "static-cdn.jtvnw.net", port: 443))
-        XCTAssertFalse(rules.mapsToAddress(host: "static-cdn.jtvnw.net", port: 444))
-        XCTAssertFalse(rules.mapsToAddress(host: "example.com", port: 8080), "a port-only rule names no address")
+        XCTAssertEqual(rules.address(host: "static-cdn.jtvnw.net", port: 443), "127.0.0.1")
+        XCTAssertNil(rules.address(host: "static-cdn.jtvnw.net", port: 444))
+        XCTAssertNil(rules.address(host: "example.com", port: 8080), "a port-only rule names no address")
     }
 }

@@ -3,6 +3,7 @@ import CommentBarCore
 import CommentBarFeeds
 import Foundation
 import Synchronization
+import CommentBarNetTesting
 import XCTest
 @testable import CommentBarServices
 
@@ -64,7 +65,7 @@ final class ServiceRegistryTests: XCTestCase {
     }
 
     func testUnknownServiceNamesTheKnownOnes() {
-        XCTAssertThrowsError(try ServiceRegistry.product.makeFeed(service: "myspace", request: .init(streamID: "x"))) { error in
+        XCTAssertThrowsError(try ServiceRegistry.product.makeFeed(service: "myspace", request: .init(streamID: "x", web: EmbeddedWeb()))) { error in
             let message = (error as? FeedConfigError)?.message ?? ""
             XCTAssertTrue(message.contains("unknown service \"myspace\""), message)
             for id in ServiceRegistry.product.ids { XCTAssertTrue(message.contains(id), message) }
@@ -78,7 +79,7 @@ final class ServiceRegistryTests: XCTestCase {
         for (service, streamID, server) in [("file", "/tmp/a\u{0}b.jsonl", ""), ("twitch", "chan\u{0}", ""),
                                             ("websocket", "x", "ws://h/\u{0}"), ("demo", "\u{0}", "")] {
             XCTAssertThrowsError(try ServiceRegistry.product.makeFeed(service: service,
-                                                              request: .init(streamID: streamID, server: server))) { error in
+                                                              request: .init(streamID: streamID, server: server, web: EmbeddedWeb()))) { error in
                 let message = "\(error)"
                 XCTAssertTrue(message.contains("contains a NUL character"), message)
                 XCTAssertFalse(message.contains("\u{0}") || message.contains("\n"), message)

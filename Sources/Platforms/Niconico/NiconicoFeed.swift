@@ -9,10 +9,11 @@ import Logging
 /// checks the page again (a community, channel or user page names its next programme).
 struct NiconicoFeed: CommentFeed {
     let streamID: NiconicoStreamID
-    /// The site root the watch pages come from (`https://live.nicovideo.jp`).
-    let server: String
+    /// The site root the watch pages come from (`https://live.nicovideo.jp`, or the `server`
+    /// setting), and the web every request of the feed goes through.
+    let site: WebAPI
 
-    static let pageLimits = HTTPFetcher.Limits(maxBytes: 4 << 20, timeout: .seconds(20))
+    static let pageLimits = WebLimits(maxBytes: 4 << 20, timeout: .seconds(20))
     /// How often a page that is not (or no longer) on air is checked again.
     static let recheckInterval = 30.0
     static let slowDownInterval = 60.0
@@ -22,7 +23,7 @@ struct NiconicoFeed: CommentFeed {
     static let notFound = "番組が見つかりません / no such programme"
     static let cannotWatch = "視聴できません（メンバー限定など） / cannot watch (members-only or login required)"
 
-    var watchURL: String { "\(server)/watch/\(streamID.watchPath)" }
+    var watchURL: String { "\(site.base)/watch/\(streamID.watchPath)" }
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let problems = InputProblemLog(source: "niconico \(streamID.watchPath)")
@@ -49,7 +50,7 @@ struct NiconicoFeed: CommentFeed {
                 case .onAir:
                     if let begin = page.beginTime { emit(.start(time: begin)) }
                     let started = ContinuousClock.now
-                    let end = await SeatSession(webSocketURL: page.webSocketURL, problems: problems, emit: emit).run()
+                    let end = await SeatSession(webSocketURL: page.webSocketURL, site: site, problems: problems, emit: emit).run()
                     if Task.isCancelled { return }
                     if ContinuousClock.now - started >= .seconds(10) { backoff.reset() }
                     switch end {
@@ -94,7 +95,7 @@ struct NiconicoFeed: CommentFeed {
     private func loadPage() async -> Result<WatchPage, PageFailure> {
         let html: [UInt8]
         do {
-            html = try await HTTPFetcher.get(watchURL, limits: Self.pageLimits, accept: "text/html")
+            html = try await site.get(watchURL, limits: Self.pageLimits, accept: "text/html")
         } catch {
             switch error.status {
             case 404?, 410?: return .failure(.notFound)

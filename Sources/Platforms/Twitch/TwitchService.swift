@@ -23,6 +23,7 @@ public enum TwitchService {
                                                   service: "twitch", schemes: ["wss", "ws", "ircs", "irc"],
                                                   namedBy: request.server.isEmpty ? .feed : .streamer)
             return TwitchFeed(channel: channel, endpoint: endpoint,
-                              metadata: TwitchMetadataPoller(login: String(channel.dropFirst())))
+                              metadata: TwitchMetadataPoller(login: String(channel.dropFirst()), web: request.web),
+                              web: request.web)
         })
 }
