@@ -43,6 +43,11 @@ public struct ServiceDescription: Sendable {
     public var caseInsensitiveIDs: Bool
     /// Its mark before each row's name when the bar reads several streams.
     public var badge: PlatformBadge
+    /// Where known, the hosts the platform really serves its pictures (emotes, badges) from:
+    /// a picture URL an API or a relay names elsewhere is refused before any fetch, and its emote
+    /// shows as text (CommentBarNet's `PictureHosts.allows`). `*.` names a host's subdomains.
+    /// Empty: not known (the address policy still applies).
+    public var pictureHosts: [String]
     /// Makes the feed, or refuses the settings with a message for the bar and the log.
     public var makeFeed: MakeFeed
     /// For replayable services (demo, file): the whole timeline, so `render` can draw any moment.
@@ -52,7 +57,8 @@ public struct ServiceDescription: Sendable {
     public var mayNameLocalFiles: Bool
 
     public init(id: String, displayName: String, streamIDHelp: ServiceHelp, urlPatterns: [StreamURLPattern],
-                caseInsensitiveIDs: Bool = false, badge: PlatformBadge, makeFeed: @escaping MakeFeed,
+                caseInsensitiveIDs: Bool = false, badge: PlatformBadge, pictureHosts: [String] = [],
+                makeFeed: @escaping MakeFeed,
                 makeTimeline: MakeTimeline? = nil, mayNameLocalFiles: Bool = false) {
         self.id = id
         self.displayName = displayName
@@ -60,6 +66,7 @@ public struct ServiceDescription: Sendable {
         self.urlPatterns = urlPatterns
         self.caseInsensitiveIDs = caseInsensitiveIDs
         self.badge = badge
+        self.pictureHosts = pictureHosts
         self.makeFeed = makeFeed
         self.makeTimeline = makeTimeline
         self.mayNameLocalFiles = mayNameLocalFiles

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarNet
 import Foundation
 import Synchronization
 import CommentBarNetTesting
@@ -56,6 +57,25 @@ final class ServiceRegistryTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Each platform's picture hosts are a fact of its own description (its folder), checked by
+    /// the one `PictureHosts.allows`; the platforms whose pictures come from known CDNs say so.
+    func testPictureHostsAreThePlatformsOwnFacts() throws {
+        let hosts = Dictionary(uniqueKeysWithValues: ServiceRegistry.all.map { ($0.id, $0.pictureHosts) })
+        for id in ["twitch", "youtube", "niconico"] { XCTAssertFalse(hosts[id]?.isEmpty ?? true, id) }
+        let twitch = try XCTUnwrap(hosts["twitch"])
+        for url in ["https://static-cdn.jtvnw.net/emoticons/v2/25/default/dark/2.0", "https://cdn.betterttv.net/emote/a/2x",
+                    "https://cdn.frankerfacez.com/emote/1/2", "https://cdn.7tv.app/emote/a/2x.webp"] {
+            XCTAssertTrue(PictureHosts.allows(url, hosts: twitch), url)
+        }
+        for url in ["https://127.0.0.1/x.png", "http://cdn.7tv.app/a", "https://cdn.7tv.app:8443/a", "https://evil.example/a.png",
+                    "https://user@cdn.7tv.app/a"] {
+            XCTAssertFalse(PictureHosts.allows(url, hosts: twitch), url)
+        }
+        XCTAssertTrue(PictureHosts.allows("https://yt4.ggpht.com/a", hosts: try XCTUnwrap(hosts["youtube"])))
+        XCTAssertTrue(PictureHosts.allows("https://mpn.live.nicovideo.jp/x", hosts: try XCTUnwrap(hosts["niconico"])))
+        XCTAssertFalse(PictureHosts.allows("https://nicovideo.jp.evil.example/x", hosts: try XCTUnwrap(hosts["niconico"])))
     }
 
     func testOnlyLocalServicesMayNameLocalFilesAndReplay() {

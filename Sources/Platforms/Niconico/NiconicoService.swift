@@ -14,6 +14,8 @@ public enum NiconicoService {
                                    ja: "lv…、live.nicovideo.jp/watch/… の URL、またはコミュニティ・チャンネル・ユーザーの URL（そのとき放送中の番組）"),
         urlPatterns: [.web("niconico", hosts: ["live.nicovideo.jp", "live2.nicovideo.jp", "nicovideo.jp", "nico.ms"])],
         badge: PlatformBadge(rgb: 0x424242, sign: .screen),
+        // Its picture CDN, and its comment servers (a seat's `viewUri` elsewhere is not followed).
+        pictureHosts: ["*.nicovideo.jp", "*.nimg.jp"],
         makeFeed: { request throws(FeedConfigError) in
             let id = try NiconicoStreamID.parse(request.streamID)
             return NiconicoFeed(streamID: id, site: try site(request.server, web: request.web))

@@ -18,6 +18,15 @@ enum ThirdPartyEmoteSets {
         case sevenTV = "7TV"
         case betterTTV = "BetterTTV"
         case frankerFaceZ = "FrankerFaceZ"
+
+        /// The CDN its pictures come from: a list naming pictures elsewhere has them refused.
+        var pictureHosts: [String] {
+            switch self {
+            case .sevenTV: return ["cdn.7tv.app"]
+            case .betterTTV: return ["cdn.betterttv.net"]
+            case .frankerFaceZ: return ["cdn.frankerfacez.com"]
+            }
+        }
     }
 
     static func globalURL(_ provider: Provider) -> String {
@@ -107,7 +116,7 @@ enum ThirdPartyEmoteSets {
         var entry: Entry? {
             // "2" is the 2× image (up to 64 px); a set may only have "1" or "4".
             guard let code = emoteCode(name), let urls,
-                  let url = secureURL(urls["2"] ?? urls["1"] ?? urls["4"], hosts: PictureHosts.frankerFaceZ) else { return nil }
+                  let url = secureURL(urls["2"] ?? urls["1"] ?? urls["4"], hosts: Provider.frankerFaceZ.pictureHosts) else { return nil }
             return Entry(code: code, url: url)
         }
     }
@@ -131,7 +140,7 @@ enum ThirdPartyEmoteSets {
         struct Details: Decodable { var host: Host? }
         struct Host: Decodable { var url: String? }
         var entry: Entry? {
-            guard let code = emoteCode(name), let host = secureURL(data?.host?.url, hosts: PictureHosts.sevenTV),
+            guard let code = emoteCode(name), let host = secureURL(data?.host?.url, hosts: Provider.sevenTV.pictureHosts),
                   !host.hasSuffix("/") else { return nil }
             return Entry(code: code, url: host + "/2x.webp")
         }
