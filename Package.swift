@@ -50,7 +50,7 @@ let platformProducts: [String: [Target.Dependency]] = [
 let platforms = folders("Sources/Platforms")
 let platformTargets: [Target] = platforms.map { name in
     .target(name: "\(name)Platform",
-            dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet"]
+            dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet", "CommentBarSupport"]
                 + (platformDependencies[name] ?? []).map { .target(name: "\($0)Platform") }
                 + (platformProducts[name] ?? []) + nio,
             path: "Sources/Platforms/\(name)",
@@ -111,7 +111,7 @@ let package = Package(
         // Shared network plumbing: endpoints, TLS, connect-to, connections, framing, keepalive, reconnects.
         .target(name: "CommentBarNet",
                 dependencies: [
-                    "CommentBarCore", "CommentBarFeeds",
+                    "CommentBarCore", "CommentBarFeeds", "CommentBarSupport",
                     .product(name: "NIOHTTP1", package: "swift-nio"),
                     .product(name: "NIOWebSocket", package: "swift-nio"),
                     .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -2,6 +2,7 @@
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
+import CommentBarSupport
 import Logging
 
 /// The `niconico` feed: reads the programme's watch page, and while it is on air holds a
@@ -27,7 +28,8 @@ struct NiconicoFeed: CommentFeed {
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let problems = InputProblemLog(source: "niconico \(streamID.watchPath)")
-        var backoff = ReconnectBackoff()
+        var backoff = Backoff()
+        func nextDelay() -> Double { backoff.nextDelay() / .seconds(1) }
         emit(.status(.connecting))
         while !Task.isCancelled {
             let wait: Double
@@ -59,10 +61,10 @@ struct NiconicoFeed: CommentFeed {
                         if streamID.kind == .programme { return await sleepUntilCancelled() }
                         wait = Self.recheckInterval
                     case .lost(let reason):
-                        wait = backoff.nextDelay()
+                        wait = nextDelay()
                         emit(.status(.reconnecting(reason: "\(reason); retrying in \(seconds(wait))")))
                     case .refused(let code):
-                        wait = max(backoff.nextDelay(), Self.recheckInterval)
+                        wait = max(nextDelay(), Self.recheckInterval)
                         emit(.status(.error(message: "\(refusal(code)); retrying in \(seconds(wait))")))
                     }
                 }
@@ -70,14 +72,14 @@ struct NiconicoFeed: CommentFeed {
                 emit(.status(.error(message: Self.notFound)))
                 wait = Self.recheckInterval
             case .failure(.slowDown):
-                wait = max(backoff.nextDelay(), Self.slowDownInterval)
+                wait = max(nextDelay(), Self.slowDownInterval)
                 emit(.status(.reconnecting(reason: "the site asks to slow down (HTTP 429); retrying in \(seconds(wait))")))
             case .failure(.unusable(let reason)):
                 problems.note(reason)
-                wait = backoff.nextDelay()
+                wait = nextDelay()
                 emit(.status(.error(message: "\(reason); retrying in \(seconds(wait))")))
             case .failure(.unreachable(let reason)):
-                wait = backoff.nextDelay()
+                wait = nextDelay()
                 emit(.status(.reconnecting(reason: "\(reason); retrying in \(seconds(wait))")))
             }
             do { try await Task.sleep(for: .milliseconds(Int(max(wait, 1) * 1000))) } catch { return }

@@ -2,6 +2,7 @@
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
+import CommentBarSupport
 import FoundationEssentials
 import NIOCore
 import Synchronization
@@ -50,7 +51,7 @@ struct SegmentStream: Sendable {
     private func followView(state: SegmentState, ends: AsyncStream<End>.Continuation) async -> End {
         var at = "now"
         var failures = 0
-        var backoff = ReconnectBackoff()
+        var backoff = Backoff()
         return await withDiscardingTaskGroup { segments -> End in
             defer { segments.cancelAll() }
             while !Task.isCancelled {
@@ -111,7 +112,7 @@ struct SegmentStream: Sendable {
                     failures += 1
                     problems.note(reason)
                     if failures >= Self.maxViewFailures { return .lost(reason) }
-                    try? await Task.sleep(for: .milliseconds(Int(backoff.nextDelay() * 1000)))
+                    try? await Task.sleep(for: backoff.nextDelay())
                 }
                 let elapsed = ContinuousClock.now - started
                 if elapsed < Self.minViewInterval { try? await Task.sleep(for: Self.minViewInterval - elapsed) }

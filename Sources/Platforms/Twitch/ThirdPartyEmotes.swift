@@ -2,6 +2,7 @@
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
+import CommentBarSupport
 import Logging
 import Synchronization
 
@@ -24,7 +25,6 @@ final class ThirdPartyEmotes: Sendable {
         var global: [Provider: [Entry]] = [:]
         var channel: [Provider: [Entry]] = [:]
         var map = EmoteCodeMap()
-        var lastLogged: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -33,6 +33,7 @@ final class ThirdPartyEmotes: Sendable {
     /// Where the lists come from (the feed's web).
     private let web: any WebFetching
     private let logger = Logger(label: "commentbar.feeds")
+    private let throttle = LogThrottle(interval: ThirdPartyEmotes.logInterval)
 
     init(web: any WebFetching) {
         self.web = web
@@ -120,13 +121,9 @@ final class ThirdPartyEmotes: Sendable {
                 }
             }
             state.map = Self.merged(state)
-            guard !problems.isEmpty else { return false }
-            let now = ContinuousClock.now
-            guard state.lastLogged.map({ now - $0 >= Self.logInterval }) ?? true else { return false }
-            state.lastLogged = now
-            return true
+            return !problems.isEmpty
         }
-        if shouldLog {
+        if shouldLog, throttle.admit() != nil {
             let text = problems.sorted().joined(separator: "; ")
             let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.prefix(400).map {
                 $0.value < 0x20 || $0.value == 0x7F ? " " : $0

@@ -3,6 +3,7 @@ import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
+import CommentBarSupport
 import Logging
 
 /// The viewer count and the stream's start (for the clock), from Twitch's public GraphQL
@@ -44,7 +45,7 @@ struct TwitchMetadataPoller: Sendable {
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let logger = Logger(label: "commentbar.feeds")
-        var lastLogged: ContinuousClock.Instant?
+        let throttle = LogThrottle(interval: Self.logInterval)
         var lastStart: Double?
         while !Task.isCancelled {
             var wait = Self.interval
@@ -67,13 +68,9 @@ struct TwitchMetadataPoller: Sendable {
                 problem = error.description
                 if error.status == 429 { wait = .seconds(300) }
             }
-            if let problem {
-                let now = ContinuousClock.now
-                if lastLogged.map({ now - $0 >= Self.logInterval }) ?? true {
-                    lastLogged = now
-                    let cleaned = String(problem.unicodeScalars.prefix(200).filter { $0.value >= 0x20 && $0.value != 0x7F })
-                    logger.warning("twitch viewer count unavailable (chat is not affected): \(cleaned)")
-                }
+            if let problem, throttle.admit() != nil {
+                let cleaned = String(problem.unicodeScalars.prefix(200).filter { $0.value >= 0x20 && $0.value != 0x7F })
+                logger.warning("twitch viewer count unavailable (chat is not affected): \(cleaned)")
             }
             do { try await Task.sleep(for: wait) } catch { return }
         }
