@@ -149,7 +149,8 @@ let package = Package(
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
-                               "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
+                               "CommentBarServices", "CommentBarNet", "CommentBarSupport",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
         // hold every display library; this target links none.
@@ -175,7 +176,8 @@ let package = Package(
         .testTarget(name: "CommentBarCoreTests", dependencies: ["CommentBarCore", "CommentBarSettings"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarRenderTests",
-                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo"],
+                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo",
+                                   "CommentBarNetTesting"],
                     exclude: ["Golden", "Emotes"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),

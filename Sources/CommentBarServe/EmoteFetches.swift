@@ -3,19 +3,22 @@ import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 import CommentBarRender
-import Dispatch
+import FoundationEssentials
 import Logging
 import Synchronization
 
 /// Fetches and decodes the emotes' pictures off the render path, each URL once however
-/// many rows show it, a few at a time, into `EmoteImages`; the frame loop is woken when
-/// one arrives. A picture that cannot be used (too large, too many frames, not a picture,
-/// no answer in 10 s) fails once, with one log line, and the emote shows as its text.
+/// many rows show it, a few at a time (and at most two from one host, so a host that drips its
+/// answers cannot take every slot), into `EmoteImages`; the frame loop is woken when one
+/// arrives. A picture that cannot be used (too large, too many frames, not a picture, not
+/// whole within 10 s) fails once, with one log line, and the emote shows as its text.
 public final class EmoteFetches: Sendable {
     /// Issue 12's caps: a download of at most 2 MiB in 10 s (the whole download: a host that drips
     /// its body holds a slot no longer than that).
     package static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(10))
-    static let maxConcurrent = 4
+    static let maxConcurrent = 6
+    /// Fetches from one host at once at most: a slow or dripping host holds no more slots.
+    static let maxConcurrentPerHost = 2
     /// Pictures waiting for their turn at most: a chat naming picture after picture drops the
     /// oldest waiting ones (their rows show text; a row asking again fetches them).
     static let maxWaiting = 256
@@ -92,8 +95,12 @@ public final class EmoteFetches: Sendable {
 
     private func startWaiting() {
         queue.withLock { queue in
-            while queue.running.count < Self.maxConcurrent, !queue.waiting.isEmpty {
-                let url = queue.waiting.removeFirst()
+            while queue.running.count < Self.maxConcurrent,
+                  let next = queue.waiting.firstIndex(where: { url in
+                      let host = Self.host(of: url)
+                      return queue.running.keys.count { Self.host(of: $0) == host } < Self.maxConcurrentPerHost
+                  }) {
+                let url = queue.waiting.remove(at: next)
                 queue.running[url] = Task { [self] in
                     let state = await load(url)
                     if Task.isCancelled { return }  // given up: already marked failed
@@ -112,7 +119,7 @@ public final class EmoteFetches: Sendable {
         case .success(let bytes):
             switch await Self.decode(bytes, name: WebFailure.shown(url)) {
             case .success(let art): return .ready(art)
-            case .failure(let error): problem = "\(error)"
+            case .failure(let error): problem = error.description
             }
         case .failure(let failure):
             problem = failure.description
@@ -126,16 +133,20 @@ public final class EmoteFetches: Sendable {
         return .failed
     }
 
-    /// Pictures are decoded one at a time on a thread of their own, never on the tasks' shared
-    /// threads: a slow picture (within its decode budget) cannot hold up the frame loop or the heartbeat.
-    private static let decoder = DispatchQueue(label: "commentbar.emote-decoder", qos: .utility)
+    /// The host a URL names (lower case), for the per-host limit; the whole URL when it names none.
+    static func host(of url: String) -> String {
+        URLComponents(string: url)?.host?.lowercased() ?? url
+    }
 
-    private static func decode(_ bytes: [UInt8], name: String) async -> Result<EmoteArt, any Error> {
-        await withCheckedContinuation { continuation in
-            decoder.async {
-                continuation.resume(returning: Result {
-                    try ImageLoader.emoteArt(bytes: bytes, name: name, height: EmoteImages.decodeHeight)
-                })
+    /// Pictures are decoded on threads of their own (`PictureDecoders.emotes`), never on the tasks'
+    /// shared threads: a slow picture (within its decode budget) cannot hold up the frame loop,
+    /// the heartbeat, or the other emotes' decoders.
+    private static func decode(_ bytes: [UInt8], name: String) async -> Result<EmoteArt, Failure> {
+        await PictureDecoders.emotes.run {
+            do {
+                return .success(try ImageLoader.emoteArt(bytes: bytes, name: name, height: EmoteImages.decodeHeight))
+            } catch {
+                return .failure(Failure("\(error)"))
             }
         }
     }

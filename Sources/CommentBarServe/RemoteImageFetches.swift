@@ -3,13 +3,16 @@ import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
 import CommentBarRender
+import CommentBarSupport
 import Logging
 import Synchronization
 
 /// Fetches the `https://` images the bar shows (avatar, background) off the render path,
 /// into a `RemoteImageStore`; the frame loop is woken when one arrives. One fetch per
 /// slot at a time: a feed that names a new image cancels the fetch of the old one, so a
-/// flood of image events costs at most two fetches in flight.
+/// flood of image events costs at most two fetches in flight. Its store has the bar's pictures
+/// decoded off the frame loop too (`PictureDecoders.bar`), unless `decodesOffFrameLoop` is false
+/// (`render`, which draws once); a remote picture that cannot be decoded is logged once.
 public final class RemoteImageFetches: Sendable {
     public enum Slot: Sendable, Hashable {
         case avatar
@@ -26,10 +29,16 @@ public final class RemoteImageFetches: Sendable {
     private let arrived: @Sendable () -> Void
     private let log: Logger
     private let inFlight = Mutex<[Slot: (url: String, task: Task<Void, Never>)]>([:])
+    /// A picture that cannot be decoded is said once (per URL, for an hour): the frame loop asks
+    /// for it again after a settings change.
+    static let decodeFailureLogInterval: Duration = .seconds(3600)
 
-    public init(store: RemoteImageStore = RemoteImageStore(), log: Logger, fetch: @escaping Fetch = RemoteImageFetches.https,
+    public init(log: Logger, fetch: @escaping Fetch = RemoteImageFetches.https, decodesOffFrameLoop: Bool = true,
                 arrived: @escaping @Sendable () -> Void) {
-        self.store = store
+        let throttle = LogThrottle(interval: Self.decodeFailureLogInterval)
+        store = RemoteImageStore(decoding: decodesOffFrameLoop ? RemoteImageStore.Decoding(decoded: arrived, failed: { url, reason in
+            if throttle.admit(url) != nil { log.warning("image not shown: \(reason)") }
+        }) : nil)
         self.fetch = fetch
         self.arrived = arrived
         self.log = log
