@@ -50,7 +50,7 @@ let platformProducts: [String: [Target.Dependency]] = [
 let platforms = folders("Sources/Platforms")
 let platformTargets: [Target] = platforms.map { name in
     .target(name: "\(name)Platform",
-            dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet"]
+            dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet", "CommentBarSupport"]
                 + (platformDependencies[name] ?? []).map { .target(name: "\($0)Platform") }
                 + (platformProducts[name] ?? []) + nio,
             path: "Sources/Platforms/\(name)",
@@ -59,7 +59,7 @@ let platformTargets: [Target] = platforms.map { name in
 let platformTestTargets: [Target] = folders("Tests/Platforms").compactMap { folder in
     guard folder.hasSuffix("Tests"), platforms.contains(String(folder.dropLast(5))) else { return nil }
     return .testTarget(name: "\(folder.dropLast(5))PlatformTests",
-                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet",
+                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet", "CommentBarNetTesting",
                                       .product(name: "NIOEmbedded", package: "swift-nio")],
                        path: "Tests/Platforms/\(folder)",
                        swiftSettings: strictSwift)
@@ -115,7 +115,7 @@ let package = Package(
         // Shared network plumbing: endpoints, TLS, connect-to, connections, framing, keepalive, reconnects.
         .target(name: "CommentBarNet",
                 dependencies: [
-                    "CommentBarCore", "CommentBarFeeds",
+                    "CommentBarCore", "CommentBarFeeds", "CommentBarSupport",
                     .product(name: "NIOHTTP1", package: "swift-nio"),
                     .product(name: "NIOWebSocket", package: "swift-nio"),
                     .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -123,10 +123,17 @@ let package = Package(
                     .product(name: "Crypto", package: "swift-crypto"),
                 ] + nio,
                 swiftSettings: strictSwift),
+        // Test support for the network (never in the renderer): an in-process `WebFetching` double
+        // and a real HTTPS server on loopback with a test CA.
+        .target(name: "CommentBarNetTesting",
+                dependencies: ["CommentBarFeeds", "CommentBarNet",
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOSSL", package: "swift-nio-ssl")] + nio,
+                swiftSettings: strictSwift),
     ] + platformTargets + [
         // The one registry of services, over every platform.
         .target(name: "CommentBarServices",
-                dependencies: ["CommentBarFeeds", .product(name: "Logging", package: "swift-log")]
+                dependencies: ["CommentBarFeeds", "CommentBarNet", .product(name: "Logging", package: "swift-log")]
                     + platforms.map { .target(name: "\($0)Platform") },
                 swiftSettings: strictSwift),
         // `bench-parsers`: the platforms' parse rates, over the parse entry points they expose
@@ -173,14 +180,15 @@ let package = Package(
         .testTarget(name: "CommentBarCoreTests", dependencies: ["CommentBarCore", "CommentBarSettings"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarRenderTests",
-                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo"],
+                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo",
+                                   "CommentBarNetTesting"],
                     exclude: ["Golden", "Emotes"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarNetTests",
-                    dependencies: ["CommentBarNet", .product(name: "NIOEmbedded", package: "swift-nio")],
+                    dependencies: ["CommentBarNet", "CommentBarNetTesting", .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
+        .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices", "CommentBarNetTesting"],
                     swiftSettings: strictSwift),
         // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
         .testTarget(name: "CommentBarSpeechTests",
@@ -197,7 +205,8 @@ let package = Package(
                     dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
-                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech"],
+                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
+                                   "CommentBarNetTesting"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
 
@@ -27,19 +28,13 @@ enum OpenrecAPI {
         }
     }
 
-    static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(15))
+    static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(15))
 
     static func movieURL(base: String, id: String) -> String {
         "\(base)/external/api/v5/movies/\(id)"
     }
 
-    static func fetchMovie(base: String, id: String) async throws(HTTPFetcher.Failure) -> Movie {
-        let url = movieURL(base: base, id: id)
-        let body = try await HTTPFetcher.get(url, limits: limits, accept: "application/json")
-        do {
-            return try JSONDecoder().decode(Movie.self, from: Data(body))
-        } catch {
-            throw HTTPFetcher.Failure("\(HTTPFetcher.shown(url)): not the expected JSON")
-        }
+    static func fetchMovie(_ api: WebAPI, id: String) async throws(WebFailure) -> Movie {
+        try await api.getJSON(Movie.self, from: movieURL(base: api.base, id: id), limits: limits)
     }
 }

@@ -10,7 +10,7 @@ import NIOCore
 struct OpenrecChatFeed: CommentFeed {
     let id: String
     /// `https://public.openrec.tv`, or the `server` setting.
-    let apiBase: String
+    let api: WebAPI
     /// `chat.openrec.tv:443`, or the `server` setting's host and port.
     let chatHost: String
     let chatPort: Int
@@ -35,7 +35,7 @@ struct OpenrecChatFeed: CommentFeed {
     func resolve() async -> ResolvedChatLoop.Resolution<Target> {
         let movie: OpenrecAPI.Movie
         do {
-            movie = try await OpenrecAPI.fetchMovie(base: apiBase, id: id)
+            movie = try await OpenrecAPI.fetchMovie(api, id: id)
         } catch {
             if error.status == 404 {
                 return .failed("配信が見つかりません / no such OPENREC broadcast: \(id)",
@@ -69,7 +69,8 @@ struct OpenrecChatFeed: CommentFeed {
     /// `live` once the Socket.IO namespace is joined, and maps `message` events.
     func read(_ target: Target, emit: @escaping @Sendable (FeedEvent) -> Void,
               problems: InputProblemLog) async throws -> ResolvedChatLoop.SessionEnd {
-        let connection = try await ResolvedChatLoop.openWebSocket(target.endpoint, problems: problems)
+        let connection = try await ResolvedChatLoop.openWebSocket(target.endpoint, streamerServer: api.streamerServer,
+                                                                 problems: problems)
         return try await connection.executeThenClose { inbound, outbound in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 defer { group.cancelAll() }
