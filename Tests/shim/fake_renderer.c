@@ -208,16 +208,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	header = (struct cb_pool_header *)map;
-	if (header->magic != CB_POOL_MAGIC || header->version != CB_POOL_VERSION ||
-	    /* The memfd holds the frames, then the audio ring when there is one (docs/pool-abi.md). */
-	    (header->audio_offset ? header->audio_offset + header->audio_size : header->pool_size) != map_size ||
-	    header->stride != header->width * 4u ||
-	    header->slot_size != cb_pool_slot_size(header->width, header->height) ||
-	    header->pool_size != cb_pool_total_size(header->width, header->height) ||
-	    (header->handoff & ~CB_POOL_INDEX_MASK) != 0) {
-		fprintf(stderr, "fake: the pool header is not what the ABI says (pool %llu, audio %llu+%llu, memfd %zu)\n",
-			(unsigned long long)header->pool_size, (unsigned long long)header->audio_offset,
-			(unsigned long long)header->audio_size, map_size);
+	/* The ABI's one check, then what the shim's pools always are: width * 4 a row, a ring
+	 * after the frames, the memfd exactly that long (docs/pool-abi.md). */
+	struct cb_pool_header copy;
+	memcpy(&copy, header, sizeof(copy));
+	struct cb_pool_layout layout;
+	const char *problem = cb_pool_check(&copy, map_size, &layout);
+	if (problem || layout.stride != layout.width * 4u || layout.total_size != map_size ||
+	    (copy.handoff & ~CB_POOL_INDEX_MASK) != 0) {
+		fprintf(stderr, "fake: the pool header is not what the ABI says (%s; pool %llu, audio %llu+%llu, memfd %zu)\n",
+			problem ? problem : "not the shim's layout", (unsigned long long)copy.pool_size,
+			(unsigned long long)copy.audio_offset, (unsigned long long)copy.audio_size, map_size);
 		return 2;
 	}
 	width = header->width;

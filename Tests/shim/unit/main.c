@@ -77,6 +77,7 @@ int main(void)
 	test_newest_line();
 	test_settings_choices();
 	test_speech_ring();
+	test_pool_abi();
 	logged_clear();
 	free(lines);
 	return check_summary();

@@ -15,6 +15,8 @@ void test_stderr_log(void);
 void test_newest_line(void);
 void test_settings_choices(void);
 void test_speech_ring(void);
+/* The pool ABI's writer and check, and the overlay helper's reader (test-pool-abi.c). */
+void test_pool_abi(void);
 
 /* blog, as the unit tests define it: every line kept for the checks. */
 size_t logged_count(void);
