@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "plugin-log.h"
-#include "renderer-supervisor.h"
+#include "renderer-input.h"
 #include "safe-text.h"
 
 #define FONT_ROW_PREFIX SETTINGS_FONT_KEY "."
@@ -103,11 +103,7 @@ char *settings_line(obs_data_t *settings, const char *source_name, uint32_t *wid
 	obs_data_release(font_in);
 	*width = (uint32_t)obs_data_get_int(out, settings_key(CB_SETTING_INDEX_width));
 	*height = (uint32_t)obs_data_get_int(out, settings_key(CB_SETTING_INDEX_height));
-
-	obs_data_t *wrapper = obs_data_create();
-	obs_data_set_obj(wrapper, "settings", out);
-	char *line = renderer_supervisor_json_line(wrapper);
-	obs_data_release(wrapper);
+	char *line = renderer_input_object_line(RENDERER_CHANNEL_SETTINGS, out);
 	obs_data_release(out);
 	return line;
 }
