@@ -44,6 +44,12 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
  * channel's last one is not sent again. */
 void renderer_supervisor_send(struct renderer_supervisor *sup, enum renderer_channel channel, const char *line);
 
+/* Runs job(data) on the supervisor's thread, where the source's blocking work happens (its
+ * secrets' files), after the jobs handed before it. Any thread; never blocks. A job handed
+ * before stop runs before the thread ends. The job owns data. False (the job will not run)
+ * when out of memory. */
+bool renderer_supervisor_defer(struct renderer_supervisor *sup, void (*job)(void *data), void *data);
+
 /* From video_tick: if the current pool differs from *pool, replaces *pool with
  * a new reference to it (releasing the old one) and returns true. Uses a
  * trylock: when the lock is busy it returns false and the caller keeps its pool. */

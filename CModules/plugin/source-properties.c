@@ -335,10 +335,8 @@ obs_properties_t *source_properties_create(const struct source_properties_parts 
 	obs_property_t *server = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_server),
 							 obs_module_text("Server"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(server, obs_module_text("Server.Description"));
-	/* A password field: OBS keeps it like a stream key; the renderer gets it on stdin only. */
-	obs_property_t *session = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_mirrativ_session),
-							  obs_module_text("MirrativSession"), OBS_TEXT_PASSWORD);
-	obs_property_set_long_description(session, obs_module_text("MirrativSession.Description"));
+	/* Never in the saved settings: whether one is set, a field for a new one, "Forget". */
+	source_secrets_add_properties(props, parts->secrets, parts->forget, parts->forget_data);
 	obs_property_t *feeds = obs_properties_add_editable_list(props, settings_key(CB_SETTING_INDEX_feeds),
 								 obs_module_text("Feeds"), OBS_EDITABLE_LIST_TYPE_STRINGS,
 								 NULL, NULL);

@@ -116,6 +116,8 @@ void test_defaults_and_properties(void)
 		/* Control page (issue 30), in a checkable group. */
 		{"control", OBS_PROPERTY_GROUP},       {"control_port", OBS_PROPERTY_INT},
 		{"pin_seconds", OBS_PROPERTY_INT},     {"open_control_page", OBS_PROPERTY_BUTTON},
+		/* The session: its state, a field for a new one, Forget. */
+		{"mirrativ_session_state", OBS_PROPERTY_TEXT}, {"mirrativ_session_forget", OBS_PROPERTY_BUTTON},
 	};
 	char problems[512] = "";
 	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
