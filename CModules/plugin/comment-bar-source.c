@@ -3,7 +3,9 @@
  * The Comment Bar source: a synchronous video source that shows the frames
  * `commentbar serve` publishes in the shared-memory pool. Here: OBS's callbacks
  * and the registration. The settings line is settings-line.c, the defaults and
- * properties view source-properties.c, the renderer's path module-origin.c.
+ * properties view source-properties.c, the renderer's path module-origin.c, the
+ * secrets kept out of the saved settings source-secrets.c, the hotkeys and the
+ * control page button source-commands.c.
  *
  * Threads (as in obs-text-pthread, registration and properties stay apart from
  * the worker): OBS's threads run the callbacks below and never wait on I/O;
@@ -18,13 +20,16 @@
 #include "comment-bar-source.h"
 #include "frame-pool.h"
 #include "module-origin.h"
+#include "on-air.h"
 #include "plugin-log.h"
 #include "renderer-supervisor.h"
 #include "safe-text.h"
 #include "settings-line.h"
+#include "shim-threads.h"
+#include "source-commands.h"
 #include "source-properties.h"
+#include "source-secrets.h"
 #include "speech-audio.h"
-#include "speech-hotkeys.h"
 
 #define SOURCE_ID "comment_bar_source"
 /* A supervisor needs at most 0.5 s (exit grace) + 2 s (reaping after SIGKILL). */
@@ -41,8 +46,9 @@ struct comment_bar_source {
 	char name[SOURCE_NAME_LOG_SIZE]; /* escaped for the log, as at create */
 	struct renderer_supervisor *supervisor;
 	struct bar_live_state *live; /* OBS's streaming, recording and mic state for the renderer */
-	struct speech_audio *audio;     /* the reading's PCM from the pool's ring to OBS */
-	struct speech_hotkeys *hotkeys; /* "Skip reading", "Pause reading" */
+	struct speech_audio *audio;       /* the reading's PCM from the pool's ring to OBS */
+	struct source_commands *commands; /* hotkeys and the control page button */
+	struct source_secrets *secrets;   /* the Mirrativ session, outside the saved settings */
 	/* Written by update, read by get_width/get_height on the graphics thread. */
 	atomic_uint width;
 	atomic_uint height;
@@ -76,18 +82,47 @@ static void mic_renamed(void *data, const char *new_name)
 	obs_data_release(settings);
 }
 
-static void cb_update(void *data, obs_data_t *settings)
+/* The renderer's settings line: the settings with the secrets kept outside them. */
+static char *line_of(struct comment_bar_source *s, obs_data_t *settings, uint32_t *width, uint32_t *height)
 {
-	struct comment_bar_source *s = data;
+	obs_data_t *secrets = source_secrets_values(s->secrets);
+	char *line = settings_line(settings, secrets, s->name, width, height);
+	obs_data_release(secrets);
+	return line;
+}
+
+/* The settings to the renderer and to the parts that follow them; the size follows unless
+ * the line was too long to send. OBS's threads; no I/O. */
+static void send_settings(struct comment_bar_source *s, obs_data_t *settings)
+{
 	uint32_t width, height;
-	char *line = settings_line(settings, s->name, &width, &height);
-	/* Settings too long to send change nothing, the size included. */
+	char *line = line_of(s, settings, &width, &height);
 	if (renderer_supervisor_set_settings(s->supervisor, line, width, height)) {
 		atomic_store(&s->width, width);
 		atomic_store(&s->height, height);
 	}
 	bfree(line);
 	configure_live_state(s, settings);
+	speech_audio_set_enabled(s->audio, obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)));
+}
+
+/* OBS runs a video source's update on its graphics thread (obs_source_update defers it to the
+ * next video tick): the secrets' files are written on the supervisor's thread. */
+static void cb_update(void *data, obs_data_t *settings)
+{
+	struct comment_bar_source *s = data;
+	source_secrets_take(s->secrets, settings, s->supervisor);
+	send_settings(s, settings);
+}
+
+/* The source is removed (by the user, obs-websocket, a script): its secrets' files go with
+ * it, unless OBS is only closing the scene collection (at exit, before a switch). */
+static void source_removed(void *data, calldata_t *params)
+{
+	UNUSED_PARAMETER(params);
+	struct comment_bar_source *s = data;
+	if (on_air_removal_is_final())
+		source_secrets_removed(s->secrets, s->supervisor);
 }
 
 static void *cb_create(obs_data_t *settings, obs_source_t *source)
@@ -95,20 +130,31 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 	struct comment_bar_source *s = bzalloc(sizeof(*s));
 	s->source = source;
 	safe_text_escape_string(s->name, sizeof(s->name), obs_source_get_name(source));
-	uint32_t width, height;
-	char *line = settings_line(settings, s->name, &width, &height);
-	atomic_init(&s->width, width);
-	atomic_init(&s->height, height);
-	/* Not shown anywhere yet: OBS calls show when it is. */
-	s->supervisor = renderer_supervisor_start(obs_source_get_name(source), renderer_path, width, height, line, false);
-	bfree(line);
-	if (!s->supervisor) {
+	/* Before anything reads the settings: an older scene collection's secret moves out now. */
+	s->secrets = source_secrets_create(settings, s->name);
+	if (!s->secrets) {
 		bfree(s);
 		return NULL;
 	}
+	uint32_t width, height;
+	char *line = line_of(s, settings, &width, &height);
+	atomic_init(&s->width, width);
+	atomic_init(&s->height, height);
+	s->supervisor = renderer_supervisor_start(obs_source_get_name(source), renderer_path, width, height, line);
+	bfree(line);
+	if (!s->supervisor) {
+		source_secrets_destroy(s->secrets);
+		bfree(s);
+		return NULL;
+	}
+	/* Not shown anywhere yet: OBS calls show when it is. */
+	char *hidden = renderer_input_bool_line(RENDERER_CHANNEL_ACTIVE, false);
+	renderer_supervisor_send(s->supervisor, RENDERER_CHANNEL_ACTIVE, hidden);
+	bfree(hidden);
 	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor, mic_renamed, s);
-	s->audio = speech_audio_start(source, s->name);
-	s->hotkeys = speech_hotkeys_register(source, s->supervisor);
+	s->audio = speech_audio_start(source, s->name, obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)));
+	s->commands = source_commands_register(source, s->supervisor);
+	signal_handler_connect(obs_source_get_signal_handler(source), "remove", source_removed, s);
 	configure_live_state(s, settings);
 	return s;
 }
@@ -119,10 +165,12 @@ static void cb_destroy(void *data)
 {
 	struct comment_bar_source *s = data;
 	/* First: its callbacks hand lines to the supervisor. */
+	signal_handler_disconnect(obs_source_get_signal_handler(s->source), "remove", source_removed, s);
 	bar_live_state_destroy(s->live);
-	speech_hotkeys_unregister(s->hotkeys);
+	source_commands_unregister(s->commands);
 	speech_audio_stop(s->audio);
 	renderer_supervisor_stop(s->supervisor);
+	source_secrets_destroy(s->secrets);
 	frame_pool_unref(s->pool);
 	if (s->texture) {
 		obs_enter_graphics();
@@ -132,16 +180,21 @@ static void cb_destroy(void *data)
 	bfree(s);
 }
 
+static void set_active(struct comment_bar_source *s, bool active)
+{
+	char *line = renderer_input_bool_line(RENDERER_CHANNEL_ACTIVE, active);
+	renderer_supervisor_send(s->supervisor, RENDERER_CHANNEL_ACTIVE, line);
+	bfree(line);
+}
+
 static void cb_show(void *data)
 {
-	struct comment_bar_source *s = data;
-	renderer_supervisor_set_active(s->supervisor, true);
+	set_active(data, true);
 }
 
 static void cb_hide(void *data)
 {
-	struct comment_bar_source *s = data;
-	renderer_supervisor_set_active(s->supervisor, false);
+	set_active(data, false);
 }
 
 static uint32_t cb_get_width(void *data)
@@ -214,6 +267,20 @@ static void cb_get_defaults(obs_data_t *settings)
 	source_properties_defaults(settings);
 }
 
+/* "Forget" of a secret: its file goes, and the renderer gets settings without it. */
+static bool forget_clicked(obs_properties_t *props, obs_property_t *property, void *data)
+{
+	UNUSED_PARAMETER(props);
+	struct comment_bar_source *s = data;
+	if (!s)
+		return false;
+	source_secrets_forget(s->secrets, s->supervisor, obs_property_name(property));
+	obs_data_t *settings = obs_source_get_settings(s->source);
+	send_settings(s, settings);
+	obs_data_release(settings);
+	return true; /* the properties show it is gone */
+}
+
 static obs_properties_t *cb_get_properties(void *data)
 {
 	struct comment_bar_source *s = data;
@@ -222,7 +289,15 @@ static obs_properties_t *cb_get_properties(void *data)
 		snprintf(status, sizeof(status), "%s", renderer_problem);
 	else if (s)
 		renderer_supervisor_describe(s->supervisor, status, sizeof(status));
-	return source_properties_create(s ? s->source : NULL, status);
+	const struct source_properties_parts parts = {
+		.source = s ? s->source : NULL,
+		.status = status,
+		.secrets = s ? s->secrets : NULL,
+		.forget = forget_clicked,
+		.forget_data = s,
+		.commands = s ? s->commands : NULL,
+	};
+	return source_properties_create(&parts);
 }
 
 static struct obs_source_info comment_bar_source_info = {
@@ -261,9 +336,9 @@ void comment_bar_source_register(void)
 
 void comment_bar_source_unregister(void)
 {
-	/* Every source is destroyed by now, but their supervisors may still be
-	 * stopping renderers: the module's code must stay until they are done. */
-	renderer_supervisor_wait_all(UNLOAD_WAIT_MS);
+	/* Every source is destroyed by now, but their supervisors may still be stopping
+	 * renderers (and audio threads ending): the module's code must stay until they are done. */
+	shim_threads_wait_all(UNLOAD_WAIT_MS);
 	bfree(renderer_path);
 	renderer_path = NULL;
 }

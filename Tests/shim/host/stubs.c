@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <util/dstr.h>
 #include <util/text-lookup.h>
 
 #include "check.h"
@@ -216,10 +217,107 @@ signal_handler_t *obs_get_signal_handler(void)
 	return NULL;
 }
 
+/* The settings of the bar the tests drive (harness.c), as OBS keeps a source's own. */
+obs_data_t *stub_source_settings;
+
 obs_data_t *obs_source_get_settings(const obs_source_t *source)
 {
 	(void)source;
+	if (stub_source_settings) {
+		obs_data_addref(stub_source_settings);
+		return stub_source_settings;
+	}
 	return obs_data_create();
+}
+
+/* The source's own signals: "remove" is what the tests emit (a user removing it). */
+static signal_handler_t *source_signals;
+
+signal_handler_t *obs_source_get_signal_handler(const obs_source_t *source)
+{
+	(void)source;
+	if (!source_signals) {
+		source_signals = signal_handler_create();
+		signal_handler_add(source_signals, "void remove(ptr source)");
+	}
+	return source_signals;
+}
+
+void stub_remove_source(void)
+{
+	calldata_t params = {0};
+	calldata_set_ptr(&params, "source", NULL);
+	signal_handler_signal(obs_source_get_signal_handler(NULL), "remove", &params);
+	calldata_free(&params);
+}
+
+/* The module's config folder, as OBS gives it (plugin_config/<module>). */
+const char *module_config_dir = "build/shim/work/module-config";
+
+char *obs_module_get_config_path(obs_module_t *module, const char *file)
+{
+	(void)module;
+	struct dstr path = {0};
+	dstr_printf(&path, "%s/%s", module_config_dir, file);
+	return path.array;
+}
+
+/* ---- hotkeys: kept so the tests can press them ---- */
+struct stub_hotkey stub_hotkeys[STUB_HOTKEYS_MAX];
+size_t stub_hotkey_count;
+
+obs_hotkey_id obs_hotkey_register_source(obs_source_t *source, const char *name, const char *description,
+					 obs_hotkey_func func, void *data)
+{
+	(void)source;
+	size_t id = 0;
+	while (id < stub_hotkey_count && stub_hotkeys[id].registered)
+		id++; /* the slot of one unregistered, or a new one */
+	if (id == STUB_HOTKEYS_MAX)
+		return OBS_INVALID_HOTKEY_ID;
+	struct stub_hotkey *key = &stub_hotkeys[id];
+	snprintf(key->name, sizeof(key->name), "%s", name);
+	snprintf(key->description, sizeof(key->description), "%s", description ? description : "");
+	key->func = func;
+	key->data = data;
+	key->registered = true;
+	if (id == stub_hotkey_count)
+		stub_hotkey_count++;
+	return (obs_hotkey_id)id;
+}
+
+void obs_hotkey_unregister(obs_hotkey_id id)
+{
+	if (id < stub_hotkey_count)
+		stub_hotkeys[id].registered = false;
+}
+
+bool stub_press_hotkey(const char *name)
+{
+	bool pressed = false;
+	for (size_t i = 0; i < stub_hotkey_count; i++) {
+		struct stub_hotkey *key = &stub_hotkeys[i];
+		if (key->registered && strcmp(key->name, name) == 0) {
+			key->func(key->data, (obs_hotkey_id)i, NULL, true);
+			key->func(key->data, (obs_hotkey_id)i, NULL, false);
+			pressed = true;
+		}
+	}
+	return pressed;
+}
+
+size_t stub_hotkeys_registered(void)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < stub_hotkey_count; i++)
+		count += stub_hotkeys[i].registered;
+	return count;
+}
+
+void stubs_free(void)
+{
+	signal_handler_destroy(source_signals);
+	source_signals = NULL;
 }
 
 const char *data_dir = "plugin/data";

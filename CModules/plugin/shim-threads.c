@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE
-#include "supervisor-threads.h"
+#include "shim-threads.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
+
+#include "plugin-log.h"
 
 struct thread_record {
 	void *(*main)(void *);
 	void *arg;
+	char name[16]; /* the kernel's limit, with its NUL */
 	pthread_t thread;
 	struct thread_record *next; /* in the list of finished threads */
 };
@@ -35,7 +40,7 @@ static void join_ended_locked(void)
 	}
 }
 
-void supervisor_threads_join_ended(void)
+void shim_threads_join_ended(void)
 {
 	pthread_mutex_lock(&threads_mutex);
 	join_ended_locked();
@@ -45,6 +50,7 @@ void supervisor_threads_join_ended(void)
 static void *run_counted(void *data)
 {
 	struct thread_record *record = data;
+	pthread_setname_np(pthread_self(), record->name);
 	record->main(record->arg);
 	/* The thread's last act: after it, only the return into libc runs. */
 	record->thread = pthread_self();
@@ -58,14 +64,15 @@ static void *run_counted(void *data)
 	return NULL;
 }
 
-bool supervisor_threads_start(void *(*main)(void *), void *arg)
+bool shim_threads_start(const char *name, void *(*main)(void *), void *arg)
 {
-	supervisor_threads_join_ended();
+	shim_threads_join_ended();
 	struct thread_record *record = calloc(1, sizeof(*record));
 	if (!record)
 		return false;
 	record->main = main;
 	record->arg = arg;
+	snprintf(record->name, sizeof(record->name), "%s", name);
 	pthread_mutex_lock(&threads_mutex);
 	threads_running++;
 	pthread_mutex_unlock(&threads_mutex);
@@ -80,7 +87,7 @@ bool supervisor_threads_start(void *(*main)(void *), void *arg)
 	return true;
 }
 
-unsigned supervisor_threads_wait_all(unsigned timeout_ms)
+bool shim_threads_wait_all(unsigned timeout_ms)
 {
 	struct timespec deadline;
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
@@ -109,5 +116,8 @@ unsigned supervisor_threads_wait_all(unsigned timeout_ms)
 		}
 	}
 	pthread_mutex_unlock(&threads_mutex);
-	return still_running;
+	if (still_running)
+		plugin_log(LOG_ERROR, "%u thread%s of the shim still running after %u ms; unloading anyway",
+			   still_running, still_running == 1 ? " is" : "s are", timeout_ms);
+	return still_running == 0;
 }
