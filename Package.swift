@@ -139,9 +139,17 @@ let package = Package(
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
+        // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
+        // with a thread of its own only while the `control` setting is on.
+        .target(name: "CommentBarControl",
+                dependencies: ["CommentBarCore",
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
+                swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
+                               "CommentBarControl",
                                "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
@@ -156,7 +164,7 @@ let package = Package(
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
-                "CommentBarOverlay",
+                "CommentBarOverlay", "CommentBarControl",
                 "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -190,6 +198,13 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech"],
+                    swiftSettings: strictSwift),
+        // The control server on loopback, through a real HTTP client and WebSocket clients.
+        .testTarget(name: "CommentBarControlTests",
+                    dependencies: ["CommentBarControl", "CommentBarCore",
+                                   .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                   .product(name: "NIOHTTP1", package: "swift-nio"),
+                                   .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
