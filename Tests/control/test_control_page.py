@@ -352,6 +352,25 @@ class ControlPageTest(unittest.TestCase):
         finally:
             japanese.quit()
 
+    def test_7z_a_pin_goes_when_its_time_is_up(self):
+        self.bar.send({"settings": {"width": 640, "height": 360, **self.settings, "pin_seconds": 1}})
+        self.relay.comment("brief1", "Brief", "pinned for a second")
+        self.wait_for(lambda: self.row("brief1"), "the comment")
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/pin", data=json.dumps({"id": "brief1"}).encode(),
+                                         headers={"Authorization": f"Bearer {self.token}",
+                                                  "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            self.assertIsNotNone(json.load(answer).get("until"))
+        top, bottom = ServedBar.COMMENTS_TOP - 8, ServedBar.COMMENTS_TOP + 14
+        self.wait_for(lambda: amber_pixels(self.bar, self.bar.frames[-1][2], top, bottom) > 100, "the strip")
+        self.wait_for(lambda: self.driver.find_element(By.ID, "pinned").is_displayed(), "the page's pinned box")
+        # The bar drops it after a second, and the page hears that the pin went.
+        self.wait_for(lambda: amber_pixels(self.bar, self.bar.frames[-1][2], top, bottom) == 0, "the strip to go",
+                      timeout=5)
+        self.wait_for(lambda: not self.driver.find_element(By.ID, "pinned").is_displayed(), "the page's box to go",
+                      timeout=5)
+        self.bar.send({"settings": {"width": 640, "height": 360, **self.settings}})
+
     def test_8_off_means_no_socket_and_no_thread(self):
         pid = self.bar.proc.pid
         on_threads = nio_threads(pid)
