@@ -150,10 +150,17 @@ let package = Package(
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
+        // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
+        // with a thread of its own only while the `control` setting is on.
+        .target(name: "CommentBarControl",
+                dependencies: ["CommentBarCore",
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
+                swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
-                               "CommentBarServices", "CommentBarNet", "CommentBarSupport",
+                               "CommentBarServices", "CommentBarNet", "CommentBarSupport", "CommentBarControl",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
@@ -168,7 +175,7 @@ let package = Package(
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
-                "CommentBarOverlay",
+                "CommentBarOverlay", "CommentBarControl",
                 "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -207,6 +214,13 @@ let package = Package(
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
                                    "CommentBarNetTesting"],
+                    swiftSettings: strictSwift),
+        // The control server on loopback, through a real HTTP client and WebSocket clients.
+        .testTarget(name: "CommentBarControlTests",
+                    dependencies: ["CommentBarControl", "CommentBarCore",
+                                   .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                   .product(name: "NIOHTTP1", package: "swift-nio"),
+                                   .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarControl
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
@@ -14,7 +15,7 @@ import Synchronization
 /// feed the settings name, and makes a frame into the sink whenever something visible
 /// changed, at most `fps` times a second. `run` returns when the messages end (the
 /// shim closed stdin: OBS is gone or the source was destroyed).
-public final class ServeSession: @unchecked Sendable {
+public final class ServeSession: BarActionHandler, @unchecked Sendable {
     // @unchecked: `sink` is used by `run` before the tasks start and then only by the
     // frame loop (the ticker has its own Sendable heartbeat); all else shared is in `shared`.
     private let sink: any FrameSink
@@ -52,8 +53,11 @@ public final class ServeSession: @unchecked Sendable {
     let speech: SpeechHook
     /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
     private let presenter: (any FramePresenter)?
-    /// Who pins and opens the control page on the `actions` hotkeys (nil: nobody yet).
+    /// Who acts on the `actions` hotkeys: the session itself (pin, unpin, the control page)
+    /// unless a test gives its own.
     private let actions: (any BarActionHandler)?
+    /// The control page and event API (issue 30): no socket, no thread while `control` is off.
+    public let control: ControlHook
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
@@ -71,6 +75,9 @@ public final class ServeSession: @unchecked Sendable {
         flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
+        let backend = SessionControlBackend(speech: speech)
+        control = ControlHook(log: log, backend: backend, changed: { wakeUp.yield() })
+        backend.connect(self)
     }
 
     /// Runs until `messages` ends. Each element is one stdin line (a `StdinMessage`).
@@ -83,6 +90,7 @@ public final class ServeSession: @unchecked Sendable {
             await self.follow(messages)
             group.cancelAll()
         }
+        await control.shutdown()
     }
 
     private func follow(_ messages: AsyncStream<String>) async {
@@ -101,7 +109,7 @@ public final class ServeSession: @unchecked Sendable {
             if let speechSettings = message.speechSettings { speech.configure(speechSettings) }
             if let control = message.speech { speech.control(control) }
             if let counters = message.actions {
-                for action in actionTracker.actions(for: counters) { actions?.perform(action) }
+                for action in actionTracker.actions(for: counters) { (actions ?? self).perform(action) }
             }
             if let active = message.active {
                 shared.withLock { $0.active = active }
@@ -122,6 +130,7 @@ public final class ServeSession: @unchecked Sendable {
                     $0.flow.options = settings.flowOptions
                 }
                 presenter?.settingsChanged(settings)
+                control.configure(enabled: settings.control, port: settings.controlPort)
                 if key != feedKey {
                     feedTask?.cancel()
                     feedKey = key
@@ -148,6 +157,9 @@ public final class ServeSession: @unchecked Sendable {
         let plan = StreamPlan(settings: settings)
         for problem in plan.problems { log.error("\(problem)") }
         log.info("feeds: \(plan.streams.map(\.name).joined(separator: ", "))")
+        control.streamsChanged(plan.streams.map {
+            ControlStream(platform: $0.service, channel: $0.channel, colour: $0.badge.color.hex)
+        })
         return Task {
             await withTaskGroup(of: Void.self) { group in
                 for (index, stream) in plan.streams.enumerated() {
@@ -162,21 +174,73 @@ public final class ServeSession: @unchecked Sendable {
                             }
                             let now = self.flowAlarm.now
                             let (streams, due, heard) = self.shared.withLock {
-                                shared -> ([BarState.StreamSlot], Double?, [(FeedEvent, ChatLine?)]) in
+                                shared -> ([BarState.StreamSlot], Double?, [((FeedEvent, ChatLine?), BarState.Origin)]) in
                                 guard shared.feedGeneration == generation else { return ([], nil, []) }
                                 let heard = shared.flow.receive(event, from: origin, now: now).map {
-                                    Self.apply($0.event, from: $0.origin, to: &shared.state)
+                                    (Self.apply($0.event, from: $0.origin, to: &shared.state), $0.origin)
                                 }
                                 return (shared.state.streams, shared.flow.nextDue, heard)
                             }
                             self.flowAlarm.set(due)
-                            for (event, shown) in heard { self.speech.heard(event, shown: shown) }
+                            for ((event, shown), origin) in heard { self.heard(event, shown: shown, origin: origin) }
                             if case .viewers = event, origin.count > 1 { self.logViewers(streams) }
                             self.wakeUp.yield()
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// What speech and the control page hear of an event the bar applied.
+    private func heard(_ event: FeedEvent, shown: ChatLine?, origin: BarState.Origin) {
+        speech.heard(event, shown: shown)
+        control.heard(event, shown: shown, origin: origin)
+    }
+
+    /// Pins `line` at the top of the bar for `pin_seconds` (0: until unpinned); when the pin ends.
+    func pin(_ line: ChatLine) -> Double? {
+        let until = shared.withLock { shared -> Double? in
+            let seconds = shared.settings.pinSeconds
+            let until = seconds > 0 ? Date().timeIntervalSince1970 + Double(seconds) : nil
+            shared.state.pin(line, until: until)
+            return until
+        }
+        wakeUp.yield()
+        return until
+    }
+
+    /// Takes the pin away (only row `id`'s, when given); whether one went.
+    @discardableResult
+    func unpin(id: String? = nil) -> Bool {
+        let went = shared.withLock { $0.state.unpin(id: id) }
+        if went { wakeUp.yield() }
+        return went
+    }
+
+    /// The "Pin the newest comment" hotkey: the newest row the bar shows goes to the top.
+    public func pinNewest() {
+        guard let newest = shared.withLock({ $0.state.lines.last }) else { return }
+        _ = pin(newest)
+        log.info("pinned the newest comment (hotkey)")
+    }
+
+    /// The "Unpin" hotkey.
+    public func unpinComment() {
+        if unpin() { log.info("unpinned (hotkey)") }
+    }
+
+    /// The source's "Open control page" button: the page in the default browser, with its token.
+    public func openControlPage() {
+        control.openPage()
+    }
+
+    /// The shim's pin and control hotkeys, one call per press.
+    public func perform(_ action: BarAction) {
+        switch action {
+        case .pinNewest: pinNewest()
+        case .unpin: unpinComment()
+        case .openControl: openControlPage()
         }
     }
 
@@ -248,12 +312,14 @@ public final class ServeSession: @unchecked Sendable {
                 shared.frameLoopProgress = clock.now
                 // Comments that came due (the alarm rang, or any other wake-up) are shown now.
                 let heard = shared.flow.release(now: now).map {
-                    Self.apply($0.event, from: $0.origin, to: &shared.state)
+                    (Self.apply($0.event, from: $0.origin, to: &shared.state), $0.origin)
                 }
+                shared.state.expirePin(now: Date().timeIntervalSince1970)
                 return (shared, shared.flow.nextDue, heard)
             }
             flowAlarm.set(nextComment)
-            for (event, shown) in released { speech.heard(event, shown: shown) }
+            for ((event, shown), origin) in released { heard(event, shown: shown, origin: origin) }
+            control.pinShown(snapshot.state.pinned)
             let status = Self.sinkStatus(snapshot.active ? snapshot.state.status : .paused)
             if lastStatus?.0 != status.0 || lastStatus?.1 != status.1 {
                 sink.setStatus(status.0, detail: status.1)
@@ -282,7 +348,8 @@ public final class ServeSession: @unchecked Sendable {
             let due = lastFrame + interval
             if clock.now < due { try? await clock.sleep(until: due) }
             let latest = shared.withLock { $0 }
-            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem, now: Date().timeIntervalSince1970,
+            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem ?? control.problem,
+                               now: Date().timeIntervalSince1970,
                                into: sink) {
                 lastFrame = clock.now
                 presenter?.framePublished()

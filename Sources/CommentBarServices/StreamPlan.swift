@@ -12,6 +12,8 @@ public struct StreamPlan: Sendable {
         /// How the bar names it: the service's name, numbered when a service is there twice.
         public var name: String
         public var service: String
+        /// The stream's id on its service (a channel, a video): what the control page's events name.
+        public var channel: String = ""
         /// The mark of its rows when the bar reads several streams.
         public var badge: PlatformBadge
         public var feed: any CommentFeed
@@ -44,9 +46,10 @@ public struct StreamPlan: Sendable {
                 let feed = try registry.makeFeed(service: address.service,
                                                  request: FeedRequest(streamID: address.streamID, server: address.server,
                                                                        credentials: settings.credentials, web: web))
-                return Stream(name: name, service: address.service, badge: badge, feed: feed)
+                return Stream(name: name, service: address.service, channel: address.streamID, badge: badge, feed: feed)
             } catch {
-                return Stream(name: name, service: address.service, badge: badge, feed: FailedFeed(message: error.message))
+                return Stream(name: name, service: address.service, channel: address.streamID, badge: badge,
+                              feed: FailedFeed(message: error.message))
             }
         }
     }

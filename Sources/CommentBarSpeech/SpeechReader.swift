@@ -13,7 +13,10 @@ public final class SpeechReader: Sendable {
         var settings: SpeechSettings
         var queue: SpeechQueue
         var busyUntil: Double = 0
+        /// Bumped by every skip (a hotkey's or the control page's): what is playing stops.
         var skips = 0
+        /// The shim's skip counter as last seen: a new value is one press of the hotkey.
+        var hotkeySkips = 0
         var paused = false
         /// The problem the bar shows now (nil: none).
         var showing: String?
@@ -101,13 +104,32 @@ public final class SpeechReader: Sendable {
 
     public func control(_ control: SpeechControl) {
         let changed = state.withLock { state -> Bool in
-            let skip = control.skip != state.skips
-            state.skips = control.skip
+            let skip = control.skip != state.hotkeySkips
+            state.hotkeySkips = control.skip
+            if skip { state.skips &+= 1 }
             state.paused = control.paused
             return skip || control.paused
         }
         if changed { sink.discardQueued() }
         wake.yield()
+    }
+
+    /// Cuts short what is being read (the control page's skip).
+    public func skip() {
+        state.withLock { $0.skips &+= 1 }
+        sink.discardQueued()
+        wake.yield()
+    }
+
+    /// Pauses (true) or resumes (false) reading, or toggles it (nil); the state after.
+    public func pause(_ paused: Bool?) -> Bool {
+        let now = state.withLock { state -> Bool in
+            state.paused = paused ?? !state.paused
+            return state.paused
+        }
+        if now { sink.discardQueued() }
+        wake.yield()
+        return now
     }
 
     private func readWaiting() async {
@@ -252,6 +274,17 @@ public final class SpeechHook: Sendable {
             return true
         }
         if made { log.info("speech on: \(settings.engine.rawValue)") }
+    }
+
+    /// The control page's skip (nothing while speech is off).
+    public func skip() {
+        reader.withLock { $0 }?.skip()
+    }
+
+    /// The control page's pause (true), resume (false) or toggle (nil); whether speech is paused
+    /// after (false while speech is off).
+    public func pause(_ paused: Bool?) -> Bool {
+        reader.withLock { $0 }?.pause(paused) ?? false
     }
 
     /// An event of the feed, and the row as the bar shows it (nil: hidden or not a row).

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CommentBarControl
+import CommentBarCore
+import Glibc
+import Synchronization
+import Testing
+
+/// The hook `serve` holds: the settings start and stop the server; off is nothing at all.
+@Suite(.serialized) struct ControlHookTests {
+    static func folder() -> String { ControlTokenTests.scratch() + "/comment-bar" }
+
+    /// (The threads of a real renderer with the page off and on are counted by Tests/control: this
+    /// test process runs other suites' servers at the same time.)
+    @Test func offHasNoSocket() async throws {
+        let port = TestSupport.freePort()
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: Self.folder())
+        hook.configure(enabled: false, port: port)
+        await hook.settle()
+        #expect(hook.server == nil)
+        #expect(ControlServerTests.listeningAddresses(port: TestSupport.hex4(port)).isEmpty)
+
+        hook.configure(enabled: true, port: port)
+        await hook.settle()
+        #expect(hook.port == port)
+        #expect(!ControlServerTests.listeningAddresses(port: TestSupport.hex4(port)).isEmpty)
+
+        hook.configure(enabled: false, port: port)
+        await hook.settle()
+        #expect(hook.server == nil)
+        #expect(ControlServerTests.listeningAddresses(port: TestSupport.hex4(port)).isEmpty)
+    }
+
+    @Test func aTakenPortIsAProblemForTheBarAndTheBarGoesOn() async throws {
+        let other = try await TestSupport.startServer()
+        let changes = Mutex(0)
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: Self.folder(),
+                               changed: { changes.withLock { $0 += 1 } })
+        hook.configure(enabled: true, port: other.port)
+        await hook.settle()
+        #expect(hook.problem == "control page: port \(other.port) is in use by another program; choose another Control port")
+        #expect(changes.withLock { $0 } == 1)
+        let free = TestSupport.freePort()
+        hook.configure(enabled: true, port: free)
+        await hook.settle()
+        #expect(hook.problem == nil)
+        #expect(hook.port == free)
+        await hook.shutdown()
+        await other.stop()
+    }
+
+    @Test func theBarsEventsAndPinReachClients() async throws {
+        let folder = Self.folder()
+        let port = TestSupport.freePort()
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(facts: ViewerFacts(firstTime: true)),
+                               tokenFolder: folder)
+        hook.configure(enabled: true, port: port)
+        await hook.settle()
+        let token = try ControlToken.load(folder: folder).token
+        hook.streamsChanged([ControlStream(platform: "twitch", channel: "a", colour: "#9146ff"),
+                             ControlStream(platform: "youtube", channel: "b", colour: "#ff0000")])
+        guard case .opened(let client) = try await EventClient.connect(port: port, path: "/api/events?token=\(token)",
+                                                                      bearer: false) else {
+            Issue.record("could not connect with ?token=")
+            return
+        }
+        #expect(await TestSupport.eventually { await hook.server?.counts().clients == 1 })
+        let receiving = Task { try await client.events(count: 4) }
+        let origin = BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube", badge: .plain)
+        let line = ChatLine(id: "1/x", user: "Yu", text: "やあ")
+        hook.heard(.comment(ChatLine(id: "x", user: "Yu", text: "やあ")), shown: line, origin: origin)
+        hook.heard(.comment(line), shown: nil, origin: origin)  // filtered out: not sent
+        hook.heard(.viewers(42), shown: nil, origin: origin)
+        hook.pinShown(BarState.Pin(line: line, until: nil))
+        hook.pinShown(BarState.Pin(line: line, until: nil))  // no change: no event
+        hook.pinShown(nil)
+        let (events, _) = try await receiving.value
+        #expect(events.map(\.body.type) == ["comment", "viewers", "pin", "pin"])
+        guard case .comment(let comment) = events[0].body, case .pin(let pinned) = events[2].body,
+              case .pin(let unpinned) = events[3].body else { return }
+        #expect(comment.platform == "youtube" && comment.channel == "b" && comment.firstTime)
+        #expect(pinned.pinned && pinned.id == "1/x" && pinned.comment?.channel == "b")
+        #expect(!unpinned.pinned && unpinned.id == "1/x")
+        await hook.shutdown()
+    }
+
+    @Test func openingThePageRunsXdgOpenWithTheTokenAndNoShell() async throws {
+        let started = Mutex<[[String]]>([])
+        let opener = BrowserOpener(log: TestSupport.log, spawn: { arguments in
+            started.withLock { $0.append(arguments) }
+            return .failure(.init(description: "test"))
+        })
+        let folder = Self.folder()
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: folder, opener: opener)
+        hook.openPage()
+        #expect(started.withLock { $0 }.isEmpty, "opened while off")
+        let port = TestSupport.freePort()
+        hook.configure(enabled: true, port: port)
+        await hook.settle()
+        hook.openPage()
+        let token = try ControlToken.load(folder: folder).token
+        #expect(started.withLock { $0 } == [["xdg-open", "http://127.0.0.1:\(port)/?token=\(token)"]])
+        await hook.shutdown()
+    }
+}
