@@ -91,6 +91,9 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPangoCairo", path: "CModules/CPangoCairo", pkgConfig: "pangocairo gdk-pixbuf-2.0",
                        providers: [.apt(["libpango1.0-dev", "libgdk-pixbuf-2.0-dev"])]),
+        // SQLite's C API for the viewer memory (no Foundation, no ICU: the renderer links neither).
+        .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CommentBarPoolABI", path: "CModules/CommentBarPoolABI"),
         .target(name: "CommentBarSettings", path: "CModules/CommentBarSettings"),
         // The release version (from VERSION) for `commentbar --version`.
@@ -139,9 +142,15 @@ let package = Package(
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
+        // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
+        // writer thread is started only while `remember` is on.
+        .target(name: "CommentBarMemory",
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CSQLite", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
+                               "CommentBarMemory",
                                "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
@@ -156,7 +165,7 @@ let package = Package(
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
-                "CommentBarOverlay",
+                "CommentBarOverlay", "CommentBarMemory",
                 "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -191,6 +200,15 @@ let package = Package(
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech"],
                     swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarMemoryTests",
+                    dependencies: ["CommentBarMemory", "CommentBarCore", "CommentBarFeeds",
+                                   .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strictSwift),
+        // Writes comments through the memory's writer at a steady rate until killed: the
+        // kill -9 test's child process (CommentBarMemoryTests).
+        .executableTarget(name: "commentbar-memory-crash-helper",
+                          dependencies: ["CommentBarMemory", "CommentBarCore", .product(name: "Logging", package: "swift-log")],
+                          path: "Tests/MemoryCrashHelper", swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
         // The renderer's side of the pool against a pool made and read as the OBS shim does.
@@ -198,7 +216,7 @@ let package = Package(
                     swiftSettings: strictSwift),
         // The CLI's options (`@testable import commentbar`: the executable's own types).
         .testTarget(name: "commentbarTests",
-                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices",
+                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices", "CommentBarMemory",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: strictSwift),
     ] + platformTestTargets,
