@@ -2,6 +2,7 @@
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
+import CommentBarMemory
 import CommentBarRender
 import CommentBarServices
 import CommentBarSpeech
@@ -49,6 +50,8 @@ public final class ServeSession: @unchecked Sendable {
     private let flowAlarm: FlowAlarm
     /// Reading the chat aloud: idle (nothing loaded) while `speech` is off.
     let speech: SpeechHook
+    /// The viewer memory (issue 29): badges, nicknames and the chat log; idle while `remember` is off.
+    let memory: MemoryHook
     /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
     private let presenter: (any FramePresenter)?
 
@@ -63,6 +66,7 @@ public final class ServeSession: @unchecked Sendable {
         (self.wake, self.wakeUp) = (wake, wakeUp)
         // A reading problem is a line on the bar's status: the frame loop picks it up.
         speech = SpeechHook(sink: audio, log: log, changed: { wakeUp.yield() })
+        memory = MemoryHook(log: log, changed: { wakeUp.yield() })
         flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
@@ -92,6 +96,7 @@ public final class ServeSession: @unchecked Sendable {
                 continue
             }
             speech.command(line)
+            memory.command(line, settings: message.settings, obs: message.obs)
             if let active = message.active {
                 shared.withLock { $0.active = active }
                 log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
@@ -121,6 +126,7 @@ public final class ServeSession: @unchecked Sendable {
         }
         log.info("stdin closed: exiting")
         feedTask?.cancel()
+        memory.stop()
         flowAlarm.cancel()
         wakeUp.finish()
     }
@@ -137,6 +143,7 @@ public final class ServeSession: @unchecked Sendable {
         let plan = StreamPlan(settings: settings)
         for problem in plan.problems { log.error("\(problem)") }
         log.info("feeds: \(plan.streams.map(\.name).joined(separator: ", "))")
+        let memory = self.memory
         return Task {
             await withTaskGroup(of: Void.self) { group in
                 for (index, stream) in plan.streams.enumerated() {
@@ -144,7 +151,9 @@ public final class ServeSession: @unchecked Sendable {
                                                  service: stream.service, badge: stream.badge)
                     group.addTask {
                         // Each stream runs on its own: one that fails or hangs never stalls the others.
-                        await stream.feed.run { [weak self] event in
+                        let isReplay = ServiceRegistry.product.service(id: stream.service)?.makeTimeline != nil
+                        let feed = memory.feed(stream.feed, address: stream.address, isReplay: isReplay)
+                        await feed.run { [weak self] event in
                             guard let self else { return }
                             if case .status(let status) = event {
                                 self.log.info("feed status\(origin.count > 1 ? " (\(origin.name))" : ""): \(status.label)")
@@ -277,7 +286,7 @@ public final class ServeSession: @unchecked Sendable {
             let due = lastFrame + interval
             if clock.now < due { try? await clock.sleep(until: due) }
             let latest = shared.withLock { $0 }
-            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem, now: Date().timeIntervalSince1970,
+            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem ?? memory.problem, now: Date().timeIntervalSince1970,
                                into: sink) {
                 lastFrame = clock.now
                 presenter?.framePublished()

@@ -14,6 +14,9 @@ public struct StreamPlan: Sendable {
         /// The mark of its rows when the bar reads several streams.
         public var badge: PlatformBadge
         public var feed: any CommentFeed
+        /// Where it reads (service, stream id, server): the viewer memory's channel. Nil for a
+        /// stream that could not be made (it only reports why).
+        public var address: StreamAddress?
     }
 
     public var streams: [Stream]
@@ -42,7 +45,7 @@ public struct StreamPlan: Sendable {
                 let feed = try registry.makeFeed(service: address.service,
                                                  request: FeedRequest(streamID: address.streamID, server: address.server,
                                                                        credentials: settings.credentials))
-                return Stream(name: name, service: address.service, badge: badge, feed: feed)
+                return Stream(name: name, service: address.service, badge: badge, feed: feed, address: address)
             } catch {
                 return Stream(name: name, service: address.service, badge: badge, feed: FailedFeed(message: error.message))
             }
