@@ -24,7 +24,8 @@ final class ChatReader {
     // MARK: viewers
 
     private static let viewerColumns = """
-        platform, channel, user, login, name, nickname, colour, hidden, first_seen, last_seen, streams, comments, gifts
+        c.platform, c.channel, v.user, v.login, v.name, v.nickname, v.colour, v.hidden, v.first_seen, v.last_seen, v.streams,
+        v.comments, v.gifts FROM viewers v JOIN channels c ON c.id = v.channel_id
         """
 
     private static func viewer(_ row: SQLiteStatement) -> ViewerFacts {
@@ -35,27 +36,27 @@ final class ChatReader {
                     comments: Int(row.int(11)), gifts: Int(row.int(12)))
     }
 
-    /// One viewer (the feed path's look-up on a cache miss: one indexed row).
+    /// One viewer (the feed path's look-up on a cache miss: two indexed rows).
     func viewer(_ key: ViewerKey) throws(SQLiteError) -> ViewerFacts? {
-        try statement("SELECT \(Self.viewerColumns) FROM viewers WHERE platform = ?1 AND channel = ?2 AND user = ?3")
+        try statement("SELECT \(Self.viewerColumns) WHERE c.platform = ?1 AND c.channel = ?2 AND v.user = ?3")
             .rows([.text(key.channel.platform), .text(key.channel.channel), .text(key.user)], Self.viewer).first
     }
 
     /// Every viewer, or a channel's, most recently seen first.
     func viewers(of channel: ChannelRef?) throws(SQLiteError) -> [ViewerFacts] {
         try statement("""
-            SELECT \(Self.viewerColumns) FROM viewers WHERE (?1 IS NULL OR (platform = ?1 AND channel = ?2))
-            ORDER BY platform, channel, coalesce(last_seen, 0) DESC, user
+            SELECT \(Self.viewerColumns) WHERE (?1 IS NULL OR (c.platform = ?1 AND c.channel = ?2))
+            ORDER BY c.platform, c.channel, coalesce(v.last_seen, 0) DESC, v.user
             """).rows([.optional(channel?.platform), .optional(channel?.channel)], Self.viewer)
     }
 
     // MARK: messages
 
     private static let messageColumns = """
-        m.id, m.session, m.platform, m.channel, m.message_id, m.user, m.login, m.name, v.nickname, m.kind, m.text,
+        m.id, m.session, c.platform, c.channel, m.message_id, v.user, v.login, m.name, v.nickname, m.kind, m.text,
         m.gift_name, m.amount, m.time, m.sent_at, m.verdict, m.history, m.first_time, m.deleted
         """
-    private static let viewerJoin = "LEFT JOIN viewers v ON v.platform = m.platform AND v.channel = m.channel AND v.user = m.user"
+    private static let joins = "JOIN channels c ON c.id = m.channel_id JOIN viewers v ON v.id = m.viewer"
 
     private static func message(_ row: SQLiteStatement) -> LoggedMessage {
         LoggedMessage(seq: row.int(0), session: row.int(1),
@@ -70,8 +71,8 @@ final class ChatReader {
     /// Rows written after `seq` (the control page's polling), oldest first, at most `limit`.
     func recent(after seq: Int64, limit: Int, channel: ChannelRef? = nil) throws(SQLiteError) -> [LoggedMessage] {
         try statement("""
-            SELECT \(Self.messageColumns) FROM messages m \(Self.viewerJoin)
-            WHERE m.id > ?1 AND (?3 IS NULL OR (m.platform = ?3 AND m.channel = ?4)) ORDER BY m.id LIMIT ?2
+            SELECT \(Self.messageColumns) FROM messages m \(Self.joins)
+            WHERE m.id > ?1 AND (?3 IS NULL OR (c.platform = ?3 AND c.channel = ?4)) ORDER BY m.id LIMIT ?2
             """).rows([.int(seq), .int(limit), .optional(channel?.platform), .optional(channel?.channel)], Self.message)
     }
 
@@ -85,21 +86,21 @@ final class ChatReader {
             query.user.map { .text(ViewerKey.userKey($0)) } ?? .null, .optional(query.user), .int(query.limit ?? -1),
         ]
         let conditions = """
-            (?2 IS NULL OR (m.platform = ?2 AND m.channel = ?3)) AND (?4 IS NULL OR m.time >= ?4)
-            AND (?5 IS NULL OR m.user = ?5 OR m.name = ?6 COLLATE NOCASE OR v.nickname = ?6 COLLATE NOCASE)
+            (?2 IS NULL OR (c.platform = ?2 AND c.channel = ?3)) AND (?4 IS NULL OR m.time >= ?4)
+            AND (?5 IS NULL OR v.user = ?5 OR m.name = ?6 COLLATE NOCASE OR v.nickname = ?6 COLLATE NOCASE)
             AND m.deleted = 0
             """
         if text.unicodeScalars.count >= 3 {
             // An FTS5 string: the text as one phrase, its quotes doubled.
             let phrase = "\"" + text.replacing("\"", with: "\"\"") + "\""
             return try statement("""
-                SELECT \(Self.messageColumns) FROM messages_fts f JOIN messages m ON m.id = f.rowid \(Self.viewerJoin)
+                SELECT \(Self.messageColumns) FROM messages_fts f JOIN messages m ON m.id = f.rowid \(Self.joins)
                 WHERE messages_fts MATCH ?1 AND \(conditions) ORDER BY f.rowid DESC LIMIT ?7
                 """).rows([.text(phrase)] + filters, Self.message)
         }
         return try statement("""
-            SELECT \(Self.messageColumns) FROM messages m \(Self.viewerJoin)
-            WHERE instr(lower(m.text), lower(?1)) > 0 AND \(conditions) ORDER BY m.time DESC, m.id DESC LIMIT ?7
+            SELECT \(Self.messageColumns) FROM messages m \(Self.joins)
+            WHERE instr(lower(m.text), lower(?1)) > 0 AND \(conditions) ORDER BY m.id DESC LIMIT ?7
             """).rows([.text(text)] + filters, Self.message)
     }
 
@@ -107,19 +108,23 @@ final class ChatReader {
     /// `within` seconds before `now` (an OBS restart in the middle of a stream); else none.
     func history(of channel: ChannelRef, limit: Int, within: Double, now: Double) throws(SQLiteError) -> [LoggedMessage] {
         let ended = try statement("""
-            SELECT max(coalesce(ended_at, last_seen_at)) FROM sessions WHERE platform = ?1 AND channel = ?2
+            SELECT max(coalesce(s.ended_at, s.last_seen_at)) FROM sessions s JOIN channels c ON c.id = s.channel_id
+            WHERE c.platform = ?1 AND c.channel = ?2
             """).rows([.text(channel.platform), .text(channel.channel)]) { $0.optionalDouble(0) }.first ?? nil
         guard let ended, now - ended < within, limit > 0 else { return [] }
         return try statement("""
-            SELECT \(Self.messageColumns) FROM messages m \(Self.viewerJoin)
-            WHERE m.platform = ?1 AND m.channel = ?2 AND m.deleted = 0 AND m.verdict != 'hidden' AND m.kind != 'gift'
-            ORDER BY m.time DESC, m.id DESC LIMIT ?3
+            SELECT \(Self.messageColumns) FROM messages m \(Self.joins)
+            WHERE c.platform = ?1 AND c.channel = ?2 AND m.deleted = 0 AND m.verdict != 'hidden' AND m.kind != 'gift'
+            ORDER BY m.id DESC LIMIT ?3
             """).rows([.text(channel.platform), .text(channel.channel), .int(limit)], Self.message).reversed()
     }
 
     // MARK: sessions
 
-    private static let sessionColumns = "id, platform, channel, stream, started_at, ended_at, last_seen_at, recording_start"
+    private static let sessionColumns = """
+        s.id, c.platform, c.channel, s.stream, s.started_at, s.ended_at, s.last_seen_at, s.recording_start
+        FROM sessions s JOIN channels c ON c.id = s.channel_id
+        """
 
     private static func session(_ row: SQLiteStatement) -> SessionInfo {
         SessionInfo(id: row.int(0), channel: ChannelRef(platform: row.text(1) ?? "", channel: row.text(2) ?? ""),
@@ -128,27 +133,26 @@ final class ChatReader {
     }
 
     func session(id: Int64) throws(SQLiteError) -> SessionInfo? {
-        try statement("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?1").rows([.int(id)], Self.session).first
+        try statement("SELECT \(Self.sessionColumns) WHERE s.id = ?1").rows([.int(id)], Self.session).first
     }
 
     /// The newest session (of a channel, if given).
     func latestSession(of channel: ChannelRef?) throws(SQLiteError) -> SessionInfo? {
         try statement("""
-            SELECT \(Self.sessionColumns) FROM sessions WHERE (?1 IS NULL OR (platform = ?1 AND channel = ?2))
-            ORDER BY started_at DESC, id DESC LIMIT 1
+            SELECT \(Self.sessionColumns) WHERE (?1 IS NULL OR (c.platform = ?1 AND c.channel = ?2))
+            ORDER BY s.started_at DESC, s.id DESC LIMIT 1
             """).rows([.optional(channel?.platform), .optional(channel?.channel)], Self.session).first
     }
 
     /// Every session of the session's stream (two sources on one channel make one stream).
     func sessions(inStream stream: Int64) throws(SQLiteError) -> [SessionInfo] {
-        try statement("SELECT \(Self.sessionColumns) FROM sessions WHERE stream = ?1 ORDER BY id")
-            .rows([.int(stream)], Self.session)
+        try statement("SELECT \(Self.sessionColumns) WHERE s.stream = ?1 ORDER BY s.id").rows([.int(stream)], Self.session)
     }
 
     /// A stream's messages in the order they came.
     func messages(inStream stream: Int64) throws(SQLiteError) -> [LoggedMessage] {
         try statement("""
-            SELECT \(Self.messageColumns) FROM messages m \(Self.viewerJoin) WHERE m.stream = ?1 ORDER BY m.time, m.id
+            SELECT \(Self.messageColumns) FROM messages m \(Self.joins) WHERE m.stream = ?1 ORDER BY m.time, m.id
             """).rows([.int(stream)], Self.message)
     }
 }

@@ -6,12 +6,19 @@
 enum ChatSchema {
     /// Each entry takes a file from version `index` to `index + 1`.
     static let migrations: [String] = [
-        // 1: sessions, viewers per channel, every comment and gift.
+        // 1: channels, sessions, viewers per channel, every comment and gift. Channels and
+        // viewers are numbered, so a message row and its indexes hold numbers, not names.
         """
-        CREATE TABLE sessions (
+        CREATE TABLE channels (
             id INTEGER PRIMARY KEY,
             platform TEXT NOT NULL,
             channel TEXT NOT NULL,
+            UNIQUE (platform, channel)
+        );
+
+        CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            channel_id INTEGER NOT NULL,
             -- Sessions of one channel running at the same time (two OBS sources) share a stream:
             -- the first one's id. A viewer's "streams" counts streams, not sessions.
             stream INTEGER NOT NULL,
@@ -22,12 +29,11 @@ enum ChatSchema {
             last_seen_at REAL NOT NULL,
             recording_start REAL
         );
-        CREATE INDEX sessions_by_channel ON sessions (platform, channel, started_at);
+        CREATE INDEX sessions_by_channel ON sessions (channel_id, started_at);
 
         CREATE TABLE viewers (
             id INTEGER PRIMARY KEY,
-            platform TEXT NOT NULL,
-            channel TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
             -- The platform's account (login or user id), folded to lower case; else the name.
             user TEXT NOT NULL,
             login TEXT,
@@ -41,7 +47,7 @@ enum ChatSchema {
             nickname TEXT,
             colour TEXT,
             hidden INTEGER NOT NULL DEFAULT 0,
-            UNIQUE (platform, channel, user)
+            UNIQUE (channel_id, user)
         );
         CREATE INDEX viewers_by_user ON viewers (user);
 
@@ -49,11 +55,10 @@ enum ChatSchema {
             id INTEGER PRIMARY KEY,
             session INTEGER NOT NULL,
             stream INTEGER NOT NULL,
-            platform TEXT NOT NULL,
-            channel TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
             message_id TEXT NOT NULL,
-            user TEXT NOT NULL,
-            login TEXT,
+            viewer INTEGER NOT NULL,
+            -- The display name when it was written.
             name TEXT NOT NULL,
             kind TEXT NOT NULL,
             -- NULL once a moderator deleted the message or banned its writer.
@@ -69,12 +74,11 @@ enum ChatSchema {
             deleted INTEGER NOT NULL DEFAULT 0,
             -- One row per message even when two sources on one channel write it; ids a platform
             -- numbers per connection are told apart by the writer and the stream.
-            UNIQUE (platform, channel, message_id, user, stream)
+            UNIQUE (channel_id, message_id, viewer, stream)
         );
-        CREATE INDEX messages_by_channel_time ON messages (platform, channel, time);
-        CREATE INDEX messages_by_user ON messages (user, platform, channel);
-        CREATE INDEX messages_by_stream ON messages (stream, time);
-        CREATE INDEX messages_by_time ON messages (time);
+        -- Rows are numbered as they arrive: a channel's newest rows are its highest ids.
+        CREATE INDEX messages_by_channel ON messages (channel_id);
+        CREATE INDEX messages_by_viewer ON messages (viewer);
         """,
         // 2: full-text search. FTS5's trigram tokenizer finds any run of three or more characters
         // inside a message (Japanese has no spaces between words); shorter words are looked for

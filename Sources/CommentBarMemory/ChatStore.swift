@@ -9,12 +9,14 @@ import Glibc
 final class ChatStore {
     let connection: SQLiteConnection
     private var statements: [String: SQLiteStatement] = [:]
+    private var channelIDs: [ChannelRef: Int64] = [:]
 
-    /// A session opened by a renderer: the log's id for it and the stream it belongs to.
+    /// A session opened by a renderer: the log's id for it, its channel's and the stream it belongs to.
     struct OpenSession: Sendable, Equatable {
         var id: Int64
         var stream: Int64
         var channel: ChannelRef
+        var channelID: Int64
     }
 
     /// Another session of the channel running when one starts shares its stream (two sources
@@ -39,7 +41,6 @@ final class ChatStore {
         // WAL with NORMAL: a commit survives the process being killed (the OS has the pages);
         // only a power cut can lose the last commits, never the file's consistency.
         try connection.execute("PRAGMA synchronous = NORMAL")
-        try connection.execute("PRAGMA foreign_keys = OFF")
         try ChatSchema.migrate(connection)
     }
 
@@ -51,23 +52,37 @@ final class ChatStore {
         return made
     }
 
+    /// The channel's number, made on first use.
+    func channelID(_ channel: ChannelRef) throws(SQLiteError) -> Int64 {
+        if let known = channelIDs[channel] { return known }
+        try statement("INSERT OR IGNORE INTO channels (platform, channel) VALUES (?1, ?2)")
+            .run([.text(channel.platform), .text(channel.channel)])
+        let id = try statement("SELECT id FROM channels WHERE platform = ?1 AND channel = ?2")
+            .rows([.text(channel.platform), .text(channel.channel)]) { $0.int(0) }.first ?? 0
+        channelIDs[channel] = id
+        return id
+    }
+
+    /// Forgets what was cached from rows a rolled-back transaction made.
+    func forgetCachedIDs() { channelIDs.removeAll() }
+
     // MARK: sessions
 
     func openSession(_ channel: ChannelRef, at time: Double) throws(SQLiteError) -> OpenSession {
+        let channelID = try channelID(channel)
         // Running when this one started: still open and seen lately, or ended after this start
         // (the writer may get to this session only after the other one ended).
         let concurrent = try statement("""
-            SELECT stream FROM sessions WHERE platform = ?1 AND channel = ?2 AND started_at <= ?3
-            AND (ended_at >= ?3 OR (ended_at IS NULL AND last_seen_at > ?3 - ?4))
+            SELECT stream FROM sessions WHERE channel_id = ?1 AND started_at <= ?2
+            AND (ended_at >= ?2 OR (ended_at IS NULL AND last_seen_at > ?2 - ?3))
             ORDER BY id DESC LIMIT 1
-            """).rows([.text(channel.platform), .text(channel.channel), .real(time), .real(Self.concurrentWithin)]) { $0.int(0) }
-        try statement("""
-            INSERT INTO sessions (platform, channel, stream, started_at, last_seen_at) VALUES (?1, ?2, 0, ?3, ?3)
-            """).run([.text(channel.platform), .text(channel.channel), .real(time)])
+            """).rows([.int(channelID), .real(time), .real(Self.concurrentWithin)]) { $0.int(0) }
+        try statement("INSERT INTO sessions (channel_id, stream, started_at, last_seen_at) VALUES (?1, 0, ?2, ?2)")
+            .run([.int(channelID), .real(time)])
         let id = connection.lastInsertRowID
         let stream = concurrent.first ?? id
         try statement("UPDATE sessions SET stream = ?2 WHERE id = ?1").run([.int(id), .int(stream)])
-        return OpenSession(id: id, stream: stream, channel: channel)
+        return OpenSession(id: id, stream: stream, channel: channel, channelID: channelID)
     }
 
     func endSession(_ session: OpenSession, at time: Double) throws(SQLiteError) {
@@ -86,6 +101,15 @@ final class ChatStore {
     }
 
     // MARK: messages and viewers
+
+    /// The viewer's number on the channel (made on first sight), with their latest display name.
+    private func viewerID(_ key: ViewerKey, channelID: Int64, login: String?, name: String) throws(SQLiteError) -> Int64 {
+        try statement("""
+            INSERT INTO viewers (channel_id, user, login, name) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (channel_id, user) DO UPDATE SET name = excluded.name, login = coalesce(excluded.login, login)
+            RETURNING id
+            """).rows([.int(channelID), .text(key.user), .optional(login), .text(name)]) { $0.int(0) }.first ?? 0
+    }
 
     /// Writes one comment or gift; counts it for its viewer only when the row is new (another
     /// source may have written it already). History a platform replays is written only if the
@@ -106,46 +130,39 @@ final class ChatStore {
             giftName = name
             amount = count
         }
+        let viewer = try viewerID(key, channelID: session.channelID, login: line.login, name: line.user)
         let values: [SQLiteValue] = [
-            .int(session.id), .int(session.stream), .text(session.channel.platform), .text(session.channel.channel),
-            .text(line.id), .text(key.user), .optional(line.login), .text(line.user), .text(kind), .text(line.text),
-            .optional(giftName), .optional(amount), .real(record.time), .optional(line.sentAt), .text(verdict.rawValue),
-            .bool(line.isHistory), .bool(record.firstTime),
+            .int(session.id), .int(session.stream), .int(session.channelID), .text(line.id), .int(viewer), .text(line.user),
+            .text(kind), .text(line.text), .optional(giftName), .optional(amount), .real(record.time), .optional(line.sentAt),
+            .text(verdict.rawValue), .bool(line.isHistory), .bool(record.firstTime),
         ]
+        let columns = """
+            INSERT OR IGNORE INTO messages (session, stream, channel_id, message_id, viewer, name, kind, text, gift_name, amount,
+                                            time, sent_at, verdict, history, first_time)
+            """
         let inserted: Int
         if line.isHistory {
-            inserted = try statement("""
-                INSERT OR IGNORE INTO messages (session, stream, platform, channel, message_id, user, login, name, kind, text,
-                                                gift_name, amount, time, sent_at, verdict, history, first_time)
-                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17
-                WHERE NOT EXISTS (SELECT 1 FROM messages WHERE platform = ?3 AND channel = ?4 AND message_id = ?5 AND user = ?6)
+            inserted = try statement(columns + """
+                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15
+                WHERE NOT EXISTS (SELECT 1 FROM messages WHERE channel_id = ?3 AND message_id = ?4 AND viewer = ?5)
                 """).run(values)
         } else {
-            inserted = try statement("""
-                INSERT OR IGNORE INTO messages (session, stream, platform, channel, message_id, user, login, name, kind, text,
-                                                gift_name, amount, time, sent_at, verdict, history, first_time)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
-                """).run(values)
+            inserted = try statement(columns + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)").run(values)
         }
         guard inserted > 0 else { return false }
         let isGift = kind == "gift"
         try statement("""
-            INSERT INTO viewers (platform, channel, user, login, name, first_seen, last_seen, last_stream, streams, comments, gifts)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, 1, ?8, ?9)
-            ON CONFLICT (platform, channel, user) DO UPDATE SET
-                login = coalesce(excluded.login, login),
-                name = excluded.name,
-                first_seen = min(coalesce(first_seen, excluded.first_seen), excluded.first_seen),
-                last_seen = max(coalesce(last_seen, excluded.last_seen), excluded.last_seen),
-                streams = streams + (last_stream IS NOT excluded.last_stream),
-                last_stream = excluded.last_stream,
-                comments = comments + excluded.comments,
-                gifts = gifts + excluded.gifts
-            """).run([.text(session.channel.platform), .text(session.channel.channel), .text(key.user), .optional(line.login),
-                      .text(line.user), .real(record.time), .int(session.stream), .int(isGift ? 0 : 1), .int(isGift ? 1 : 0)])
-        if let nickname = record.nicknameFromChat {
-            try setChoices(key, name: line.user, nickname: .set(nickname))
-        }
+            UPDATE viewers SET
+                first_seen = min(coalesce(first_seen, ?2), ?2),
+                last_seen = max(coalesce(last_seen, ?2), ?2),
+                streams = streams + (last_stream IS NOT ?3),
+                last_stream = ?3,
+                comments = comments + ?4,
+                gifts = gifts + ?5,
+                nickname = coalesce(?6, nickname)
+            WHERE id = ?1
+            """).run([.int(viewer), .real(record.time), .int(session.stream), .int(isGift ? 0 : 1), .int(isGift ? 1 : 0),
+                      .optional(record.nicknameFromChat)])
         return true
     }
 
@@ -153,33 +170,32 @@ final class ChatStore {
     func deleteMessage(_ messageID: String, in session: OpenSession, at time: Double) throws(SQLiteError) {
         try statement("""
             UPDATE messages SET text = NULL, deleted = 1
-            WHERE platform = ?1 AND channel = ?2 AND message_id = ?3 AND time >= ?4 AND deleted = 0
-            """).run([.text(session.channel.platform), .text(session.channel.channel), .text(messageID),
-                      .real(time - Self.moderationReach)])
+            WHERE channel_id = ?1 AND message_id = ?2 AND time >= ?3 AND deleted = 0
+            """).run([.int(session.channelID), .text(messageID), .real(time - Self.moderationReach)])
     }
 
     /// A ban or timeout: the user's recent messages lose their text.
     func deleteMessages(ofUser user: String, in session: OpenSession, at time: Double) throws(SQLiteError) {
         try statement("""
             UPDATE messages SET text = NULL, deleted = 1
-            WHERE user = ?3 AND platform = ?1 AND channel = ?2 AND time >= ?4 AND deleted = 0
-            """).run([.text(session.channel.platform), .text(session.channel.channel), .text(ViewerKey.userKey(user)),
-                      .real(time - Self.moderationReach)])
+            WHERE viewer = (SELECT id FROM viewers WHERE channel_id = ?1 AND user = ?2) AND time >= ?3 AND deleted = 0
+            """).run([.int(session.channelID), .text(ViewerKey.userKey(user)), .real(time - Self.moderationReach)])
     }
 
-    /// Sets a viewer's nickname, colour or hidden flag (the control page, `viewers set`, a
-    /// nickname from chat). A viewer not seen yet gets a row with no first sighting: their
-    /// first comment still counts as their first.
-    func setChoices(_ key: ViewerKey, name: String? = nil, nickname: ViewerChoice<String> = .keep,
-                    colour: ViewerChoice<RGBColor> = .keep, hidden: Bool? = nil) throws(SQLiteError) {
+    /// Sets a viewer's nickname, colour or hidden flag (the control page, `viewers set`). A
+    /// viewer not seen yet gets a row with no first sighting: their first comment still counts
+    /// as their first.
+    func setChoices(_ key: ViewerKey, nickname: ViewerChoice<String> = .keep, colour: ViewerChoice<RGBColor> = .keep,
+                    hidden: Bool? = nil) throws(SQLiteError) {
+        let channelID = try channelID(key.channel)
         try statement("""
-            INSERT INTO viewers (platform, channel, user, name, nickname, colour, hidden)
-            VALUES (?1, ?2, ?3, ?4, ?6, ?8, coalesce(?9, 0))
-            ON CONFLICT (platform, channel, user) DO UPDATE SET
-                nickname = CASE WHEN ?5 THEN excluded.nickname ELSE nickname END,
-                colour = CASE WHEN ?7 THEN excluded.colour ELSE colour END,
-                hidden = coalesce(?9, hidden)
-            """).run([.text(key.channel.platform), .text(key.channel.channel), .text(key.user), .text(name ?? key.user),
+            INSERT INTO viewers (channel_id, user, name, nickname, colour, hidden)
+            VALUES (?1, ?2, ?2, ?4, ?6, coalesce(?7, 0))
+            ON CONFLICT (channel_id, user) DO UPDATE SET
+                nickname = CASE WHEN ?3 THEN excluded.nickname ELSE nickname END,
+                colour = CASE WHEN ?5 THEN excluded.colour ELSE colour END,
+                hidden = coalesce(?7, hidden)
+            """).run([.int(channelID), .text(key.user),
                       .bool(!nickname.isKeep), .optional(nickname.apply(to: nil)),
                       .bool(!colour.isKeep), .optional(colour.apply(to: nil)?.hex),
                       hidden.map { .bool($0) } ?? .null])
@@ -192,7 +208,8 @@ final class ChatStore {
     func forget(user: String) throws(SQLiteError) -> (viewers: Int, messages: Int) {
         let key = ViewerKey.userKey(user)
         return try connection.transaction { () throws(SQLiteError) in
-            let messages = try statement("DELETE FROM messages WHERE user = ?1").run([.text(key)])
+            let messages = try statement("DELETE FROM messages WHERE viewer IN (SELECT id FROM viewers WHERE user = ?1)")
+                .run([.text(key)])
             let viewers = try statement("DELETE FROM viewers WHERE user = ?1").run([.text(key)])
             return (viewers, messages)
         }

@@ -224,8 +224,9 @@ private struct WriterWork {
             if problem != nil, problem?.until == nil { show(nil) }
             noticeExternalChanges(store)
         } catch {
-            // The transaction is gone: so are the sessions it opened.
+            // The transaction is gone: so are the sessions and channels it made.
             for token in sessions.keys { sessions[token]?.open = nil }
+            store.forgetCachedIDs()
             fail(error, batch: batch, now: now)
         }
         for item in batch {

@@ -11,7 +11,7 @@ import Testing
         #expect(try store.connection.scalarText("PRAGMA journal_mode") == "wal")
         let tables = try store.connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             .rows { $0.text(0) ?? "" }
-        #expect(Set(tables).isSuperset(of: ["sessions", "viewers", "messages", "messages_fts"]))
+        #expect(Set(tables).isSuperset(of: ["channels", "sessions", "viewers", "messages", "messages_fts"]))
         #expect(try store.integrityCheck() == "ok")
     }
 
@@ -34,9 +34,11 @@ import Testing
             let connection = try SQLiteConnection(path: folder.database, mode: .create)
             try ChatSchema.migrate(connection, to: 1)
             try connection.execute("""
-                INSERT INTO sessions (id, platform, channel, stream, started_at, last_seen_at) VALUES (1, 'twitch', 'streamer', 1, 1, 1);
-                INSERT INTO messages (session, stream, platform, channel, message_id, user, name, kind, text, time, verdict)
-                VALUES (1, 1, 'twitch', 'streamer', 'old1', 'alice', 'Alice', 'comment', '昨日はラーメン食べた', 2, 'shown');
+                INSERT INTO channels (id, platform, channel) VALUES (1, 'twitch', 'streamer');
+                INSERT INTO sessions (id, channel_id, stream, started_at, last_seen_at) VALUES (1, 1, 1, 1, 1);
+                INSERT INTO viewers (id, channel_id, user, name) VALUES (1, 1, 'alice', 'Alice');
+                INSERT INTO messages (session, stream, channel_id, message_id, viewer, name, kind, text, time, verdict)
+                VALUES (1, 1, 1, 'old1', 1, 'Alice', 'comment', '昨日はラーメン食べた', 2, 'shown');
                 """)
             #expect(try connection.scalarInt("PRAGMA user_version") == 1)
         }
