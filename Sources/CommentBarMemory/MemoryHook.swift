@@ -96,7 +96,8 @@ public final class MemoryHook: Sendable {
     /// Closes the log (the renderer is exiting): what is queued is written first.
     public func stop() {
         let memory = state.withLock { state -> ChatMemory? in
-            defer { state.memory = nil }
+            // Feeds still winding down must not open it again.
+            defer { (state.memory, state.path) = (nil, nil) }
             return state.memory
         }
         memory?.close()
