@@ -12,6 +12,8 @@ final class ChatReader {
         connection = try SQLiteConnection(path: path, mode: .readWrite)
         connection.setBusyTimeout(milliseconds: 200)
         try connection.execute("PRAGMA query_only = ON")
+        // A reader needs few pages: an indexed row, or a search's matches.
+        try connection.execute("PRAGMA cache_size = -512")
     }
 
     private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {

@@ -41,6 +41,8 @@ final class ChatStore {
         // WAL with NORMAL: a commit survives the process being killed (the OS has the pages);
         // only a power cut can lose the last commits, never the file's consistency.
         try connection.execute("PRAGMA synchronous = NORMAL")
+        // 1 MiB of page cache (SQLite's default is 2): the renderer's memory stays small.
+        try connection.execute("PRAGMA cache_size = -1024")
         try ChatSchema.migrate(connection)
     }
 
