@@ -95,6 +95,9 @@ let package = Package(
         // renderer through Pango).
         .systemLibrary(name: "CGLib", path: "CModules/CGLib", pkgConfig: "glib-2.0",
                        providers: [.apt(["libglib2.0-dev"])]),
+        // SQLite's C API for the viewer memory (no Foundation, no ICU: the renderer links neither).
+        .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CommentBarPoolABI", path: "CModules/CommentBarPoolABI"),
         .target(name: "CommentBarSettings", path: "CModules/CommentBarSettings"),
         // The release version (from VERSION) for `commentbar --version`.
@@ -157,11 +160,16 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
+        // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
+        // writer thread is started only while `remember` is on.
+        .target(name: "CommentBarMemory",
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CSQLite", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
                                "CommentBarServices", "CommentBarNet", "CommentBarSupport", "CommentBarControl",
-                               .product(name: "Logging", package: "swift-log")],
+                               "CommentBarMemory", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
         // hold every display library; this target links none.
@@ -175,7 +183,7 @@ let package = Package(
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
-                "CommentBarOverlay", "CommentBarControl",
+                "CommentBarOverlay", "CommentBarControl", "CommentBarMemory",
                 "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -222,6 +230,15 @@ let package = Package(
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                     swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarMemoryTests",
+                    dependencies: ["CommentBarMemory", "CommentBarCore", "CommentBarFeeds",
+                                   .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strictSwift),
+        // Writes comments through the memory's writer at a steady rate until killed: the
+        // kill -9 test's child process (CommentBarMemoryTests).
+        .executableTarget(name: "commentbar-memory-crash-helper",
+                          dependencies: ["CommentBarMemory", "CommentBarCore", .product(name: "Logging", package: "swift-log")],
+                          path: "Tests/MemoryCrashHelper", swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
         // The renderer's side of the pool against a pool made and read as the OBS shim does.
@@ -229,7 +246,7 @@ let package = Package(
                     swiftSettings: strictSwift),
         // The CLI's options (`@testable import commentbar`: the executable's own types).
         .testTarget(name: "commentbarTests",
-                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices",
+                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices", "CommentBarMemory",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: strictSwift),
     ] + platformTestTargets,

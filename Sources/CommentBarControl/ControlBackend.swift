@@ -15,8 +15,6 @@ public protocol ControlBackend: Sendable {
     /// Searches the chat log; nil when there is no log (the server then searches the comments
     /// it has seen itself).
     func search(_ text: String, limit: Int) async -> [ControlEvent.Comment]?
-    /// What the viewer memory knows of a comment's writer, for the event API.
-    func viewerFacts(platform: String, channel: String, user: String) -> ViewerFacts
     /// Cuts short what speech is reading now.
     func skipSpeech()
     /// Pauses (true) or resumes (false) speech, or toggles it (nil); the state it is in after.
@@ -75,13 +73,3 @@ public enum ViewerChoiceOutcome: Sendable, Equatable {
     case unavailable(String)
 }
 
-/// What the viewer memory says of one viewer on one channel.
-public struct ViewerFacts: Sendable, Equatable {
-    public var firstTime: Bool
-    public var nickname: String?
-
-    public init(firstTime: Bool = false, nickname: String? = nil) {
-        self.firstTime = firstTime
-        self.nickname = nickname
-    }
-}

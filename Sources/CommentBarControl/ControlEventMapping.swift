@@ -24,14 +24,14 @@ enum ControlEventMapping {
     /// The event's body and, for a comment or gift, the row (kept for pinning); nil: not sent.
     /// `event` names rows as the bar does (`ServeSession.rowEvent`).
     static func body(for event: FeedEvent, shown: ChatLine?, stream: ControlStream,
-                     facts: (String) -> ViewerFacts, now: Double) -> (ControlEvent.Body, ChatLine?)? {
+                     now: Double) -> (ControlEvent.Body, ChatLine?)? {
         switch event {
         case .comment:
             guard let shown else { return nil }
-            return (.comment(comment(shown, stream: stream, facts: facts(user(of: shown)), now: now)), shown)
+            return (.comment(comment(shown, stream: stream, now: now)), shown)
         case .gift:
             guard let shown else { return nil }
-            return (.gift(comment(shown, stream: stream, facts: facts(user(of: shown)), now: now)), shown)
+            return (.gift(comment(shown, stream: stream, now: now)), shown)
         case .delete(let id):
             return (.delete(.init(id: id, platform: stream.platform, channel: stream.channel)), nil)
         case .deleteUser(let user):
@@ -53,7 +53,8 @@ enum ControlEventMapping {
     /// Who wrote a row, as `/api/viewer` names them: the login where the platform has one.
     static func user(of line: ChatLine) -> String { line.login ?? line.user }
 
-    static func comment(_ line: ChatLine, stream: ControlStream, facts: ViewerFacts, now: Double) -> ControlEvent.Comment {
+    /// The viewer memory's nickname and 初見 mark come with the row as the bar shows it.
+    static func comment(_ line: ChatLine, stream: ControlStream, now: Double) -> ControlEvent.Comment {
         var kind = "comment"
         var gift: String?
         var count: Int?
@@ -68,7 +69,8 @@ enum ControlEventMapping {
         }
         return ControlEvent.Comment(
             id: line.id, platform: stream.platform, channel: stream.channel, platformColour: stream.colour,
-            user: user(of: line), name: line.user, nickname: facts.nickname, firstTime: facts.firstTime,
+            user: user(of: line), name: line.user, nickname: line.nickname,
+            firstTime: line.marks.contains { $0.kind == .firstTime },
             text: line.text,
             emotes: line.emotes.map { .init(start: $0.range.lowerBound, end: $0.range.upperBound, name: $0.name, url: $0.url) },
             colour: line.color?.hex, badges: line.badges, kind: kind, gift: gift, count: count,

@@ -135,9 +135,7 @@ public final class ControlHook: Sendable {
             let stream = state.streams.indices.contains(origin.index) ? state.streams[origin.index] : .unknown
             return (server, stream)
         }) else { return }
-        let backend = self.backend
-        let facts = { user in backend.viewerFacts(platform: stream.platform, channel: stream.channel, user: user) }
-        guard let (body, line) = ControlEventMapping.body(for: event, shown: shown, stream: stream, facts: facts,
+        guard let (body, line) = ControlEventMapping.body(for: event, shown: shown, stream: stream,
                                                           now: Date().timeIntervalSince1970) else { return }
         server.publish(body, line: line)
     }
@@ -152,10 +150,7 @@ public final class ControlHook: Sendable {
             return (state.server, previous, Self.stream(ofRow: id ?? previous ?? "", in: state.streams))
         }), let server else { return }
         if let pin {
-            let user = ControlEventMapping.user(of: pin.line)
-            let facts = backend.viewerFacts(platform: stream.platform, channel: stream.channel, user: user)
-            let comment = ControlEventMapping.comment(pin.line, stream: stream, facts: facts,
-                                                      now: Date().timeIntervalSince1970)
+            let comment = ControlEventMapping.comment(pin.line, stream: stream, now: Date().timeIntervalSince1970)
             server.publish(.pin(.init(id: pin.line.id, pinned: true, comment: comment, until: pin.until)))
         } else if let previous {
             server.publish(.pin(.init(id: previous, pinned: false)))

@@ -3,6 +3,7 @@ import CommentBarControl
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
+import CommentBarMemory
 import CommentBarRender
 import CommentBarServices
 import CommentBarSpeech
@@ -51,6 +52,8 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
     private let flowAlarm: FlowAlarm
     /// Reading the chat aloud: idle (nothing loaded) while `speech` is off.
     let speech: SpeechHook
+    /// The viewer memory (issue 29): badges, nicknames and the chat log; idle while `remember` is off.
+    let memory: MemoryHook
     /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
     private let presenter: (any FramePresenter)?
     /// Who acts on the `actions` hotkeys: the session itself (pin, unpin, the control page)
@@ -72,10 +75,11 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         (self.wake, self.wakeUp) = (wake, wakeUp)
         // A reading problem is a line on the bar's status: the frame loop picks it up.
         speech = SpeechHook(sink: audio, log: log, changed: { wakeUp.yield() })
+        memory = MemoryHook(log: log, changed: { wakeUp.yield() })
         flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
-        let backend = SessionControlBackend(speech: speech)
+        let backend = SessionControlBackend(speech: speech, memory: memory)
         control = ControlHook(log: log, backend: backend, changed: { wakeUp.yield() })
         backend.connect(self)
     }
@@ -111,6 +115,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             if let counters = message.actions {
                 for action in actionTracker.actions(for: counters) { (actions ?? self).perform(action) }
             }
+            memory.command(settings: message.settings, obs: message.obs)
             if let active = message.active {
                 shared.withLock { $0.active = active }
                 log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
@@ -141,6 +146,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         }
         log.info("stdin closed: exiting")
         feedTask?.cancel()
+        memory.stop()
         flowAlarm.cancel()
         wakeUp.finish()
     }
@@ -160,6 +166,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         control.streamsChanged(plan.streams.map {
             ControlStream(platform: $0.service, channel: $0.channel, colour: $0.badge.color.hex)
         })
+        let memory = self.memory
         return Task {
             await withTaskGroup(of: Void.self) { group in
                 for (index, stream) in plan.streams.enumerated() {
@@ -167,7 +174,9 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
                                                  service: stream.service, badge: stream.badge)
                     group.addTask {
                         // Each stream runs on its own: one that fails or hangs never stalls the others.
-                        await stream.feed.run { [weak self] event in
+                        let isReplay = ServiceRegistry.product.service(id: stream.service)?.makeTimeline != nil
+                        let feed = memory.feed(stream.feed, address: stream.address, isReplay: isReplay)
+                        await feed.run { [weak self] event in
                             guard let self else { return }
                             if case .status(let status) = event {
                                 self.log.info("feed status\(origin.count > 1 ? " (\(origin.name))" : ""): \(status.label)")
@@ -348,7 +357,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             let due = lastFrame + interval
             if clock.now < due { try? await clock.sleep(until: due) }
             let latest = shared.withLock { $0 }
-            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem ?? control.problem,
+            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem ?? memory.problem ?? control.problem,
                                now: Date().timeIntervalSince1970,
                                into: sink) {
                 lastFrame = clock.now

@@ -12,11 +12,14 @@ public struct StreamPlan: Sendable {
         /// How the bar names it: the service's name, numbered when a service is there twice.
         public var name: String
         public var service: String
-        /// The stream's id on its service (a channel, a video): what the control page's events name.
-        public var channel: String = ""
         /// The mark of its rows when the bar reads several streams.
         public var badge: PlatformBadge
         public var feed: any CommentFeed
+        /// Where it reads (service, stream id, server): the viewer memory's channel. Nil for a
+        /// stream that could not be made (it only reports why).
+        public var address: StreamAddress?
+        /// The stream's id on its service (a channel, a video): what the control page's events name.
+        public var channel: String { address?.streamID ?? "" }
     }
 
     public var streams: [Stream]
@@ -46,9 +49,9 @@ public struct StreamPlan: Sendable {
                 let feed = try registry.makeFeed(service: address.service,
                                                  request: FeedRequest(streamID: address.streamID, server: address.server,
                                                                        credentials: settings.credentials, web: web))
-                return Stream(name: name, service: address.service, channel: address.streamID, badge: badge, feed: feed)
+                return Stream(name: name, service: address.service, badge: badge, feed: feed, address: address)
             } catch {
-                return Stream(name: name, service: address.service, channel: address.streamID, badge: badge,
+                return Stream(name: name, service: address.service, badge: badge,
                               feed: FailedFeed(message: error.message))
             }
         }

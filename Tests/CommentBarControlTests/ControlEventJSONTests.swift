@@ -79,10 +79,12 @@ enum JSONValue: Codable, Equatable {
     }
 
     @Test func theBarsEventsMapAsShown() throws {
-        let facts = ViewerFacts(firstTime: true, nickname: "アリス")
-        let line = ChatLine(id: "1/abc", user: "Alice", login: "alice", text: "こんにちは", sentAt: 5)
+        var line = ChatLine(id: "1/abc", user: "Alice", login: "alice", text: "こんにちは", sentAt: 5)
+        // The viewer memory's nickname and 初見 mark, as it puts them on the row.
+        line.nickname = "アリス"
+        line.marks = [RowMark(.firstTime, "初見")]
         func map(_ event: FeedEvent, shown: ChatLine?) -> (ControlEvent.Body, ChatLine?)? {
-            ControlEventMapping.body(for: event, shown: shown, stream: Self.stream, facts: { _ in facts }, now: 0)
+            ControlEventMapping.body(for: event, shown: shown, stream: Self.stream, now: 0)
         }
         let (body, kept) = try #require(map(.comment(line), shown: line))
         guard case .comment(let comment) = body else { Issue.record("not a comment: \(body)"); return }

@@ -51,7 +51,7 @@ import Testing
     @Test func theBarsEventsAndPinReachClients() async throws {
         let folder = Self.folder()
         let port = TestSupport.freePort()
-        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(facts: ViewerFacts(firstTime: true)),
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(),
                                tokenFolder: folder)
         hook.configure(enabled: true, port: port)
         await hook.settle()
@@ -66,7 +66,8 @@ import Testing
         #expect(await TestSupport.eventually { await hook.server?.counts().clients == 1 })
         let receiving = Task { try await client.events(count: 4) }
         let origin = BarState.Origin(index: 1, count: 2, name: "YouTube", service: "youtube", badge: .plain)
-        let line = ChatLine(id: "1/x", user: "Yu", text: "やあ")
+        var line = ChatLine(id: "1/x", user: "Yu", text: "やあ")
+        line.marks = [RowMark(.firstTime, "初見")]  // as the viewer memory marks a first comment
         hook.heard(.comment(ChatLine(id: "x", user: "Yu", text: "やあ")), shown: line, origin: origin)
         hook.heard(.comment(line), shown: nil, origin: origin)  // filtered out: not sent
         hook.heard(.viewers(42), shown: nil, origin: origin)

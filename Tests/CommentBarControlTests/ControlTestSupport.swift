@@ -23,12 +23,10 @@ final class RecordingBackend: ControlBackend {
     }
     let calls = Mutex(Calls())
     let viewerOutcome: ViewerChoiceOutcome
-    let facts: ViewerFacts
     let pinUntil: Double?
 
-    init(viewerOutcome: ViewerChoiceOutcome = .saved, facts: ViewerFacts = ViewerFacts(), pinUntil: Double? = nil) {
+    init(viewerOutcome: ViewerChoiceOutcome = .saved, pinUntil: Double? = nil) {
         self.viewerOutcome = viewerOutcome
-        self.facts = facts
         self.pinUntil = pinUntil
     }
 
@@ -54,7 +52,6 @@ final class RecordingBackend: ControlBackend {
         return nil
     }
 
-    func viewerFacts(platform: String, channel: String, user: String) -> ViewerFacts { facts }
 
     func skipSpeech() { calls.withLock { $0.skips += 1 } }
 
