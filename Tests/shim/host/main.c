@@ -57,6 +57,7 @@ static const struct {
 	{"hostile-output", test_hostile_output},
 	{"missing-renderer", test_missing_renderer},
 	{"real-renderer", test_real_renderer},
+	{"secrets-real-renderer", test_secrets_real_renderer},
 	{"cycles", cycles_with_real_renderer},
 };
 

@@ -3,11 +3,14 @@
  * scene collection and obs-websocket's GetInputSettings hold): a session found in them leaves
  * them at once and reaches the renderer in one settings line, with the id of the renderer's
  * file and a flag saying one is saved; the properties say so and never show it; "Forget"
- * clears the flag and counts on the actions channel. The shim keeps no file of its own. */
+ * clears the flag and counts on the actions channel. The shim keeps no file of its own; the
+ * real renderer does (test_secrets_real_renderer). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "harness.h"
@@ -226,4 +229,84 @@ void test_secrets(void)
 	      "%zu lines, %zu with it", sent.lines, sent.with_value);
 	bar_destroy(&b);
 	wait_supervisors_finished(10);
+}
+
+/* ---- with the real renderer: it keeps the file the shim names ---- */
+
+static mode_t mode_of(const char *path)
+{
+	struct stat info;
+	return lstat(path, &info) == 0 ? info.st_mode & 07777 : (mode_t)-1;
+}
+
+struct file_wait {
+	const char *path;
+	const char *holds; /* NULL: the file is gone */
+};
+
+static bool file_is(struct bar *b, const void *arg)
+{
+	(void)b;
+	const struct file_wait *w = arg;
+	if (!w->holds)
+		return access(w->path, F_OK) != 0;
+	char text[512] = "";
+	FILE *f = fopen(w->path, "r");
+	if (!f)
+		return false;
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	return strstr(text, w->holds) != NULL;
+}
+
+/* The session typed once reaches the renderer, which saves it in a 0600 file (0700 folder)
+ * under $XDG_CONFIG_HOME/comment-bar/secrets/<secrets_id>; the file outlives the source (OBS
+ * quitting destroys it); Forget has the renderer delete it; the OBS log never shows it. */
+void test_secrets_real_renderer(void)
+{
+	char config[1024], clean[1100], folder[1100], path[1200];
+	/* Absolute: the renderer ignores a relative XDG_CONFIG_HOME (the XDG rule) and uses HOME. */
+	char *work = realpath(opt.work, NULL);
+	snprintf(config, sizeof(config), "%s/config-home", work ? work : "/nonexistent");
+	free(work);
+	snprintf(clean, sizeof(clean), "rm -rf '%s'", config);
+	if (system(clean) != 0)
+		fprintf(stderr, "could not empty %s\n", config);
+	setenv("XDG_CONFIG_HOME", config, 1);
+	use_renderer(opt.renderer, NULL);
+	const size_t mark = log_mark();
+	obs_data_t *settings = make_settings("demo", "secret", 128, 64);
+	obs_data_set_string(settings, KEY, "e2e-s3ssion-value");
+	struct bar b = bar_create(settings);
+	snprintf(folder, sizeof(folder), "%s/comment-bar/secrets", config);
+	snprintf(path, sizeof(path), "%s/%s", folder, obs_data_get_string(b.settings, "secrets_id"));
+	const struct file_wait saved = {path, "e2e-s3ssion-value"};
+	const double took = tick_until(&b, file_is, &saved, 15);
+	check(took >= 0 && mode_of(path) == 0600 && mode_of(folder) == 0700,
+	      "the real renderer saves the session it was sent in a 0600 file (0700 folder) named by secrets_id",
+	      "%s after %.2f s, mode %o, folder %o", path, took, mode_of(path), mode_of(folder));
+
+	obs_data_t *kept = obs_data_create();
+	obs_data_apply(kept, b.settings);
+	bar_destroy(&b);
+	wait_supervisors_finished(10);
+	b = bar_create(kept);
+	tick_until(&b, has_texture, NULL, 15);
+	const bool left = file_is(&b, &saved);
+	check(left, "destroying the source (as OBS does at exit) leaves the file", NULL);
+
+	obs_properties_t *props = registered.get_properties(b.data);
+	obs_property_t *button = obs_properties_get(props, KEY "_forget");
+	if (button)
+		obs_property_button_clicked(button, b.data);
+	obs_properties_destroy(props);
+	const struct file_wait gone = {path, NULL};
+	const double deleted = tick_until(&b, file_is, &gone, 15);
+	check(left && button && deleted >= 0, "Forget has the renderer delete the file", "after %.2f s", deleted);
+	bar_destroy(&b);
+	wait_supervisors_finished(10);
+	char shown[512] = "";
+	check(log_find(mark, "e2e-s3ssion", shown, sizeof(shown)) == 0 && log_find(mark, "secrets: ", NULL, 0) >= 1,
+	      "the OBS log has the renderer's secrets lines, never the session", "%s", shown);
+	unsetenv("XDG_CONFIG_HOME");
 }

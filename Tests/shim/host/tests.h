@@ -17,6 +17,7 @@ void test_input_channels(void);
 void test_speech_thread_sleeps(void);
 /* test-secrets.c: the Mirrativ session sent once to the renderer, never in the saved settings. */
 void test_secrets(void);
+void test_secrets_real_renderer(void);
 /* test-misbehaviour.c: renderers that hang, crash, scribble, flood or are missing. */
 void test_stale_heartbeat(void);
 void test_async_destroy(void);
