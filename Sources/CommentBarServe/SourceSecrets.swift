@@ -41,6 +41,8 @@ struct SourceSecrets {
     private let store: SecretStore?
     /// The newest settings line's id: the file "Forget" deletes.
     private var id: SecretID?
+    /// The secrets this renderer was sent: used while the file cannot be (a full disk, no HOME).
+    private var sent: [String: String] = [:]
     /// The problem logged last: logged once until it changes.
     private var reported: String?
 
@@ -55,48 +57,59 @@ struct SourceSecrets {
         // A line from an older shim sends its secrets every time and names no file.
         guard let reference else { return given }
         id = reference.id.flatMap(SecretID.init)
+        sent.merge(given) { $1 }
         guard !given.isEmpty || !reference.saved.isEmpty else {
             report(nil, log)
             return given
         }
-        guard let store, let id else {
+        var (stored, problems) = ([String: String](), [String]())
+        if let store, let id {
+            (stored, problems) = Self.file(store, id, saving: given, log: log)
+        } else {
             let why = store == nil ? "neither XDG_CONFIG_HOME nor HOME is set" : "the settings name no valid secrets_id"
-            report("secrets: cannot be kept for this source (\(why)); paste them again after OBS restarts", log)
-            return given
+            problems.append("secrets: nowhere to keep them (\(why))")
         }
-        var problems: [String] = []
+        var credentials = given
+        for key in reference.saved.sorted() where credentials[key] == nil {
+            if let value = stored[key] ?? sent[key] {
+                credentials[key] = value
+            } else if problems.isEmpty, let store, let id {
+                problems.append("secrets: the saved \(key) is not in \(store.path(of: id)): paste it again in the source's properties")
+            }
+        }
+        if !problems.isEmpty, !sent.isEmpty { problems.append("what was sent is used until OBS quits") }
+        // Each problem once (a folder that cannot be opened fails the load and the save alike).
+        var distinct: [String] = []
+        for problem in problems where !distinct.contains(problem) { distinct.append(problem) }
+        report(distinct.isEmpty ? nil : distinct.joined(separator: "; "), log)
+        return credentials
+    }
+
+    /// The secrets in `id`'s file, `given` saved into it first when they are new to it (over a
+    /// file that could not be read too: a link, a damaged file is replaced); what went wrong.
+    private static func file(_ store: SecretStore, _ id: SecretID, saving given: [String: String],
+                             log: Logger) -> ([String: String], [String]) {
         var stored: [String: String] = [:]
+        var problems: [String] = []
         do {
             stored = try store.load(id: id)
         } catch {
             problems.append(error.description)
         }
-        if !given.isEmpty {
-            let merged = stored.merging(given) { $1 }
-            do {
-                if merged != stored {
-                    try store.save(merged, id: id)
-                    log.info("secrets: \(given.keys.sorted().joined(separator: ", ")) saved in \(store.path(of: id))")
-                }
-                stored = merged
-            } catch {
-                problems.append(error.description)
-            }
+        guard !given.isEmpty, stored.merging(given, uniquingKeysWith: { $1 }) != stored else { return (stored, problems) }
+        stored.merge(given) { $1 }
+        do {
+            try store.save(stored, id: id)
+            log.info("secrets: \(given.keys.sorted().joined(separator: ", ")) saved in \(store.path(of: id))")
+            return (stored, [])
+        } catch {
+            return (stored, problems + [error.description])
         }
-        var credentials = given
-        for key in reference.saved.sorted() where credentials[key] == nil {
-            if let value = stored[key] {
-                credentials[key] = value
-            } else if problems.isEmpty {
-                problems.append("secrets: the saved \(key) is not in \(store.path(of: id)): paste it again in the source's properties")
-            }
-        }
-        report(problems.isEmpty ? nil : problems.joined(separator: "; "), log)
-        return credentials
     }
 
     /// "Forget": the newest line's file goes. The credentials in use are the caller's to drop.
     mutating func forget(log: Logger) {
+        sent = [:]
         reported = nil
         guard let store, let id else { return }
         do {

@@ -171,6 +171,25 @@ final class SecretStoreTests: XCTestCase {
         XCTAssertEqual(access(base + "/unused", F_OK), -1, "nothing written without an id")
     }
 
+    /// A store that cannot write (here its folder's place is a file): the secret sent is used for
+    /// this renderer's life, and the log says why, once, without it.
+    func testASecretThatCannotBeSavedIsUsedUntilTheRendererEnds() throws {
+        write("not a folder", to: base + "/secrets")
+        let log = CapturedLog()
+        var secrets = SourceSecrets(store: SecretStore(folder: base + "/secrets"))
+        XCTAssertEqual(try credentials(&secrets, line(session: secret, id: id.description, saved: true), log: log.logger),
+                       ["mirrativ_session": secret])
+        XCTAssertEqual(try credentials(&secrets, line(id: id.description, saved: true), log: log.logger),
+                       ["mirrativ_session": secret])
+        let warnings = log.lines.filter { $0.hasPrefix("warning") }
+        XCTAssertEqual(warnings.count, 1, "\(warnings)")
+        XCTAssertTrue(warnings.first?.contains("used until OBS quits") ?? false, "\(warnings)")
+        XCTAssertFalse(log.lines.contains { $0.contains(secret) }, "\(log.lines)")
+        secrets.forget(log: log.logger)
+        XCTAssertEqual(try credentials(&secrets, line(id: id.description, saved: true), log: log.logger), [:],
+                       "after Forget nothing sent before is used")
+    }
+
     /// Through a session: the settings line's secret lands in the file; a forget_secrets that goes
     /// up deletes it once; the first value a renderer sees is a baseline, never a press.
     func testTheSessionSavesOnASettingsLineAndDeletesOnForget() async throws {
