@@ -4,8 +4,8 @@
  * `commentbar serve` publishes in the shared-memory pool. Here: OBS's callbacks
  * and the registration. The settings line is settings-line.c, the defaults and
  * properties view source-properties.c, the renderer's path module-origin.c, the
- * secrets kept out of the saved settings source-secrets.c, the hotkeys and the
- * control page button source-commands.c.
+ * secrets sent once and never saved source-secrets.c, the hotkeys and the
+ * buttons' counters source-commands.c.
  *
  * Threads (as in obs-text-pthread, registration and properties stay apart from
  * the worker): OBS's threads run the callbacks below and never wait on I/O;
@@ -20,7 +20,6 @@
 #include "comment-bar-source.h"
 #include "frame-pool.h"
 #include "module-origin.h"
-#include "on-air.h"
 #include "plugin-log.h"
 #include "renderer-supervisor.h"
 #include "safe-text.h"
@@ -47,8 +46,7 @@ struct comment_bar_source {
 	struct renderer_supervisor *supervisor;
 	struct bar_live_state *live; /* OBS's streaming, recording and mic state for the renderer */
 	struct speech_audio *audio;       /* the reading's PCM from the pool's ring to OBS */
-	struct source_commands *commands; /* hotkeys and the control page button */
-	struct source_secrets *secrets;   /* the Mirrativ session, outside the saved settings */
+	struct source_commands *commands; /* hotkeys and the buttons' counters */
 	/* Written by update, read by get_width/get_height on the graphics thread. */
 	atomic_uint width;
 	atomic_uint height;
@@ -82,21 +80,13 @@ static void mic_renamed(void *data, const char *new_name)
 	obs_data_release(settings);
 }
 
-/* The renderer's settings line: the settings with the secrets kept outside them. */
-static char *line_of(struct comment_bar_source *s, obs_data_t *settings, uint32_t *width, uint32_t *height)
-{
-	obs_data_t *secrets = source_secrets_values(s->secrets);
-	char *line = settings_line(settings, secrets, s->name, width, height);
-	obs_data_release(secrets);
-	return line;
-}
-
 /* The settings to the renderer and to the parts that follow them; the size follows unless
- * the line was too long to send. OBS's threads; no I/O. */
+ * the line was too long to send. A secret in them goes in this line and leaves them.
+ * OBS's threads; no I/O. */
 static void send_settings(struct comment_bar_source *s, obs_data_t *settings)
 {
 	uint32_t width, height;
-	char *line = line_of(s, settings, &width, &height);
+	char *line = source_secrets_settings_line(settings, s->name, &width, &height);
 	if (renderer_supervisor_set_settings(s->supervisor, line, width, height)) {
 		atomic_store(&s->width, width);
 		atomic_store(&s->height, height);
@@ -106,23 +96,9 @@ static void send_settings(struct comment_bar_source *s, obs_data_t *settings)
 	speech_audio_set_enabled(s->audio, obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)));
 }
 
-/* OBS runs a video source's update on its graphics thread (obs_source_update defers it to the
- * next video tick): the secrets' files are written on the supervisor's thread. */
 static void cb_update(void *data, obs_data_t *settings)
 {
-	struct comment_bar_source *s = data;
-	source_secrets_take(s->secrets, settings, s->supervisor);
-	send_settings(s, settings);
-}
-
-/* The source is removed (by the user, obs-websocket, a script): its secrets' files go with
- * it, unless OBS is only closing the scene collection (at exit, before a switch). */
-static void source_removed(void *data, calldata_t *params)
-{
-	UNUSED_PARAMETER(params);
-	struct comment_bar_source *s = data;
-	if (on_air_removal_is_final())
-		source_secrets_removed(s->secrets, s->supervisor);
+	send_settings(data, settings);
 }
 
 static void *cb_create(obs_data_t *settings, obs_source_t *source)
@@ -130,20 +106,14 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 	struct comment_bar_source *s = bzalloc(sizeof(*s));
 	s->source = source;
 	safe_text_escape_string(s->name, sizeof(s->name), obs_source_get_name(source));
-	/* Before anything reads the settings: an older scene collection's secret moves out now. */
-	s->secrets = source_secrets_create(settings, s->name);
-	if (!s->secrets) {
-		bfree(s);
-		return NULL;
-	}
+	/* Before anything reads the settings: an older scene collection's secret leaves them now. */
 	uint32_t width, height;
-	char *line = line_of(s, settings, &width, &height);
+	char *line = source_secrets_settings_line(settings, s->name, &width, &height);
 	atomic_init(&s->width, width);
 	atomic_init(&s->height, height);
 	s->supervisor = renderer_supervisor_start(obs_source_get_name(source), renderer_path, width, height, line);
 	bfree(line);
 	if (!s->supervisor) {
-		source_secrets_destroy(s->secrets);
 		bfree(s);
 		return NULL;
 	}
@@ -154,7 +124,6 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor, mic_renamed, s);
 	s->audio = speech_audio_start(source, s->name, obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)));
 	s->commands = source_commands_register(source, s->supervisor);
-	signal_handler_connect(obs_source_get_signal_handler(source), "remove", source_removed, s);
 	configure_live_state(s, settings);
 	return s;
 }
@@ -165,12 +134,10 @@ static void cb_destroy(void *data)
 {
 	struct comment_bar_source *s = data;
 	/* First: its callbacks hand lines to the supervisor. */
-	signal_handler_disconnect(obs_source_get_signal_handler(s->source), "remove", source_removed, s);
 	bar_live_state_destroy(s->live);
 	source_commands_unregister(s->commands);
 	speech_audio_stop(s->audio);
 	renderer_supervisor_stop(s->supervisor);
-	source_secrets_destroy(s->secrets);
 	frame_pool_unref(s->pool);
 	if (s->texture) {
 		obs_enter_graphics();
@@ -267,17 +234,20 @@ static void cb_get_defaults(obs_data_t *settings)
 	source_properties_defaults(settings);
 }
 
-/* "Forget" of a secret: its file goes, and the renderer gets settings without it. */
+/* "Forget" the secrets: the settings no longer say one is saved (the renderer stops using
+ * it), and the forget_secrets counter has the renderer delete its file. */
 static bool forget_clicked(obs_properties_t *props, obs_property_t *property, void *data)
 {
 	UNUSED_PARAMETER(props);
+	UNUSED_PARAMETER(property);
 	struct comment_bar_source *s = data;
 	if (!s)
 		return false;
-	source_secrets_forget(s->secrets, s->supervisor, obs_property_name(property));
 	obs_data_t *settings = obs_source_get_settings(s->source);
+	source_secrets_forget(settings);
 	send_settings(s, settings);
 	obs_data_release(settings);
+	source_commands_forget_secrets(s->commands);
 	return true; /* the properties show it is gone */
 }
 
@@ -292,7 +262,6 @@ static obs_properties_t *cb_get_properties(void *data)
 	const struct source_properties_parts parts = {
 		.source = s ? s->source : NULL,
 		.status = status,
-		.secrets = s ? s->secrets : NULL,
 		.forget = forget_clicked,
 		.forget_data = s,
 		.commands = s ? s->commands : NULL,

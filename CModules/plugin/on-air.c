@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,9 +28,6 @@ struct frontend_api {
 };
 
 static struct frontend_api api;
-/* Between OBS's frontend closing a scene collection (at exit, before a switch) and the next
- * one being loaded, OBS removes every source: those removals are no user's. */
-static atomic_bool collection_closing;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct on_air_state state; /* guarded by mutex */
 static struct {
@@ -102,13 +98,7 @@ static void frontend_event(enum obs_frontend_event event, void *data)
 	case OBS_FRONTEND_EVENT_RECORDING_STOPPED:
 	case OBS_FRONTEND_EVENT_FINISHED_LOADING:
 	case OBS_FRONTEND_EVENT_SCENE_COLLECTION_CHANGED:
-		atomic_store(&collection_closing, false);
 		refresh();
-		break;
-	case OBS_FRONTEND_EVENT_SCENE_COLLECTION_CHANGING:
-	case OBS_FRONTEND_EVENT_SCRIPTING_SHUTDOWN:
-	case OBS_FRONTEND_EVENT_EXIT:
-		atomic_store(&collection_closing, true);
 		break;
 	default:
 		break;
@@ -145,8 +135,6 @@ void on_air_start(void)
 			   FRONTEND_LIBRARY);
 		return;
 	}
-	/* Sources are made while OBS loads a collection, before FINISHED_LOADING: none is removed. */
-	atomic_store(&collection_closing, true);
 	api.add_event_callback(frontend_event, NULL);
 	pthread_mutex_lock(&mutex);
 	state.frontend = true;
@@ -159,17 +147,11 @@ void on_air_stop(void)
 	if (!api.library)
 		return;
 	api.remove_event_callback(frontend_event, NULL);
-	atomic_store(&collection_closing, false);
 	dlclose(api.library);
 	memset(&api, 0, sizeof(api));
 	pthread_mutex_lock(&mutex);
 	memset(&state, 0, sizeof(state));
 	pthread_mutex_unlock(&mutex);
-}
-
-bool on_air_removal_is_final(void)
-{
-	return !atomic_load(&collection_closing);
 }
 
 struct on_air_state on_air_get(void)

@@ -13,9 +13,6 @@
  * obs-websocket computes a stream's duration), so a source created mid-stream
  * and a module that sees the output already running get the true start. OBS's
  * own reconnects keep the start; a stop and a new start reset it.
- *
- * The same frontend events tell when OBS is closing a scene collection (source-secrets
- * must not delete a source's files for a removal that is only an unload).
  */
 #pragma once
 
@@ -37,10 +34,6 @@ void on_air_stop(void);
 
 /* Any thread. */
 struct on_air_state on_air_get(void);
-/* Whether a source removed now is removed for good (by the user, obs-websocket, a script):
- * false while OBS's frontend closes a scene collection (at exit, before a switch), which
- * removes every source, until the next one is loaded. True in hosts without a frontend. */
-bool on_air_removal_is_final(void);
 /* The listener is called (on the thread that saw the change, with no OBS lock of
  * ours held but on-air's own) whenever the state changes; it must not block and
  * must not call on_air_*. */

@@ -20,7 +20,7 @@ GENERATED_DIR := build/generated
 # The service list, from the renderer's registry: the shim keeps no copy of it.
 SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
 PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c settings-line.c \
-	source-properties.c source-secrets.c secret-store.c source-commands.c renderer-input.c renderer-supervisor.c \
+	source-properties.c source-secrets.c source-commands.c renderer-input.c renderer-supervisor.c \
 	renderer-run.c child-process.c stdin-queue.c stderr-log.c log-limiter.c pool-watch.c \
 	shim-threads.c safe-text.c frame-pool.c on-air.c mic-watch.c bar-live-state.c speech-ring.c speech-audio.c) \
 	$(SETTINGS_DIR)/commentbar_settings.c $(POOL_ABI_DIR)/pool_abi.c
@@ -76,7 +76,7 @@ STUB_HOST_LIBS := $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
 # The unit tests link the shim's libobs-free parts directly (stderr-log's blog is theirs), and the
 # overlay helper's pool reader, to refuse hostile headers the way the shim's ABI check does.
 SHIM_UNIT_SOURCES := $(wildcard Tests/shim/unit/*.c) $(SHIM_CHECK) $(addprefix $(PLUGIN_DIR)/,stdin-queue.c \
-	log-limiter.c safe-text.c stderr-log.c speech-ring.c secret-store.c) \
+	log-limiter.c safe-text.c stderr-log.c speech-ring.c) \
 	$(SETTINGS_DIR)/commentbar_settings.c \
 	$(POOL_ABI_DIR)/pool_abi.c CModules/overlay/overlay-pool.c
 

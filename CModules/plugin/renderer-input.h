@@ -21,7 +21,7 @@
 	X(ACTIVE, "active")     /* true|false: the source is shown somewhere */              \
 	X(OBS, "obs")           /* OBS's streaming, recording, mic and locale (bar-live-state) */ \
 	X(SPEECH, "speech")     /* the reading hotkeys' counters (source-commands) */        \
-	X(ACTIONS, "actions")   /* pin/unpin hotkeys, "Open control page" (source-commands) */
+	X(ACTIONS, "actions")   /* pin/unpin hotkeys, "Open control page", "Forget" (source-commands) */
 
 #define RENDERER_CHANNEL_ENTRY(name, key) RENDERER_CHANNEL_##name,
 enum renderer_channel { RENDERER_CHANNELS(RENDERER_CHANNEL_ENTRY) RENDERER_CHANNEL_COUNT };

@@ -32,13 +32,6 @@ struct renderer_run {
 	bool input_blocked_logged;
 };
 
-/* A job for the supervisor's thread (renderer_supervisor_defer). */
-struct deferred_job {
-	void (*run)(void *data);
-	void *data;
-	struct deferred_job *next;
-};
-
 struct renderer_supervisor {
 	/* Two: the source's (dropped by stop) and the thread's (dropped when it ends). */
 	atomic_int refs;
@@ -59,8 +52,6 @@ struct renderer_supervisor {
 	size_t rejected_length;          /* of the last one rejected */
 	uint64_t rejected_count;         /* how many were rejected, ever */
 	struct frame_pool *current_pool; /* one reference, owned by this field */
-	struct deferred_job *jobs;       /* in the order handed */
-	struct deferred_job **jobs_end;
 	char summary[256];
 
 	/* Only the supervisor thread touches these. */

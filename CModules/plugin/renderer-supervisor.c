@@ -54,22 +54,6 @@ static void report_rejected_settings(struct renderer_supervisor *sup, uint64_t n
 	sup->rejected_reported = count;
 }
 
-/* Runs the jobs handed so far, in order, without the lock held. */
-static void run_jobs(struct renderer_supervisor *sup)
-{
-	pthread_mutex_lock(&sup->mutex);
-	struct deferred_job *job = sup->jobs;
-	sup->jobs = NULL;
-	sup->jobs_end = &sup->jobs;
-	pthread_mutex_unlock(&sup->mutex);
-	while (job) {
-		struct deferred_job *next = job->next;
-		job->run(job->data);
-		free(job);
-		job = next;
-	}
-}
-
 /* ---- the supervisor's own life ---- */
 
 static void free_supervisor(struct renderer_supervisor *sup)
@@ -107,7 +91,6 @@ static void *supervisor_thread(void *data)
 		if (stopping)
 			break;
 
-		run_jobs(sup);
 		report_rejected_settings(sup, supervisor_now_ns());
 		if (sup->run.child.pid)
 			renderer_run_supervise(sup, want_width, want_height);
@@ -117,7 +100,6 @@ static void *supervisor_thread(void *data)
 		renderer_run_wait_for_events(sup);
 	}
 	renderer_run_stop(sup, "the source was removed");
-	run_jobs(sup); /* stop is the last request: nothing is handed after it */
 	stderr_log_report_left_out(&sup->output);
 	release_supervisor(sup);
 	return NULL;
@@ -154,7 +136,6 @@ struct renderer_supervisor *renderer_supervisor_start(const char *name, const ch
 		sup->rejected_count = 1;
 	}
 	atomic_init(&sup->refs, 2);
-	sup->jobs_end = &sup->jobs;
 	sup->want_width = width;
 	sup->want_height = height;
 	sup->restart_delay_ns = RESTART_DELAY_FIRST_NS;
@@ -225,20 +206,6 @@ void renderer_supervisor_send(struct renderer_supervisor *sup, enum renderer_cha
 {
 	if (channel != RENDERER_CHANNEL_SETTINGS && stdin_queue_put(&sup->input, channel, line))
 		wake(sup);
-}
-
-bool renderer_supervisor_defer(struct renderer_supervisor *sup, void (*run)(void *data), void *data)
-{
-	struct deferred_job *job = malloc(sizeof(*job));
-	if (!job)
-		return false;
-	*job = (struct deferred_job){run, data, NULL};
-	pthread_mutex_lock(&sup->mutex);
-	*sup->jobs_end = job;
-	sup->jobs_end = &job->next;
-	pthread_mutex_unlock(&sup->mutex);
-	wake(sup);
-	return true;
 }
 
 bool renderer_supervisor_adopt_pool(struct renderer_supervisor *sup, struct frame_pool **pool)

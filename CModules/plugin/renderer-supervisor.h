@@ -28,10 +28,6 @@ struct renderer_supervisor *renderer_supervisor_start(const char *name, const ch
  * Safe on any OBS thread (the last release of a source can happen on the
  * graphics thread). */
 void renderer_supervisor_stop(struct renderer_supervisor *sup);
-/* Module unload: waits up to timeout_ms for every supervisor that was asked to
- * stop to finish, and joins their threads. Returns false, after logging, if
- * some are still running when the time is up. */
-bool renderer_supervisor_wait_all(unsigned timeout_ms);
 
 /* From OBS's threads. settings_line is one JSON object ending in '\n'.
  * A new width/height makes a new pool and a new renderer. Never blocks on I/O.
@@ -43,12 +39,6 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
  * blocks on I/O; the newest line replaces one not written yet, and a line equal to the
  * channel's last one is not sent again. */
 void renderer_supervisor_send(struct renderer_supervisor *sup, enum renderer_channel channel, const char *line);
-
-/* Runs job(data) on the supervisor's thread, where the source's blocking work happens (its
- * secrets' files), after the jobs handed before it. Any thread; never blocks. A job handed
- * before stop runs before the thread ends. The job owns data. False (the job will not run)
- * when out of memory. */
-bool renderer_supervisor_defer(struct renderer_supervisor *sup, void (*job)(void *data), void *data);
 
 /* From video_tick: if the current pool differs from *pool, replaces *pool with
  * a new reference to it (releasing the old one) and returns true. Uses a

@@ -87,7 +87,7 @@ static void copy_setting(obs_data_t *out, const char *key, obs_data_t *in, const
 }
 
 /* obs_data_get_json leaves defaults out: every key is written explicitly instead. */
-char *settings_line(obs_data_t *settings, obs_data_t *secrets, const char *source_name, uint32_t *width,
+char *settings_line(obs_data_t *settings, obs_data_t *extra, const char *source_name, uint32_t *width,
 		    uint32_t *height)
 {
 	obs_data_t *out = obs_data_create();
@@ -97,12 +97,11 @@ char *settings_line(obs_data_t *settings, obs_data_t *secrets, const char *sourc
 		const struct cb_setting *row = cb_setting_at(i);
 		const char *key;
 		obs_data_t *in = settings_row_container(settings, font_in, row, &key);
-		/* A secret lives outside the saved settings (source-secrets.c). */
-		if (secrets && obs_data_has_user_value(secrets, row->key))
-			in = secrets;
 		copy_setting(settings_row_container(out, font_out, row, &key), key, in, row, source_name);
 	}
 	obs_data_set_obj(out, SETTINGS_FONT_KEY, font_out);
+	if (extra)
+		obs_data_apply(out, extra);
 	obs_data_release(font_out);
 	obs_data_release(font_in);
 	*width = (uint32_t)obs_data_get_int(out, settings_key(CB_SETTING_INDEX_width));

@@ -11,6 +11,7 @@ enum command {
 	COMMAND_PIN_NEWEST,
 	COMMAND_UNPIN,
 	COMMAND_OPEN_CONTROL,
+	COMMAND_FORGET_SECRETS,
 	COMMAND_COUNT,
 };
 
@@ -27,6 +28,7 @@ static const struct command_row {
 	[COMMAND_PIN_NEWEST] = {RENDERER_CHANNEL_ACTIONS, "pin_newest", false, "comment_bar.pin_newest", "PinNewest"},
 	[COMMAND_UNPIN] = {RENDERER_CHANNEL_ACTIONS, "unpin", false, "comment_bar.unpin", "Unpin"},
 	[COMMAND_OPEN_CONTROL] = {RENDERER_CHANNEL_ACTIONS, "open_control", false, NULL, NULL},
+	[COMMAND_FORGET_SECRETS] = {RENDERER_CHANNEL_ACTIONS, "forget_secrets", false, NULL, NULL},
 };
 
 struct source_commands;
@@ -117,6 +119,12 @@ void source_commands_add_open_control(obs_properties_t *props, struct source_com
 							    open_control_clicked, commands);
 	obs_property_set_long_description(button, obs_module_text("OpenControl.Description"));
 	obs_property_set_enabled(button, commands != NULL);
+}
+
+void source_commands_forget_secrets(struct source_commands *commands)
+{
+	if (commands)
+		press(commands, COMMAND_FORGET_SECRETS);
 }
 
 void source_commands_unregister(struct source_commands *commands)

@@ -10,6 +10,7 @@
 
 #include "commentbar_services.h"
 #include "settings-line.h"
+#include "source-secrets.h"
 
 /* The locale file's text for key, else fallback (obs_module_text would show the key). */
 static const char *localized(const char *key, const char *fallback)
@@ -335,8 +336,10 @@ obs_properties_t *source_properties_create(const struct source_properties_parts 
 	obs_property_t *server = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_server),
 							 obs_module_text("Server"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(server, obs_module_text("Server.Description"));
-	/* Never in the saved settings: whether one is set, a field for a new one, "Forget". */
-	source_secrets_add_properties(props, parts->secrets, parts->forget, parts->forget_data);
+	/* Never in the saved settings: whether one is saved, a field for a new one, "Forget". */
+	obs_data_t *settings = source ? obs_source_get_settings(source) : NULL;
+	source_secrets_add_properties(props, settings, parts->forget, parts->forget_data);
+	obs_data_release(settings);
 	obs_property_t *feeds = obs_properties_add_editable_list(props, settings_key(CB_SETTING_INDEX_feeds),
 								 obs_module_text("Feeds"), OBS_EDITABLE_LIST_TYPE_STRINGS,
 								 NULL, NULL);

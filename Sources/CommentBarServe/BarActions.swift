@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/// `{"actions":{"pin_newest":N,"unpin":N,"open_control":N}}`: counters the shim bumps on the OBS
-/// hotkeys "Pin the newest comment" and "Unpin" and on the properties button "Open control
-/// page". A counter missing or mistyped is not known (nil), never a reset to 0.
+/// `{"actions":{"pin_newest":N,"unpin":N,"open_control":N,"forget_secrets":N}}`: counters the shim
+/// bumps on the OBS hotkeys "Pin the newest comment" and "Unpin" and on the properties buttons
+/// "Open control page" and "Forget" (the source's saved secrets). A counter missing or mistyped
+/// is not known (nil), never a reset to 0.
 public struct ActionCounters: Decodable, Sendable, Equatable {
     public var pinNewest: Int?
     public var unpin: Int?
     public var openControl: Int?
+    public var forgetSecrets: Int?
 
-    public init(pinNewest: Int? = nil, unpin: Int? = nil, openControl: Int? = nil) {
+    public init(pinNewest: Int? = nil, unpin: Int? = nil, openControl: Int? = nil, forgetSecrets: Int? = nil) {
         self.pinNewest = pinNewest
         self.unpin = unpin
         self.openControl = openControl
+        self.forgetSecrets = forgetSecrets
     }
 
     enum CodingKeys: String, CodingKey {
         case pinNewest = "pin_newest"
         case unpin
         case openControl = "open_control"
+        case forgetSecrets = "forget_secrets"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -25,6 +29,7 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
         pinNewest = value(.pinNewest)
         unpin = value(.unpin)
         openControl = value(.openControl)
+        forgetSecrets = value(.forgetSecrets)
     }
 
     func count(_ action: BarAction) -> Int? {
@@ -32,19 +37,22 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
         case .pinNewest: pinNewest
         case .unpin: unpin
         case .openControl: openControl
+        case .forgetSecrets: forgetSecrets
         }
     }
 }
 
-/// What the pin and control hotkeys ask for.
+/// What the pin and control hotkeys and the secrets' "Forget" ask for.
 public enum BarAction: String, Sendable, Equatable, CaseIterable {
     case pinNewest = "pin_newest"
     case unpin
     case openControl = "open_control"
+    /// The session's own (its stdin loop keeps the secrets): never handed to a `BarActionHandler`.
+    case forgetSecrets = "forget_secrets"
 }
 
 /// Who acts on those hotkeys (pinning, the control page): given to `ServeSession`, called once
-/// per press, off the frame loop, never for a repeated line.
+/// per press, off the frame loop, never for a repeated line, never for `forgetSecrets`.
 public protocol BarActionHandler: Sendable {
     func perform(_ action: BarAction)
 }

@@ -61,13 +61,16 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
     private let actions: (any BarActionHandler)?
     /// The control page and event API (issue 30): no socket, no thread while `control` is off.
     public let control: ControlHook
+    /// Where the source's secrets are kept (nil: nowhere, they last while their line does).
+    private let secretStore: SecretStore?
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
                 emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https,
                 presenter: (any FramePresenter)? = nil, audio: (any SpeechAudioSink)? = nil,
-                actions: (any BarActionHandler)? = nil) {
+                actions: (any BarActionHandler)? = nil, secretStore: SecretStore? = SecretStore.standard()) {
         self.sink = sink
+        self.secretStore = secretStore
         self.presenter = presenter
         self.actions = actions
         self.log = log
@@ -101,19 +104,36 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         var feedTask: Task<Void, Never>?
         var feedKey: [String]?
         var actionTracker = ActionTracker()
+        var secrets = SourceSecrets(store: secretStore)
         for await line in messages {
             // Each line is decoded once; each kind goes to its consumer typed.
-            let message: StdinMessage
+            var message: StdinMessage
             do {
                 message = try StdinMessage.decode(line: line)
             } catch {
                 log.error("\(error.description)")
                 continue
             }
+            // Before anything starts a feed: a secret sent once is saved, a saved one read back.
+            if let settings = message.settings {
+                message.settings?.credentials = secrets.credentials(for: settings, reference: message.secrets, log: log)
+            }
             if let speechSettings = message.speechSettings { speech.configure(speechSettings) }
             if let control = message.speech { speech.control(control) }
             if let counters = message.actions {
-                for action in actionTracker.actions(for: counters) { (actions ?? self).perform(action) }
+                for action in actionTracker.actions(for: counters) {
+                    guard action == .forgetSecrets else {
+                        (actions ?? self).perform(action)
+                        continue
+                    }
+                    secrets.forget(log: log)
+                    // The feeds stop using them now (the shim's settings line says so too).
+                    var settings = shared.withLock { $0.settings }
+                    if !settings.credentials.isEmpty {
+                        settings.credentials = [:]
+                        message.settings = settings
+                    }
+                }
             }
             memory.command(settings: message.settings, obs: message.obs)
             if let active = message.active {
@@ -125,7 +145,9 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             }
             if let settings = message.settings {
                 for unknown in settings.unknownChoices { log.warning("settings: \(unknown)") }
+                // A new secret (or none after "Forget") reconnects the feeds with it.
                 let key = [settings.service, settings.streamID, settings.server] + settings.feeds
+                    + settings.credentials.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value }
                 let filters = settings.filters
                 shared.withLock {
                     $0.settings = settings
@@ -250,6 +272,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         case .pinNewest: pinNewest()
         case .unpin: unpinComment()
         case .openControl: openControlPage()
+        case .forgetSecrets: break  // never handed here: the stdin loop keeps the secrets
         }
     }
 

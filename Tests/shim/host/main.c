@@ -57,6 +57,7 @@ static const struct {
 	{"hostile-output", test_hostile_output},
 	{"missing-renderer", test_missing_renderer},
 	{"real-renderer", test_real_renderer},
+	{"secrets-real-renderer", test_secrets_real_renderer},
 	{"cycles", cycles_with_real_renderer},
 };
 
@@ -94,14 +95,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mkdir(opt.work, 0755);
-	/* OBS's plugin_config/comment-bar for this run: the secrets' files land there. */
-	static char config_dir[1024];
-	snprintf(config_dir, sizeof(config_dir), "%s/module-config", opt.work);
-	char clean[1100];
-	snprintf(clean, sizeof(clean), "rm -rf '%s'", config_dir);
-	if (system(clean) != 0)
-		fprintf(stderr, "could not empty %s\n", config_dir);
-	module_config_dir = config_dir;
 	char log_path[1024];
 	snprintf(log_path, sizeof(log_path), "%s/stub.log", opt.work);
 	log_open(log_path);
@@ -138,7 +131,6 @@ int main(int argc, char **argv)
 	      end.pool_maps, plugin_threads(NULL));
 	module_free_locale();
 	dlclose(plugin_handle);
-	stubs_free();
 	log_close();
 	return check_summary();
 }

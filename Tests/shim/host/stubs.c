@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <util/dstr.h>
 #include <util/text-lookup.h>
 
 #include "check.h"
@@ -230,38 +229,6 @@ obs_data_t *obs_source_get_settings(const obs_source_t *source)
 	return obs_data_create();
 }
 
-/* The source's own signals: "remove" is what the tests emit (a user removing it). */
-static signal_handler_t *source_signals;
-
-signal_handler_t *obs_source_get_signal_handler(const obs_source_t *source)
-{
-	(void)source;
-	if (!source_signals) {
-		source_signals = signal_handler_create();
-		signal_handler_add(source_signals, "void remove(ptr source)");
-	}
-	return source_signals;
-}
-
-void stub_remove_source(void)
-{
-	calldata_t params = {0};
-	calldata_set_ptr(&params, "source", NULL);
-	signal_handler_signal(obs_source_get_signal_handler(NULL), "remove", &params);
-	calldata_free(&params);
-}
-
-/* The module's config folder, as OBS gives it (plugin_config/<module>). */
-const char *module_config_dir = "build/shim/work/module-config";
-
-char *obs_module_get_config_path(obs_module_t *module, const char *file)
-{
-	(void)module;
-	struct dstr path = {0};
-	dstr_printf(&path, "%s/%s", module_config_dir, file);
-	return path.array;
-}
-
 /* ---- hotkeys: kept so the tests can press them ---- */
 struct stub_hotkey stub_hotkeys[STUB_HOTKEYS_MAX];
 size_t stub_hotkey_count;
@@ -314,11 +281,6 @@ size_t stub_hotkeys_registered(void)
 	return count;
 }
 
-void stubs_free(void)
-{
-	signal_handler_destroy(source_signals);
-	source_signals = NULL;
-}
 
 const char *data_dir = "plugin/data";
 

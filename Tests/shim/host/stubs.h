@@ -40,14 +40,8 @@ extern bool registered_any;
 
 /* The bundle's data folder (locale files). */
 extern const char *data_dir;
-/* What obs_module_get_config_path answers under (OBS's plugin_config/<module>). */
-extern const char *module_config_dir;
 /* What obs_source_get_settings returns (a new reference); NULL: new empty settings. */
 extern obs_data_t *stub_source_settings;
-/* Emits the source's "remove" signal, as OBS does when the user removes it. */
-void stub_remove_source(void);
-/* Frees what the stubs made (at exit). */
-void stubs_free(void);
 
 /* ---- hotkeys the plugin registered (obs_hotkey_register_source) ---- */
 #define STUB_HOTKEYS_MAX 256

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test-input-channels: the renderer's stdin channels as the fake renderer gets them: each
  * channel's newest line, in the table's order, once per change; OBS's locale in the obs line;
- * the hotkeys' and the control page button's counters; and the speech audio thread asleep
+ * the hotkeys' and the buttons' counters; and the speech audio thread asleep
  * while speech is off. */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -73,7 +73,7 @@ static bool check_rising(const char *line, void *arg)
 {
 	struct rising *r = arg;
 	const long long presses = member(line, "actions", "pin_newest") + member(line, "actions", "unpin") +
-				  member(line, "actions", "open_control");
+				  member(line, "actions", "open_control") + member(line, "actions", "forget_secrets");
 	r->rising &= presses > r->last;
 	r->last = presses;
 	return true;
@@ -102,9 +102,10 @@ static void test_order_and_baselines(void)
 	size_t actions_lines = fake_input_find("{\"actions\":", actions, sizeof(actions), NULL, NULL);
 	check(speech_lines == 1 && member(speech, "speech", "skip") == 0 && member(speech, "speech", "paused") == 0 &&
 		      actions_lines == 1 && member(actions, "actions", "pin_newest") == 0 &&
-		      member(actions, "actions", "unpin") == 0 && member(actions, "actions", "open_control") == 0,
+		      member(actions, "actions", "unpin") == 0 && member(actions, "actions", "open_control") == 0 &&
+		      member(actions, "actions", "forget_secrets") == 0,
 	      "the renderer first gets the counters' baselines: {\"speech\":{\"skip\":0,\"paused\":false}} and "
-	      "{\"actions\":{\"pin_newest\":0,\"unpin\":0,\"open_control\":0}}",
+	      "{\"actions\":{\"pin_newest\":0,\"unpin\":0,\"open_control\":0,\"forget_secrets\":0}}",
 	      "%s %s", speech, actions);
 
 	/* The hotkeys OBS shows, with their descriptions from the locale. */

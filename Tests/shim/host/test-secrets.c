@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test-secrets: the Mirrativ session never stays in the source's saved settings (what the
- * scene collection and obs-websocket's GetInputSettings hold): it moves to a 0600 file in a
- * 0700 folder under the module's config folder, the renderer still gets it, the properties
- * say whether one is set and never show it, "Forget" and removing the source delete it, and
- * a source made again from the saved settings (OBS restarted) finds it. */
+ * scene collection and obs-websocket's GetInputSettings hold): a session found in them leaves
+ * them at once and reaches the renderer in one settings line, with the id of the renderer's
+ * file and a flag saying one is saved; the properties say so and never show it; "Forget"
+ * clears the flag and counts on the actions channel. The shim keeps no file of its own; the
+ * real renderer does (test_secrets_real_renderer). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,76 +18,71 @@
 #include "tests.h"
 
 #define KEY "mirrativ_session"
+#define SAVED KEY "_saved"
 
-static mode_t mode_of(const char *path)
+/* The settings object of one stdin line (obs_data_release it), or NULL. */
+static obs_data_t *settings_of(const char *line)
 {
-	struct stat info;
-	return stat(path, &info) == 0 ? info.st_mode & 07777 : (mode_t)-1;
-}
-
-/* The secret's file of the source whose settings these are; "" when it has no id. */
-static void secret_file(obs_data_t *settings, char *path, size_t size)
-{
-	const char *id = obs_data_get_string(settings, "secrets_id");
-	if (id && strlen(id) == 32)
-		snprintf(path, size, "%s/secrets/%s." KEY, module_config_dir, id);
-	else
-		path[0] = '\0';
-}
-
-/* The file's text, or "" when there is none. */
-static void file_text(const char *path, char *out, size_t size)
-{
-	out[0] = '\0';
-	FILE *f = path[0] ? fopen(path, "r") : NULL;
-	if (!f)
-		return;
-	const size_t n = fread(out, 1, size - 1, f);
-	out[n] = '\0';
-	fclose(f);
-}
-
-struct file_wait {
-	const char *path;
-	const char *text; /* NULL: the file is gone */
-};
-
-static bool file_is(struct bar *b, const void *arg)
-{
-	(void)b;
-	const struct file_wait *w = arg;
-	if (!w->text)
-		return access(w->path, F_OK) != 0;
-	char text[256];
-	file_text(w->path, text, sizeof(text));
-	return strcmp(text, w->text) == 0;
-}
-
-/* The session in the newest settings line the fake got; "(none)" when there is none. */
-static void sent_session(char *out, size_t size)
-{
-	static char line[1 << 20];
-	snprintf(out, size, "(none)");
-	if (!fake_input_find("{\"settings\":", line, sizeof(line), NULL, NULL))
-		return;
 	obs_data_t *root = obs_data_create_from_json(line);
 	obs_data_t *settings = root ? obs_data_get_obj(root, "settings") : NULL;
-	if (settings && obs_data_has_user_value(settings, KEY))
-		snprintf(out, size, "%s", obs_data_get_string(settings, KEY));
-	obs_data_release(settings);
 	obs_data_release(root);
+	return settings;
 }
 
-static bool sends_session(struct bar *b, const void *arg)
+/* What the settings lines the fake got say of the secret. */
+struct sent {
+	const char *value;    /* the session looked for */
+	size_t lines;         /* settings lines in all */
+	size_t with_value;    /* of them, those holding value */
+	char id[64];          /* the last line's secrets_id */
+	bool saved;           /* the last line's mirrativ_session_saved */
+	char session[256];    /* the last line's mirrativ_session */
+};
+
+static bool note_settings(const char *line, void *arg)
+{
+	struct sent *sent = arg;
+	obs_data_t *settings = settings_of(line);
+	if (!settings)
+		return true;
+	sent->lines++;
+	sent->with_value += strstr(line, sent->value) != NULL;
+	snprintf(sent->id, sizeof(sent->id), "%s", obs_data_get_string(settings, "secrets_id"));
+	sent->saved = obs_data_get_bool(settings, SAVED);
+	snprintf(sent->session, sizeof(sent->session), "%s", obs_data_get_string(settings, KEY));
+	obs_data_release(settings);
+	return true;
+}
+
+static struct sent sent_lines(const char *value)
+{
+	struct sent sent = {.value = value};
+	fake_input_find("{\"settings\":", NULL, 0, note_settings, &sent);
+	return sent;
+}
+
+struct wanted_session {
+	const char *value;
+	size_t lines; /* at least this many settings lines */
+};
+
+static bool sends(struct bar *b, const void *arg)
 {
 	(void)b;
-	char session[256];
-	sent_session(session, sizeof(session));
-	return strcmp(session, arg) == 0;
+	const struct wanted_session *wanted = arg;
+	const struct sent sent = sent_lines(wanted->value);
+	return sent.lines >= wanted->lines && strcmp(sent.session, wanted->value) == 0;
 }
 
-/* What the properties show of the secret: its state line, the forget button's state, and
- * whether any text of theirs holds the value. */
+static bool valid_id(const char *id)
+{
+	size_t n = 0;
+	while (id[n] && strchr("0123456789abcdef", id[n]))
+		n++;
+	return n == 32 && id[n] == '\0';
+}
+
+/* What the properties show of the secret. */
 struct shown {
 	char state[256];
 	bool forget_enabled;
@@ -113,15 +109,25 @@ static struct shown properties_show(struct bar *b, const char *value)
 	return shown;
 }
 
-static bool click(struct bar *b, const char *name)
+/* forget_secrets in the newest actions line; -1 when there is none. */
+static long long forget_count(void)
 {
-	obs_properties_t *props = registered.get_properties(b->data);
-	obs_property_t *button = obs_properties_get(props, name);
-	const bool clicked = button && obs_property_enabled(button);
-	if (clicked)
-		obs_property_button_clicked(button, NULL);
-	obs_properties_destroy(props);
-	return clicked;
+	char line[512];
+	if (!fake_input_find("{\"actions\":", line, sizeof(line), NULL, NULL))
+		return -1;
+	obs_data_t *root = obs_data_create_from_json(line);
+	obs_data_t *actions = root ? obs_data_get_obj(root, "actions") : NULL;
+	const long long count =
+		actions && obs_data_has_user_value(actions, "forget_secrets") ? obs_data_get_int(actions, "forget_secrets") : -1;
+	obs_data_release(actions);
+	obs_data_release(root);
+	return count;
+}
+
+static bool forget_is(struct bar *b, const void *arg)
+{
+	(void)b;
+	return forget_count() == *(const long long *)arg;
 }
 
 void test_secrets(void)
@@ -132,92 +138,175 @@ void test_secrets(void)
 	obs_data_t *settings = make_settings("demo", "secret", 128, 64);
 	obs_data_set_string(settings, KEY, "hunter2-older");
 	struct bar b = bar_create(settings);
-	char path[1024], text[256], folder[1100];
-	secret_file(b.settings, path, sizeof(path));
-	snprintf(folder, sizeof(folder), "%s/secrets", module_config_dir);
-	file_text(path, text, sizeof(text));
 	const char *saved_json = obs_data_get_json(b.settings);
-	check(!obs_data_has_user_value(b.settings, KEY) && !strstr(saved_json, "hunter2") && path[0] &&
-		      strcmp(text, "hunter2-older") == 0 && mode_of(path) == 0600 && mode_of(folder) == 0700,
-	      "an older scene collection's session moves at create into a 0600 file (0700 folder), out of the settings",
-	      "file %s (%o) \"%s\", folder %o, settings %s", path, mode_of(path), text, mode_of(folder), saved_json);
-	check(tick_until(&b, sends_session, "hunter2-older", 10) >= 0,
-	      "the renderer still gets the session in its settings line", NULL);
+	char id[64];
+	snprintf(id, sizeof(id), "%s", obs_data_get_string(b.settings, "secrets_id"));
+	check(!obs_data_has_user_value(b.settings, KEY) && !strstr(saved_json, "hunter2") &&
+		      obs_data_get_bool(b.settings, SAVED) && valid_id(id),
+	      "an older scene collection's session leaves the settings at create; they say one is saved, and its id",
+	      "settings %s", saved_json);
+	const struct wanted_session older = {"hunter2-older", 1};
+	tick_until(&b, sends, &older, 10);
+	struct sent sent = sent_lines("hunter2-older");
+	check(sent.with_value == 1 && strcmp(sent.id, id) == 0 && sent.saved,
+	      "the renderer gets the session in its settings line, with the file's id and mirrativ_session_saved",
+	      "%zu of %zu lines hold it; id \"%s\", saved %d", sent.with_value, sent.lines, sent.id, sent.saved);
 	struct shown shown = properties_show(&b, "hunter2");
-	check(strstr(shown.state, "Mirrativ session: set") && shown.forget_enabled && shown.password_field &&
+	check(strstr(shown.state, "Mirrativ session: saved") && shown.forget_enabled && shown.password_field &&
 		      !shown.value_shown,
-	      "the properties say a session is set, offer Forget and an empty password field, never the value",
+	      "the properties say a session is saved, offer Forget and an empty password field, never the value",
 	      "\"%s\", forget %s", shown.state, shown.forget_enabled ? "on" : "off");
 
-	/* A new session typed in the properties (or set by obs-websocket): out of the settings at
-	 * once, into the file on the supervisor's thread. */
+	/* Another change: the line says a session is saved, and holds none. */
+	obs_data_set_int(b.settings, "max_lines", 4);
+	bar_update(&b);
+	const struct wanted_session no_session = {"", 2};
+	tick_until(&b, sends, &no_session, 10);
+	sent = sent_lines("hunter2-older");
+	check(sent.lines == 2 && sent.with_value == 1 && sent.saved && strcmp(sent.id, id) == 0,
+	      "a later settings line holds no session, only its id and the saved flag: the session was sent once",
+	      "%zu of %zu lines hold it", sent.with_value, sent.lines);
+
+	/* A new session typed in the properties (or set by obs-websocket): out of the settings
+	 * when update returns, to the renderer exactly once, under the same id. */
 	obs_data_set_string(b.settings, KEY, "s3cret-new");
 	bar_update(&b);
-	const bool erased = !obs_data_has_user_value(b.settings, KEY);
-	const struct file_wait new_file = {path, "s3cret-new"};
-	const double written = tick_until(&b, file_is, &new_file, 10);
-	check(erased && written >= 0 && tick_until(&b, sends_session, "s3cret-new", 10) >= 0 && mode_of(path) == 0600,
-	      "a new session leaves the settings in update, replaces the file and reaches the renderer",
-	      "erased %s, written after %.2f s", erased ? "yes" : "no", written);
+	const bool erased = !obs_data_has_user_value(b.settings, KEY) && !strstr(obs_data_get_json(b.settings), "s3cret");
+	const struct wanted_session fresh = {"s3cret-new", 3};
+	tick_until(&b, sends, &fresh, 10);
+	obs_data_set_int(b.settings, "max_lines", 5);
+	bar_update(&b);
+	const struct wanted_session after = {"", 4};
+	tick_until(&b, sends, &after, 10);
+	sent = sent_lines("s3cret-new");
+	check(erased && sent.with_value == 1 && sent.lines == 4 && strcmp(sent.id, id) == 0,
+	      "a new session leaves the settings in update and reaches the renderer in exactly one line, same id",
+	      "erased %s; %zu of %zu lines hold it, id \"%s\"", erased ? "yes" : "no", sent.with_value, sent.lines,
+	      sent.id);
 
-	/* The empty field of a properties view opened again keeps the session. */
-	const size_t settings_lines = fake_input_find("{\"settings\":", NULL, 0, NULL, NULL);
+	/* The empty field of a properties view opened again changes nothing. */
 	obs_data_set_string(b.settings, KEY, "");
 	bar_update(&b);
 	tick_until(&b, always_false, NULL, 0.3);
-	file_text(path, text, sizeof(text));
-	check(fake_input_find("{\"settings\":", NULL, 0, NULL, NULL) == settings_lines && strcmp(text, "s3cret-new") == 0,
-	      "an empty session field changes nothing: no new settings line, the file kept", "file \"%s\"", text);
+	check(sent_lines("").lines == 4 && obs_data_get_bool(b.settings, SAVED),
+	      "an empty session field changes nothing: no new settings line, still saved", NULL);
 
-	/* Forget. */
-	const bool forgot = click(&b, KEY "_forget");
-	const struct file_wait gone = {path, NULL};
-	const double deleted = tick_until(&b, file_is, &gone, 10);
-	const double resent = tick_until(&b, sends_session, "", 10);
+	/* Forget: the flag goes, the renderer is told on the actions channel. */
+	const long long none = 0, once = 1;
+	const bool baseline = forget_count() == none;
+	obs_properties_t *props = registered.get_properties(b.data);
+	obs_property_t *button = obs_properties_get(props, KEY "_forget");
+	if (button)
+		obs_property_button_clicked(button, b.data);
+	obs_properties_destroy(props);
+	const double counted = tick_until(&b, forget_is, &once, 10);
+	const struct wanted_session forgotten = {"", 5};
+	tick_until(&b, sends, &forgotten, 10);
+	sent = sent_lines("s3cret-new");
 	shown = properties_show(&b, "s3cret");
-	check(forgot && deleted >= 0 && resent >= 0 && strstr(shown.state, "Mirrativ session: none") &&
-		      !shown.forget_enabled,
-	      "Forget deletes the file, the renderer gets no session, the properties say none",
-	      "clicked %s, deleted after %.2f s, sent after %.2f s, \"%s\"", forgot ? "yes" : "no", deleted, resent,
+	check(button && baseline && counted >= 0 && !obs_data_get_bool(b.settings, SAVED) && !sent.saved &&
+		      strcmp(sent.id, id) == 0 && strstr(shown.state, "Mirrativ session: none") && !shown.forget_enabled,
+	      "Forget counts forget_secrets 0 -> 1, clears the saved flag in the settings and the line, the properties "
+	      "say none",
+	      "baseline %s, counted after %.2f s, line saved %d, \"%s\"", baseline ? "0" : "missing", counted, sent.saved,
 	      shown.state);
 
-	/* OBS quits (the source is destroyed, not removed), then loads the scene collection again. */
+	/* OBS saved the settings and loads them again: they name the file, the renderer reads it. */
 	obs_data_set_string(b.settings, KEY, "kept-across-restarts");
 	bar_update(&b);
-	const struct file_wait kept = {path, "kept-across-restarts"};
-	tick_until(&b, file_is, &kept, 10);
 	obs_data_t *saved = obs_data_create();
-	obs_data_apply(saved, b.settings); /* what OBS saved: no session, the id */
+	obs_data_apply(saved, b.settings);
 	bar_destroy(&b);
 	wait_supervisors_finished(10);
-	file_text(path, text, sizeof(text));
-	const bool survived = strcmp(text, "kept-across-restarts") == 0;
 	fake_input_clear();
 	b = bar_create(saved);
-	check(survived && tick_until(&b, sends_session, "kept-across-restarts", 10) >= 0,
-	      "a source destroyed without being removed keeps its file; made again from its saved settings, it sends "
-	      "the session",
-	      "file \"%s\"", text);
-
-	/* A duplicate (OBS copies the settings, the id included) gets a file of its own. */
-	obs_data_t *copy = obs_data_create();
-	obs_data_apply(copy, b.settings);
-	struct bar duplicate = bar_create(copy);
-	char duplicate_path[1024], duplicate_text[256];
-	secret_file(duplicate.settings, duplicate_path, sizeof(duplicate_path));
-	file_text(duplicate_path, duplicate_text, sizeof(duplicate_text));
-	check(duplicate.data && duplicate_path[0] && strcmp(duplicate_path, path) != 0 &&
-		      strcmp(duplicate_text, "kept-across-restarts") == 0,
-	      "a duplicated source gets a new id and a copy of the session: removing one never deletes the other's",
-	      "%s \"%s\"", duplicate_path, duplicate_text);
-	bar_destroy(&duplicate);
-	unlink(duplicate_path);
-	stub_source_settings = b.settings;
-
-	/* The user removes the source: its file goes with it (no frontend here: every removal is final). */
-	stub_remove_source();
-	const double removed = tick_until(&b, file_is, &gone, 10);
-	check(removed >= 0, "removing the source deletes its secret's file", "after %.2f s (-1: still there)", removed);
+	const struct wanted_session again = {"", 1};
+	tick_until(&b, sends, &again, 10);
+	sent = sent_lines("kept-across-restarts");
+	check(!strstr(obs_data_get_json(b.settings), "kept-across") && sent.lines >= 1 && sent.with_value == 0 &&
+		      sent.saved && strcmp(sent.id, id) == 0,
+	      "made again from its saved settings, the source sends the id and the saved flag, never the session",
+	      "%zu lines, %zu with it", sent.lines, sent.with_value);
 	bar_destroy(&b);
 	wait_supervisors_finished(10);
+}
+
+/* ---- with the real renderer: it keeps the file the shim names ---- */
+
+static mode_t mode_of(const char *path)
+{
+	struct stat info;
+	return lstat(path, &info) == 0 ? info.st_mode & 07777 : (mode_t)-1;
+}
+
+struct file_wait {
+	const char *path;
+	const char *holds; /* NULL: the file is gone */
+};
+
+static bool file_is(struct bar *b, const void *arg)
+{
+	(void)b;
+	const struct file_wait *w = arg;
+	if (!w->holds)
+		return access(w->path, F_OK) != 0;
+	char text[512] = "";
+	FILE *f = fopen(w->path, "r");
+	if (!f)
+		return false;
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	return strstr(text, w->holds) != NULL;
+}
+
+/* The session typed once reaches the renderer, which saves it in a 0600 file (0700 folder)
+ * under $XDG_CONFIG_HOME/comment-bar/secrets/<secrets_id>; the file outlives the source (OBS
+ * quitting destroys it); Forget has the renderer delete it; the OBS log never shows it. */
+void test_secrets_real_renderer(void)
+{
+	char config[1024], clean[1100], folder[1100], path[1200];
+	/* Absolute: the renderer ignores a relative XDG_CONFIG_HOME (the XDG rule) and uses HOME. */
+	char *work = realpath(opt.work, NULL);
+	snprintf(config, sizeof(config), "%s/config-home", work ? work : "/nonexistent");
+	free(work);
+	snprintf(clean, sizeof(clean), "rm -rf '%s'", config);
+	if (system(clean) != 0)
+		fprintf(stderr, "could not empty %s\n", config);
+	setenv("XDG_CONFIG_HOME", config, 1);
+	use_renderer(opt.renderer, NULL);
+	const size_t mark = log_mark();
+	obs_data_t *settings = make_settings("demo", "secret", 128, 64);
+	obs_data_set_string(settings, KEY, "e2e-s3ssion-value");
+	struct bar b = bar_create(settings);
+	snprintf(folder, sizeof(folder), "%s/comment-bar/secrets", config);
+	snprintf(path, sizeof(path), "%s/%s", folder, obs_data_get_string(b.settings, "secrets_id"));
+	const struct file_wait saved = {path, "e2e-s3ssion-value"};
+	const double took = tick_until(&b, file_is, &saved, 15);
+	check(took >= 0 && mode_of(path) == 0600 && mode_of(folder) == 0700,
+	      "the real renderer saves the session it was sent in a 0600 file (0700 folder) named by secrets_id",
+	      "%s after %.2f s, mode %o, folder %o", path, took, mode_of(path), mode_of(folder));
+
+	obs_data_t *kept = obs_data_create();
+	obs_data_apply(kept, b.settings);
+	bar_destroy(&b);
+	wait_supervisors_finished(10);
+	b = bar_create(kept);
+	tick_until(&b, has_texture, NULL, 15);
+	const bool left = file_is(&b, &saved);
+	check(left, "destroying the source (as OBS does at exit) leaves the file", NULL);
+
+	obs_properties_t *props = registered.get_properties(b.data);
+	obs_property_t *button = obs_properties_get(props, KEY "_forget");
+	if (button)
+		obs_property_button_clicked(button, b.data);
+	obs_properties_destroy(props);
+	const struct file_wait gone = {path, NULL};
+	const double deleted = tick_until(&b, file_is, &gone, 15);
+	check(left && button && deleted >= 0, "Forget has the renderer delete the file", "after %.2f s", deleted);
+	bar_destroy(&b);
+	wait_supervisors_finished(10);
+	char shown[512] = "";
+	check(log_find(mark, "e2e-s3ssion", shown, sizeof(shown)) == 0 && log_find(mark, "secrets: ", NULL, 0) >= 1,
+	      "the OBS log has the renderer's secrets lines, never the session", "%s", shown);
+	unsetenv("XDG_CONFIG_HOME");
 }

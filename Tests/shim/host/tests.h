@@ -15,8 +15,9 @@ void test_with_fake_renderer(void);
  * and the control page button's counters), the audio thread asleep with speech off. */
 void test_input_channels(void);
 void test_speech_thread_sleeps(void);
-/* test-secrets.c: the Mirrativ session kept out of the saved settings, in a 0600 file. */
+/* test-secrets.c: the Mirrativ session sent once to the renderer, never in the saved settings. */
 void test_secrets(void);
+void test_secrets_real_renderer(void);
 /* test-misbehaviour.c: renderers that hang, crash, scribble, flood or are missing. */
 void test_stale_heartbeat(void);
 void test_async_destroy(void);

@@ -76,7 +76,6 @@ int main(void)
 	test_settings_choices();
 	test_speech_ring();
 	test_pool_abi();
-	test_secret_store();
 	logged_clear();
 	free(lines);
 	return check_summary();

@@ -2,8 +2,8 @@
 /*
  * unit_tests: the shim's libobs-free parts tested alone (make test-shim-unit):
  * the stdin queue, the log limiter, safe text, the stderr log, the settings
- * table's choices, the speech ring, the pool ABI (and the overlay's pool reader)
- * and the secrets' file store.
+ * table's choices, the speech ring and the pool ABI (and the overlay's pool
+ * reader).
  */
 #pragma once
 
@@ -17,8 +17,6 @@ void test_settings_choices(void);
 void test_speech_ring(void);
 /* The pool ABI's writer and check, and the overlay helper's reader (test-pool-abi.c). */
 void test_pool_abi(void);
-/* The secrets' file store (test-secret-store.c). */
-void test_secret_store(void);
 
 /* blog, as the unit tests define it: every line kept for the checks. */
 size_t logged_count(void);
