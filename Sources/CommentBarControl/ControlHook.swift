@@ -130,6 +130,10 @@ public final class ControlHook: Sendable {
     /// An event the bar applied (rows named as the bar names them), and the row it added as
     /// shown (nil: none, or filtered out).
     public func heard(_ event: FeedEvent, shown: ChatLine?, origin: BarState.Origin) {
+        if case .channel(let id) = event {
+            named(id, origin: origin)
+            return
+        }
         guard let (server, stream) = state.withLock({ state -> (ControlServer, ControlStream)? in
             guard let server = state.server else { return nil }
             let stream = state.streams.indices.contains(origin.index) ? state.streams[origin.index] : .unknown
@@ -138,6 +142,21 @@ public final class ControlHook: Sendable {
         guard let (body, line) = ControlEventMapping.body(for: event, shown: shown, stream: stream,
                                                           now: Date().timeIntervalSince1970) else { return }
         server.publish(body, line: line)
+    }
+
+    /// A stream's feed named its channel: the stream's events carry it from now on (as the viewer
+    /// memory keys viewers, so `/api/viewer` takes what the events give), announced once.
+    private func named(_ id: String, origin: BarState.Origin) {
+        guard let channel = FeedEvent.channelID(id) else { return }
+        let renamed = state.withLock { state -> (ControlServer?, ControlEvent.Channel)? in
+            guard state.streams.indices.contains(origin.index), state.streams[origin.index].channel != channel else {
+                return nil
+            }
+            let stream = state.streams[origin.index]
+            state.streams[origin.index].channel = channel
+            return (state.server, ControlEvent.Channel(platform: stream.platform, channel: channel, stream: stream.channel))
+        }
+        if let (server, body) = renamed { server?.publish(.channel(body)) }
     }
 
     /// The pin the bar shows now (from the frame loop): a change is announced once.

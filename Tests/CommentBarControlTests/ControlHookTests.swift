@@ -84,6 +84,45 @@ import Testing
         await hook.shutdown()
     }
 
+    /// A YouTube video's feed names its channel: the stream's events carry the channel from then
+    /// on (as the viewer memory keys viewers), announced by one `channel` event.
+    @Test func aNamedChannelRenamesTheStream() async throws {
+        let folder = Self.folder()
+        let port = TestSupport.freePort()
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: folder)
+        hook.configure(enabled: true, port: port)
+        await hook.settle()
+        let token = try ControlToken.load(folder: folder).token
+        hook.streamsChanged([ControlStream(platform: "youtube", channel: "abcdefghijk", colour: "#ff0000")])
+        guard case .opened(let client) = try await EventClient.connect(port: port, path: "/api/events?token=\(token)",
+                                                                      bearer: false) else {
+            Issue.record("could not connect")
+            return
+        }
+        #expect(await TestSupport.eventually { await hook.server?.counts().clients == 1 })
+        let receiving = Task { try await client.events(count: 4) }
+        let origin = BarState.Origin(index: 0, count: 1, name: "YouTube", service: "youtube", badge: .plain)
+        let line = ChatLine(id: "m1", user: "Yu", text: "hi")
+        hook.heard(.status(.connecting), shown: nil, origin: origin)
+        hook.heard(.channel(id: "UCabcdefghijklmnopqrstuv"), shown: nil, origin: origin)
+        hook.heard(.channel(id: "UCabcdefghijklmnopqrstuv"), shown: nil, origin: origin)  // the same again: nothing
+        hook.heard(.channel(id: "not an id"), shown: nil, origin: origin)
+        hook.heard(.viewers(5), shown: nil, origin: origin)
+        hook.heard(.comment(line), shown: line, origin: origin)
+        let (events, _) = try await receiving.value
+        #expect(events.map(\.body.type) == ["status", "channel", "viewers", "comment"])
+        guard case .status(let status) = events[0].body, case .channel(let named) = events[1].body,
+              case .viewers(let viewers) = events[2].body, case .comment(let comment) = events[3].body else { return }
+        #expect(status.channel == "abcdefghijk")
+        #expect(named == ControlEvent.Channel(platform: "youtube", channel: "UCabcdefghijklmnopqrstuv", stream: "abcdefghijk"))
+        #expect(viewers.channel == "UCabcdefghijklmnopqrstuv" && comment.channel == "UCabcdefghijklmnopqrstuv")
+        let state = try await TestSupport.request(port, "/api/state", headers: [("Authorization", "Bearer \(token)")],
+                                                  bearer: false)
+        #expect(state.body.contains(#""channel":"UCabcdefghijklmnopqrstuv""#) && !state.body.contains("abcdefghijk\""),
+                "one stream, under its channel: \(state.body)")
+        await hook.shutdown()
+    }
+
     @Test func openingThePageRunsXdgOpenWithTheTokenAndNoShell() async throws {
         let started = Mutex<[[String]]>([])
         let opener = BrowserOpener(log: TestSupport.log, spawn: { arguments in
