@@ -91,6 +91,15 @@ static char *line_of(struct comment_bar_source *s, obs_data_t *settings, uint32_
 	return line;
 }
 
+/* The audio thread drains the ring while speech or the first-time sound may play (issue 29:
+ * the sound plays with speech off too). */
+static bool plays_audio(obs_data_t *settings)
+{
+	const char *sound = obs_data_get_string(settings, settings_key(CB_SETTING_INDEX_first_time_sound));
+	return obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)) ||
+	       (sound && *sound && strcmp(sound, "off") != 0);
+}
+
 /* The settings to the renderer and to the parts that follow them; the size follows unless
  * the line was too long to send. OBS's threads; no I/O. */
 static void send_settings(struct comment_bar_source *s, obs_data_t *settings)
@@ -103,7 +112,7 @@ static void send_settings(struct comment_bar_source *s, obs_data_t *settings)
 	}
 	bfree(line);
 	configure_live_state(s, settings);
-	speech_audio_set_enabled(s->audio, obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)));
+	speech_audio_set_enabled(s->audio, plays_audio(settings));
 }
 
 /* OBS runs a video source's update on its graphics thread (obs_source_update defers it to the
@@ -152,7 +161,7 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 	renderer_supervisor_send(s->supervisor, RENDERER_CHANNEL_ACTIVE, hidden);
 	bfree(hidden);
 	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor, mic_renamed, s);
-	s->audio = speech_audio_start(source, s->name, obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)));
+	s->audio = speech_audio_start(source, s->name, plays_audio(settings));
 	s->commands = source_commands_register(source, s->supervisor);
 	signal_handler_connect(obs_source_get_signal_handler(source), "remove", source_removed, s);
 	configure_live_state(s, settings);
