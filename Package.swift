@@ -161,7 +161,7 @@ let package = Package(
         // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
         // with a thread of its own only while the `control` setting is on.
         .target(name: "CommentBarControl",
-                dependencies: ["CommentBarCore",
+                dependencies: ["CommentBarCore", "CommentBarSupport",
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
@@ -231,7 +231,7 @@ let package = Package(
                     swiftSettings: strictSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
         .testTarget(name: "CommentBarControlTests",
-                    dependencies: ["CommentBarControl", "CommentBarCore",
+                    dependencies: ["CommentBarControl", "CommentBarCore", "CommentBarSupport",
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,

@@ -111,7 +111,10 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
                 continue
             }
             if let speechSettings = message.speechSettings { speech.configure(speechSettings) }
-            if let control = message.speech { speech.control(control) }
+            if let hotkeys = message.speech {
+                // The event API hears the hotkeys' skips and pauses as it hears the page's.
+                for action in speech.control(hotkeys) { control.speechAction(action.rawValue) }
+            }
             if let counters = message.actions {
                 for action in actionTracker.actions(for: counters) { (actions ?? self).perform(action) }
             }
