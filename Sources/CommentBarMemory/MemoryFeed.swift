@@ -41,6 +41,8 @@ final class MemoryRun: Sendable {
         var session: (memory: ChatMemory, token: UInt64)?
         /// When the feed first said it was live (unix seconds), for a run without rows.
         var liveAt: Double?
+        /// A session was opened in this run (a row or a deletion passed).
+        var began = false
     }
 
     init(hook: MemoryHook, channel: ChannelRef) {
@@ -63,8 +65,10 @@ final class MemoryRun: Sendable {
         let now = MemoryClock.now()
         let current = hook.current()
         if case .channel(let id) = event {
-            rename(id, now: now)
-            return [event]
+            // Named before any row: the bar starts with that channel's history, as it would have
+            // with the channel as its address.
+            guard rename(id, now: now), let memory = current.memory else { return [event] }
+            return memory.history(of: channel, limit: current.maxLines, now: now).map(FeedEvent.comment) + [event]
         }
         if case .status(.live) = event { state.withLock { $0.liveAt = $0.liveAt ?? now } }
         guard let memory = current.memory else { return [Self.withoutMemory(event, current.options)] }
@@ -101,17 +105,19 @@ final class MemoryRun: Sendable {
     }
 
     /// The feed named its channel: later rows belong to it (a session already open on the
-    /// address's channel ends; the next row opens one on the named channel).
-    private func rename(_ id: String, now: Double) {
-        guard let id = FeedEvent.channelID(id) else { return }
-        let ended = state.withLock { state -> (memory: ChatMemory, token: UInt64)? in
+    /// address's channel ends; the next row opens one on the named channel). Whether the run
+    /// moved to it before any row passed.
+    private func rename(_ id: String, now: Double) -> Bool {
+        guard let id = FeedEvent.channelID(id) else { return false }
+        let (ended, fresh) = state.withLock { state -> ((memory: ChatMemory, token: UInt64)?, Bool) in
             let named = ChannelRef(platform: state.channel.platform, channel: id)
-            guard named != state.channel else { return nil }
+            guard named != state.channel else { return (nil, false) }
             state.channel = named
             defer { state.session = nil }
-            return state.session
+            return (state.session, !state.began)
         }
         if let ended { ended.memory.endSession(ended.token, now: now) }
+        return fresh
     }
 
     /// The run's session in `memory` (opened now if it has none there: the first row, or the log
@@ -124,6 +130,7 @@ final class MemoryRun: Sendable {
             // A run that went live before its first row began then.
             let token = memory.openSession(state.channel, now: min(state.liveAt ?? now, now))
             state.session = (memory, token)
+            state.began = true
             return (token, state.channel, replaced, true)
         }
         if let replaced { replaced.memory.endSession(replaced.token, now: now) }

@@ -55,6 +55,14 @@ import Testing
             .comment(comment("3", "bob", "hi, new here")),
         ])
         #expect(rows(second)["alice"]?.marks.isEmpty == true, "alice wrote on this channel in the last stream: not first")
+        // The last session of the channel ended a moment ago (a restart mid-stream): its rows start
+        // the bar, found by the channel the feed named, not by the video's id.
+        let history = second.compactMap { event -> String? in
+            if case .comment(let line) = event, line.isHistory { return line.text }
+            return nil
+        }
+        #expect(history == ["hello"])
+        #expect(second.firstIndex(of: .channel(id: Self.channelID)).map { $0 > 1 } == true, "history comes first")
         #expect(rows(second)["bob"]?.marks.map(\.text) == ["first"])
 
         let log = try ChatLog(path: folder.database)
@@ -79,7 +87,8 @@ import Testing
         ])
         #expect(rows(relayed)["carol"]?.channel == Self.channelID)
         let quiet = await stream(folder, video: "video000003", [.channel(id: Self.channelID), .status(.live)])
-        #expect(quiet.count == 2)
+        #expect(quiet.suffix(2) == [.channel(id: Self.channelID), .status(.live)])
+        #expect(rows(quiet)["carol"]?.isHistory == true, "the relay's session a moment ago starts the bar")
         let log = try ChatLog(path: folder.database)
         #expect(throws: ChatMemoryError.self) {
             try log.session("latest", channel: ChannelRef(platform: "youtube", channel: "relay-address"))
