@@ -29,8 +29,8 @@ struct MemoryFeed: CommentFeed {
 
 /// One run of one feed: its session in whichever log is in use (a new one when `remember` or
 /// `log_path` changes mid-run, or when the feed names its channel after a session began).
-/// The session opens with the first row, deletion or channel the feed sends; a run that was
-/// live without any is logged as a session when it ends.
+/// The session opens with the first row or deletion the feed sends, on the channel known then;
+/// a run that was live without any is logged as a session when it ends.
 final class MemoryRun: Sendable {
     private let hook: MemoryHook
     private let state: Mutex<State>
