@@ -8,12 +8,12 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_DIR := .build/release
 RENDERER := $(RELEASE_DIR)/commentbar
-SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CGLib CModules/CommentBarVersion -type f) Package.swift
+SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CGLib CModules/CSQLite CModules/CVorbisFile CModules/CommentBarVersion -type f) Package.swift
 # The one version: the renderer, the shim, the packages and the docs all take it from this file.
 VERSION := $(shell cat VERSION)
 
 # Debian 12 packages the build and the tests need.
-APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libsqlite3-dev libobs-dev obs-studio obs-plugins \
+APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libsqlite3-dev libvorbis-dev libobs-dev obs-studio obs-plugins \
 	xvfb xauth libx11-dev libgl1-mesa-dri fonts-noto-cjk fonts-noto-color-emoji pkg-config gcc make libjansson-dev \
 	inspircd websocketd openssl python3 python3-venv \
 	ffmpeg python3-pil python3-websockets webp-pixbuf-loader

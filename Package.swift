@@ -98,6 +98,10 @@ let package = Package(
         // SQLite's C API for the viewer memory (no Foundation, no ICU: the renderer links neither).
         .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // libvorbisfile for the first-time sound's Ogg Vorbis files (CommentBarSpeech): lighter
+        // than libsndfile (only libvorbis and libogg), and no Foundation, no ICU.
+        .systemLibrary(name: "CVorbisFile", path: "CModules/CVorbisFile", pkgConfig: "vorbisfile",
+                       providers: [.apt(["libvorbis-dev"])]),
         .target(name: "CommentBarPoolABI", path: "CModules/CommentBarPoolABI"),
         .target(name: "CommentBarSettings", path: "CModules/CommentBarSettings"),
         // The release version (from VERSION) for `commentbar --version`.
@@ -146,17 +150,18 @@ let package = Package(
         // The renderer's side of the shared-memory pool.
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
-        // Reading the chat aloud (issue 20): rules, queue and engines; nothing of it is loaded
-        // or run while speech is off (eSpeak NG and Open JTalk are child processes, started per item).
+        // Reading the chat aloud (issue 20) and the first-time sound (issue 29): rules, queue and
+        // engines; nothing of it is loaded or run while speech and the sound are off (eSpeak NG and
+        // Open JTalk are child processes, started per item).
         .target(name: "CommentBarSpeech",
-                dependencies: ["CommentBarCore", "CommentBarSettings", "CommentBarSupport",
+                dependencies: ["CommentBarCore", "CommentBarSettings", "CommentBarSupport", "CVorbisFile",
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
         // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
         // with a thread of its own only while the `control` setting is on.
         .target(name: "CommentBarControl",
-                dependencies: ["CommentBarCore",
+                dependencies: ["CommentBarCore", "CommentBarSupport",
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
@@ -209,6 +214,7 @@ let package = Package(
         .testTarget(name: "CommentBarSpeechTests",
                     dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
                                    .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+                    exclude: ["Sounds"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarOverlayTests",
                     dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",
@@ -225,7 +231,7 @@ let package = Package(
                     swiftSettings: strictSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
         .testTarget(name: "CommentBarControlTests",
-                    dependencies: ["CommentBarControl", "CommentBarCore",
+                    dependencies: ["CommentBarControl", "CommentBarCore", "CommentBarSupport",
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,

@@ -80,6 +80,15 @@ static void mic_renamed(void *data, const char *new_name)
 	obs_data_release(settings);
 }
 
+/* The audio thread drains the ring while speech or the first-time sound may play (issue 29:
+ * the sound plays with speech off too). */
+static bool plays_audio(obs_data_t *settings)
+{
+	const char *sound = obs_data_get_string(settings, settings_key(CB_SETTING_INDEX_first_time_sound));
+	return obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)) ||
+	       (sound && *sound && strcmp(sound, "off") != 0);
+}
+
 /* The settings to the renderer and to the parts that follow them; the size follows unless
  * the line was too long to send. A secret in them goes in this line and leaves them.
  * OBS's threads; no I/O. */
@@ -93,7 +102,7 @@ static void send_settings(struct comment_bar_source *s, obs_data_t *settings)
 	}
 	bfree(line);
 	configure_live_state(s, settings);
-	speech_audio_set_enabled(s->audio, obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)));
+	speech_audio_set_enabled(s->audio, plays_audio(settings));
 }
 
 static void cb_update(void *data, obs_data_t *settings)
@@ -122,7 +131,7 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 	renderer_supervisor_send(s->supervisor, RENDERER_CHANNEL_ACTIVE, hidden);
 	bfree(hidden);
 	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor, mic_renamed, s);
-	s->audio = speech_audio_start(source, s->name, obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)));
+	s->audio = speech_audio_start(source, s->name, plays_audio(settings));
 	s->commands = source_commands_register(source, s->supervisor);
 	configure_live_state(s, settings);
 	return s;

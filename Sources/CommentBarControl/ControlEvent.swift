@@ -25,6 +25,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case pin(Pin)
         case status(Status)
         case speech(Speech)
+        /// A stream's feed named the channel it belongs to: its events name that channel from now on.
+        case channel(Channel)
 
         public var type: String {
             switch self {
@@ -37,6 +39,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             case .pin: return "pin"
             case .status: return "status"
             case .speech: return "speech"
+            case .channel: return "channel"
             }
         }
     }
@@ -231,6 +234,20 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         public init(action: String) { self.action = action }
     }
 
+    /// The stream the streamer typed (`stream`: a YouTube video, a niconico programme…) belongs to
+    /// `channel` (YouTube's `UC…`, niconico's `ch…` or `user/…`): the viewer memory's channel.
+    public struct Channel: Sendable, Equatable, Codable {
+        public var platform: String
+        public var channel: String
+        public var stream: String
+
+        public init(platform: String, channel: String, stream: String) {
+            self.platform = platform
+            self.channel = channel
+            self.stream = stream
+        }
+    }
+
     enum EnvelopeKeys: String, CodingKey {
         case version, type, seq
     }
@@ -254,6 +271,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case .pin(let value): try value.encode(to: encoder)
         case .status(let value): try value.encode(to: encoder)
         case .speech(let value): try value.encode(to: encoder)
+        case .channel(let value): try value.encode(to: encoder)
         }
     }
 
@@ -271,6 +289,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case "pin": body = .pin(try Pin(from: decoder))
         case "status": body = .status(try Status(from: decoder))
         case "speech": body = .speech(try Speech(from: decoder))
+        case "channel": body = .channel(try Channel(from: decoder))
         default: throw WireError(description: "unknown event type \(type)")
         }
     }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
-/// One stream of the bar as the event API names it: the service id, the stream's id on it, and
-/// the service's colour (the page's mark beside a name).
+/// One stream of the bar as the event API names it: the service id, the stream's id on it (the
+/// channel, once the feed names the channel the stream belongs to), and the service's colour
+/// (the page's mark beside a name).
 public struct ControlStream: Sendable, Equatable {
     public var platform: String
     public var channel: String
@@ -45,7 +46,8 @@ enum ControlEventMapping {
             let status = status.sanitized
             return (.status(.init(platform: stream.platform, channel: stream.channel, state: status.name,
                                   detail: status.detail)), nil)
-        case .start, .mic, .avatar, .background, .relayStatus:
+        case .start, .mic, .avatar, .background, .relayStatus, .channel:
+            // A named channel renames the stream (`ControlHook.heard`), announced as its own event.
             return nil
         }
     }

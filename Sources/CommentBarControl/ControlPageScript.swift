@@ -270,6 +270,16 @@ enum ControlPageScript {
           case 'status':
             showStream(event.platform, event.channel, { state: event.state });
             break;
+          case 'channel': {
+            // The stream typed (a video, a programme) goes by its channel from now on.
+            const typed = event.platform + '/' + event.stream;
+            if (streams.has(typed)) {
+              const entry = streams.get(typed);
+              streams.delete(typed);
+              showStream(event.platform, event.channel, entry);
+            }
+            break;
+          }
           case 'speech':
             if (event.action === 'pause') { showSpeech(true); }
             if (event.action === 'resume') { showSpeech(false); }

@@ -79,6 +79,11 @@ final class EventHub {
             }
         case .speech:
             break
+        case .channel(let named):
+            // The stream's entry goes by its channel from now on.
+            if let index = streams.firstIndex(where: { $0.platform == named.platform && $0.channel == named.stream }) {
+                streams[index].channel = named.channel
+            }
         }
     }
 

@@ -125,7 +125,7 @@ public struct BarState: Sendable, Equatable {
             removeLines { origin.owns($0) && ($0.login ?? $0.user).lowercased() == key }
         case .clear:
             removeLines { origin.owns($0) }
-        case .mic, .avatar, .background, .relayStatus:
+        case .mic, .avatar, .background, .relayStatus, .channel:
             apply(event)
         }
     }
@@ -212,6 +212,9 @@ public struct BarState: Sendable, Equatable {
             self.status = status.sanitized
         case .relayStatus(let status):
             relayStatus = status == .live ? nil : status.sanitized
+        case .channel:
+            // For the viewer memory and the event API; nothing on the bar shows it.
+            break
         }
     }
 

@@ -24,6 +24,30 @@ public enum FeedEvent: Sendable, Equatable {
     /// A state a relay reports about its upstream: shown as text beside the pill, never as
     /// the pill itself, so a relay cannot pin a fake state while comments flow.
     case relayStatus(FeedStatus)
+    /// The channel the stream belongs to, named by the platform, where the stream id the streamer
+    /// typed is not the channel (a YouTube video, a niconico programme, an OPENREC broadcast):
+    /// the viewer memory keeps viewers, 初見 and nicknames per channel, so every stream of one
+    /// channel is the same channel. A feed sends it before its first comment and its `live`
+    /// status (`FeedEvent.channelID` bounds it); the bar shows nothing of it.
+    case channel(id: String)
+
+    /// A channel id as a feed may name one: 1…`maxIDScalars` scalars, none of them a space, a
+    /// control or an invisible format character (an id is a key, never text to show); nil otherwise.
+    public static func channelID(_ text: String) -> String? {
+        let scalars = text.unicodeScalars
+        guard (1...TextSanitizer.maxIDScalars).contains(scalars.count),
+              scalars.allSatisfy({ scalar in
+                  switch scalar.properties.generalCategory {
+                  case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned,
+                       .surrogate, .privateUse:
+                      false
+                  default:
+                      true
+                  }
+              })
+        else { return nil }
+        return text
+    }
 }
 
 /// Where an image comes from. Network feeds may name only `https` URLs (fetched with
@@ -149,8 +173,8 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     }
     /// …small labels drawn as pills before the name (first time, back, the comment number)…
     public var marks: [RowMark] = []
-    /// …and the channel the row came from as the memory keys it (the stream id), so a viewer
-    /// can be named as (platform, channel, user).
+    /// …and the channel the row came from as the memory keys it (the stream id, or the channel
+    /// the feed named), so a viewer can be named as (platform, channel, user).
     public var channel: String?
 
     /// The name the bar shows and speech reads: the nickname, else the display name.

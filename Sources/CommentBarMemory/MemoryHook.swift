@@ -94,8 +94,8 @@ public final class MemoryHook: Sendable {
         memory?.close()
     }
 
-    /// The channel a stream's rows belong to: its service and stream id (a relay's address when
-    /// it has no id).
+    /// The channel a stream's rows belong to until its feed names its own (`FeedEvent.channel`):
+    /// its service and stream id (a relay's address when it has no id).
     public static func channel(of address: StreamAddress) -> ChannelRef {
         ChannelRef(platform: address.service, channel: address.streamID.isEmpty ? address.server : address.streamID)
     }

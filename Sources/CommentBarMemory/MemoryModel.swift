@@ -2,8 +2,9 @@
 import CommentBarCore
 
 /// A channel the memory keeps apart: a service's id and its stream id as the streamer gave it
-/// (`twitch:somechannel`, `kick:name`, `jsonws:` with the relay's address). Viewers, their
-/// nicknames and 初見 are per channel.
+/// (`twitch:somechannel`, `kick:name`, `jsonws:` with the relay's address), or the channel the
+/// feed named where the stream id is not the channel (`youtube:UC…`, `niconico:user/12345`:
+/// `FeedEvent.channel`). Viewers, their nicknames and 初見 are per channel.
 public struct ChannelRef: Hashable, Sendable, CustomStringConvertible {
     public var platform: String
     public var channel: String

@@ -197,11 +197,16 @@ public final class BarRenderer {
         lastPlaced = nil
     }
 
-    /// A picture a shown row waits for has arrived (or failed): that row is laid out again.
+    /// A picture a shown row waits for has arrived (or failed): that row is laid out again, and
+    /// so is the pinned comment's strip when it waits for one (it is made again in this frame).
     private func forgetRowsWaitingForPictures() {
         guard let revision = emotes?.revision, revision != lastEmoteRevision else { return }
         lastEmoteRevision = revision
         if lastPlaced?.contains(where: { !$0.image.pendingURLs.isEmpty }) == true { lastPlaced = nil }
+        if let strip = pinStrip, arrived(strip.pendingURLs) {
+            pinStrip = nil
+            lastPlaced = nil
+        }
     }
 
     /// Whether an animated emote of the last frame shows another frame of its animation at `now`.

@@ -10,6 +10,8 @@ final class PinStrip {
     let line: ChatLine
     let style: TextStyle
     let image: ImageSurface
+    /// Pictures of its emotes still loading: the strip is made again once they arrive.
+    let pendingURLs: [String]
     var height: Int { image.height }
 
     /// A pinned comment is read at a glance: two lines at most.
@@ -32,6 +34,7 @@ final class PinStrip {
         var shown = line
         shown.highlight = nil
         let row = LineImage(line: shown, style: rowStyle, engine: engine, emotes: emotes)
+        pendingURLs = row.pendingURLs
         let image = ImageSurface(width: style.width, height: row.height + 2 * verticalInset)
         image.withContext { cr in
             let width = Double(image.width), height = Double(image.height)

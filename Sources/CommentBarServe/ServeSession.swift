@@ -119,7 +119,10 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
                 message.settings?.credentials = secrets.credentials(for: settings, reference: message.secrets, log: log)
             }
             if let speechSettings = message.speechSettings { speech.configure(speechSettings) }
-            if let control = message.speech { speech.control(control) }
+            if let hotkeys = message.speech {
+                // The event API hears the hotkeys' skips and pauses as it hears the page's.
+                for action in speech.control(hotkeys) { control.speechAction(action.rawValue) }
+            }
             if let counters = message.actions {
                 for action in actionTracker.actions(for: counters) {
                     guard action == .forgetSecrets else {

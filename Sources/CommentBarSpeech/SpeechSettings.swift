@@ -2,7 +2,8 @@
 import CommentBarCore
 import FoundationEssentials
 
-/// The source's speech settings (the `speech*` rows of the settings table), decoded from the
+/// The source's speech settings (the `speech*` rows of the settings table, and the first-time
+/// sound's, which plays through speech's queue), decoded from the
 /// same `{"settings":{…}}` object as the bar's (`StdinMessage`). Defaults and ranges are read
 /// from the table (`SettingsSchema`), so the shim and the renderer agree.
 public struct SpeechSettings: Sendable, Equatable, Decodable {
@@ -25,6 +26,9 @@ public struct SpeechSettings: Sendable, Equatable, Decodable {
     public var volume = SettingsSchema.int("speech_volume")
     /// Seconds: an item that would start later than this after it arrived is dropped.
     public var maxDelay = SettingsSchema.int("speech_max_delay")
+    /// The first-time sound (issue 29): `off`, `chime` or a file's path (`FirstTimeSound`). It
+    /// plays through the same queue and audio ring as speech, with speech on or off.
+    public var firstTimeSound = SettingsSchema.string("first_time_sound")
 
     public init() {}
 
@@ -38,6 +42,7 @@ public struct SpeechSettings: Sendable, Equatable, Decodable {
         case rate = "speech_rate"
         case volume = "speech_volume"
         case maxDelay = "speech_max_delay"
+        case firstTimeSound = "first_time_sound"
     }
 
     /// Missing or mistyped keys keep their defaults; numbers are clamped to the table's ranges.
@@ -56,6 +61,7 @@ public struct SpeechSettings: Sendable, Equatable, Decodable {
         rate = SettingsSchema.clamp(value(.rate, defaults.rate), "speech_rate")
         volume = SettingsSchema.clamp(value(.volume, defaults.volume), "speech_volume")
         maxDelay = SettingsSchema.clamp(value(.maxDelay, defaults.maxDelay), "speech_max_delay")
+        firstTimeSound = String(value(.firstTimeSound, defaults.firstTimeSound).prefix(4096))
     }
 }
 

@@ -7,7 +7,7 @@ import Glibc
 
 /// `commentbar control-url`: the control page's address with its token (made and stored the
 /// first time, as the renderer does), to open in any browser; `--open` opens it in the default one.
-struct ControlURLCommand: ParsableCommand {
+struct ControlURLCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "control-url",
         abstract: "Print the control page's address, with its token (the source's Control port; --open opens it).")
@@ -19,7 +19,7 @@ struct ControlURLCommand: ParsableCommand {
         guard (1024...65535).contains(port) else { throw ValidationError("--port is 1024 to 65535") }
     }
 
-    func run() throws {
+    func run() async throws {
         let loaded: ControlToken.Loaded
         do {
             loaded = try ControlToken.load()
@@ -29,8 +29,8 @@ struct ControlURLCommand: ParsableCommand {
         if let note = loaded.note { POSIXIO.writeAll(note + "\n", fd: STDERR_FILENO) }
         let url = ControlURL.page(port: port, token: loaded.token)
         print(url)
-        if open, case .failure(let error) = BrowserOpener.posixSpawn(["xdg-open", url]) {
-            throw CLIError("cannot open the browser: \(error.description)")
+        if open, let problem = await BrowserOpener.runProgram(["xdg-open", url]) {
+            throw CLIError("cannot open the browser: \(problem)")
         }
     }
 }

@@ -8,14 +8,6 @@ import Testing
 
 /// The hook `serve` holds: settings turn it on and off, live feeds are wrapped, replays are not.
 @Suite struct MemoryHookTests {
-    /// A feed that emits its events and ends.
-    struct ScriptedFeed: CommentFeed {
-        let events: [FeedEvent]
-        func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
-            for event in events { emit(event) }
-        }
-    }
-
     private func settings(remember: Bool, path: String) -> BarSettings {
         var settings = BarSettings()
         settings.remember = remember

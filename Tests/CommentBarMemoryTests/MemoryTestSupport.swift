@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarMemory
 import CommentBarCore
+import CommentBarFeeds
 import Foundation
 import Logging
 import Synchronization
@@ -75,4 +76,12 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
         usleep(10_000)
     }
     return condition()
+}
+
+/// A feed that emits its events and ends.
+struct ScriptedFeed: CommentFeed {
+    let events: [FeedEvent]
+    func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
+        for event in events { emit(event) }
+    }
 }

@@ -17,10 +17,17 @@ enum MirrativAPI {
         var onlineUserNum: LenientInt?
         var startedAt: LenientInt?
         var status: Status?
+        /// The streamer (`owner.user_id`): every live of one user is one channel to the viewer memory.
+        var owner: Owner?
+
+        struct Owner: Decodable, Sendable, Equatable {
+            var userID: LenientString?
+            enum CodingKeys: String, CodingKey { case userID = "user_id" }
+        }
 
         enum CodingKeys: String, CodingKey {
             case liveID = "live_id", isLive = "is_live", bcsvrKey = "bcsvr_key", broadcastKey = "broadcast_key"
-            case onlineUserNum = "online_user_num", startedAt = "started_at", status
+            case onlineUserNum = "online_user_num", startedAt = "started_at", status, owner
         }
 
         /// The key the chat server's `SUB` takes.

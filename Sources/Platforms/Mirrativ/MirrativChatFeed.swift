@@ -66,6 +66,8 @@ struct MirrativChatFeed: CommentFeed {
                   !key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
                 return .failed("the Mirrativ live has no chat key", retryAfter: .seconds(30))
             }
+            // A live's id is not the streamer's: the viewer memory keeps viewers per streamer.
+            if let owner = live.owner?.userID?.value.flatMap(FeedEvent.channelID) { emit(.channel(id: owner)) }
             if let start = live.startedAt?.value, start > 0 { emit(.start(time: Double(start))) }
             if let viewers = live.onlineUserNum?.value, viewers >= 0 { emit(.viewers(viewers)) }
             liveID = live.liveID.flatMap { MirrativStreamID.isLiveID($0) ? $0 : nil } ?? liveID

@@ -50,6 +50,8 @@ struct NiconicoFeed: CommentFeed {
                     emit(.status(.error(message: Self.cannotWatch)))
                     wait = Self.recheckInterval
                 case .onAir:
+                    // Every programme of one broadcaster is one channel to the viewer memory.
+                    if let broadcaster = page.broadcaster { emit(.channel(id: broadcaster)) }
                     if let begin = page.beginTime { emit(.start(time: begin)) }
                     let started = ContinuousClock.now
                     let end = await SeatSession(webSocketURL: page.webSocketURL, site: site, problems: problems, emit: emit).run()

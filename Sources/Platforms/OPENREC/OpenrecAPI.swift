@@ -13,9 +13,16 @@ enum OpenrecAPI {
         var onairStatus: LenientInt?
         var startedAt: String?
         var liveViews: LenientInt?
+        /// The broadcaster's channel (`channel.id`): every broadcast of it is one channel to the viewer memory.
+        var channel: Channel?
+
+        struct Channel: Decodable, Sendable, Equatable {
+            var id: String?
+        }
 
         enum CodingKeys: String, CodingKey {
             case movieID = "movie_id", onairStatus = "onair_status", startedAt = "started_at", liveViews = "live_views"
+            case channel
         }
 
         /// `started_at` (ISO 8601 with an offset, e.g. `2018-08-23T09:37:50+09:00`) as unix seconds.

@@ -21,11 +21,15 @@ struct OpenrecChatFeed: CommentFeed {
         var endpoint: FeedEndpoint
         var startTime: Double?
         var viewers: Int?
+        /// The broadcaster's channel id, when the API names one.
+        var channelID: String? = nil
     }
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let problems = InputProblemLog(source: "openrec \(id)")
         await ResolvedChatLoop.run(emit: emit, resolve: { await resolve() }, connect: { target in
+            // A broadcast's id is not its channel's: the viewer memory keeps viewers per channel.
+            if let channel = target.channelID { emit(.channel(id: channel)) }
             if let start = target.startTime { emit(.start(time: start)) }
             if let viewers = target.viewers { emit(.viewers(viewers)) }
             return try await read(target, emit: emit, problems: problems)
@@ -51,7 +55,8 @@ struct OpenrecChatFeed: CommentFeed {
                 return .failed("OPENREC gave no numeric movie id for \(id)", retryAfter: .seconds(10))
             }
             return .live(Target(endpoint: endpoint, startTime: movie.startTime,
-                                viewers: movie.liveViews?.value.flatMap { $0 >= 0 ? $0 : nil }))
+                                viewers: movie.liveViews?.value.flatMap { $0 >= 0 ? $0 : nil },
+                                channelID: movie.channel?.id.flatMap(FeedEvent.channelID)))
         case 2:
             return .ended(BroadcastChatAction.endedReason)
         default:

@@ -94,6 +94,8 @@ struct YouTubeChatFeed: CommentFeed {
                           emit: @escaping @Sendable (FeedEvent) -> Void, problems: InputProblemLog,
                           pace: inout RetryPace) async -> ChatEnd {
         status.forgetLive()
+        // Before the first comment and `live`: the viewer memory keeps this stream's viewers on its channel.
+        if let channel = start.channelID { emit(.channel(id: channel)) }
         let viewerProblems = InputProblemLog(source: "youtube viewers \(start.videoID)", interval: .seconds(600))
         let end = await withTaskGroup(of: ChatEnd?.self) { group in
             group.addTask {

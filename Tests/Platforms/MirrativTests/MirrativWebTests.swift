@@ -26,10 +26,11 @@ final class MirrativWebTests: XCTestCase {
 
     func testALiveGivesItsChatKeyStartAndViewers() async throws {
         let (resolution, events, web) = await resolve(.live("L1"), [Self.liveURL: .text(
-            #"{"live_id":"L1","is_live":true,"bcsvr_key":"K1","online_user_num":"5","started_at":1700000000,"status":{"ok":1}}"#)])
+            #"{"live_id":"L1","is_live":true,"bcsvr_key":"K1","online_user_num":"5","started_at":1700000000,"owner":{"user_id":42,"name":"配信者"},"status":{"ok":1}}"#)])
         guard case .live(let live) = resolution else { return XCTFail("\(resolution)") }
         XCTAssertEqual(live.key, "K1")
-        XCTAssertEqual(events, [.start(time: 1_700_000_000), .viewers(5)])
+        // The streamer's id: every live of one user is one channel to the viewer memory.
+        XCTAssertEqual(events, [.channel(id: "42"), .start(time: 1_700_000_000), .viewers(5)])
         let request = try XCTUnwrap(web.requests.first)
         XCTAssertEqual(request.url, Self.liveURL)
         XCTAssertEqual(request.header("Cookie"), "mr_id=secret")

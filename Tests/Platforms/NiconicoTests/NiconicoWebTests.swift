@@ -42,6 +42,22 @@ final class NiconicoWebTests: XCTestCase {
         XCTAssertEqual(membersOnly, .error(message: NiconicoFeed.cannotWatch))
     }
 
+    /// On air, the programme's broadcaster is named before the seat is opened and anything is shown.
+    func testAnOnAirPageNamesItsBroadcaster() async throws {
+        let web = EmbeddedWeb()
+        web.answer(startingWith: "https://", with: .ok(WatchPageTests.page()))
+        let feed = try NiconicoService.description.makeFeed(FeedRequest(streamID: "lv1", web: web))
+        let events = Mutex<[FeedEvent]>([])
+        let task = Task { await feed.run { event in events.withLock { $0.append(event) } } }
+        for _ in 0..<500 where !events.withLock({ $0.contains(.start(time: 1_700_000_000)) }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        task.cancel()
+        await task.value
+        let seen = events.withLock { $0 }
+        XCTAssertEqual(Array(seen.prefix(3)), [.status(.connecting), .channel(id: "user/12345"), .start(time: 1_700_000_000)])
+    }
+
     func testMissingSlowDownBrokenAndTypedServer() async throws {
         let (missing, _) = try await firstStatus(.status(404))
         XCTAssertEqual(missing, .error(message: NiconicoFeed.notFound))

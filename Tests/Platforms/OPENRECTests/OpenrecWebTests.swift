@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarFeeds
+import Foundation
 import CommentBarNet
 import CommentBarNetTesting
 import XCTest
@@ -25,6 +26,18 @@ final class OpenrecWebTests: XCTestCase {
         XCTAssertEqual(target.viewers, 12)
         XCTAssertEqual(web.requests.map(\.url), [Self.movieURL])
         XCTAssertEqual(web.requests.first?.accept, "application/json")
+    }
+
+    /// The recorded answer's `channel.id`: every broadcast of the channel is one channel to the viewer memory.
+    func testTheBroadcastsChannel() async throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("feeds/fixtures/openrec")
+        let recorded = try Data(contentsOf: folder.appendingPathComponent("movie_onair.json"))
+        guard case .live(let target) = try await resolve(.ok(Array(recorded))).0 else { return XCTFail("live") }
+        XCTAssertEqual(target.channelID, "cb_channel")
+        guard case .live(let unnamed) = try await resolve(.text(#"{"movie_id":1,"onair_status":1,"channel":{"id":"a b"}}"#)).0
+        else { return XCTFail("live") }
+        XCTAssertNil(unnamed.channelID, "not an id")
     }
 
     func testOverNotYetMissingAndJunk() async throws {

@@ -14,7 +14,7 @@ final class YouTubeWebTests: XCTestCase {
     static let base = "https://www.youtube.com"
     static let watchURL = base + "/watch?v=abcdefghijk"
     static let page = #"<script>ytcfg.set({"INNERTUBE_API_KEY":"KEY_1","INNERTUBE_CONTEXT":{"client":{"clientName":"WEB","clientVersion":"2.2024","hl":"ja"}}});</script>"#
-        + #"<script>var ytInitialPlayerResponse = {"playabilityStatus":{"status":"OK"},"videoDetails":{"videoId":"abcdefghijk","isLive":true},"microformat":{"playerMicroformatRenderer":{"liveBroadcastDetails":{"isLiveNow":true,"startTimestamp":"2024-05-01T10:00:00+00:00"}}}};</script>"#
+        + #"<script>var ytInitialPlayerResponse = {"playabilityStatus":{"status":"OK"},"videoDetails":{"videoId":"abcdefghijk","channelId":"UCabcdefghijklmnopqrstuv","isLive":true},"microformat":{"playerMicroformatRenderer":{"liveBroadcastDetails":{"isLiveNow":true,"startTimestamp":"2024-05-01T10:00:00+00:00"}}}};</script>"#
         + #"<script>var ytInitialData = {"contents":{"twoColumnWatchNextResults":{"conversationBar":{"liveChatRenderer":{"continuations":[{"reloadContinuationData":{"continuation":"ALL"}}]}}}}};</script>"#
 
     /// Runs the feed until `until` holds for its events (at most 10 s).
@@ -37,6 +37,10 @@ final class YouTubeWebTests: XCTestCase {
         XCTAssertTrue(events.contains(.status(.live)))
         XCTAssertTrue(events.contains(.start(time: 1_714_557_600)))
         XCTAssertTrue(events.contains { if case .comment = $0 { true } else { false } }, "\(events)")
+        // The channel is named before `live` and the first comment (the viewer memory keys the rows by it).
+        let channel = try XCTUnwrap(events.firstIndex(of: .channel(id: "UCabcdefghijklmnopqrstuv")), "\(events)")
+        XCTAssertLessThan(channel, try XCTUnwrap(events.firstIndex(of: .status(.live))))
+        XCTAssertLessThan(channel, try XCTUnwrap(events.firstIndex { if case .comment = $0 { true } else { false } }))
 
         let page = try XCTUnwrap(web.requests.first)
         XCTAssertEqual(page.url, Self.watchURL)
