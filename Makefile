@@ -1,24 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # CommentBar: everyday verbs. `make help` lists them.
 #   make demo     install what is missing, build, render the demo bar to bar.png
-#   make check    install what is missing, then run every test
+#   make check    install what is missing (deps), build once, run every test; a table of times at the end
+#   make test     the tests only, one group after another (make test-GROUP runs one)
+#   make deps     every package the build, the tests and the packages need (apt), the feeds tests' venv
+#                 (pip), the speech tests' voice; nothing is installed later
 #   make install  build the renderer and the plugin, install into OBS's user plugin folder
 #   make bench    the side-by-side benchmarks (docs/benchmarks.md)
 SHELL := /bin/bash
 SWIFT ?= swift
-RELEASE_DIR := .build/release
-RENDERER := $(RELEASE_DIR)/commentbar
+# The one release build: the Swift runtime linked statically, no RUNPATH (--disable-local-rpath:
+# SwiftPM would add $$ORIGIN, which a static runtime does not need and a package must not carry),
+# in a scratch folder of its own. Every test runs this renderer and every package packs it; a
+# plain `swift build -c release` (dynamic runtime, RUNPATH into the toolchain) lands in .build.
+RELEASE_SCRATCH := .build-release
+RENDERER := $(RELEASE_SCRATCH)/release/commentbar
+RENDERER_SWIFT_FLAGS := -c release --product commentbar --static-swift-stdlib --disable-local-rpath \
+	--scratch-path $(RELEASE_SCRATCH)
 SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CommentBarVersion -type f) Package.swift
 # The one version: the renderer, the shim, the packages and the docs all take it from this file.
 VERSION := $(shell cat VERSION)
+# The test scripts' Python: Debian's (its python3-websockets, -pil, -xlib), the shared test
+# support importable as `support` (Tests/support), no __pycache__ in the tree.
+TEST_PYTHON := PYTHONPATH=$(abspath Tests) PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3
+# A private X display (Xvfb on a free display number) for a command: $(XSERVER) -- COMMAND.
+XSERVER := $(TEST_PYTHON) -m support.xserver
 
 # Debian 12 packages the build and the tests need.
 APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev obs-studio obs-plugins \
 	xvfb xauth libx11-dev libgl1-mesa-dri fonts-noto-cjk fonts-noto-color-emoji pkg-config gcc make libjansson-dev \
 	inspircd websocketd openssl python3 python3-venv \
 	ffmpeg python3-pil python3-websockets webp-pixbuf-loader
+# What the build needs, by pkg-config name (the renderer's, the shim's, the overlay helpers'); libobs
+# unless OBS_CFLAGS is given (the Flatpak build names OBS's headers itself).
+BUILD_PKG_CONFIG := cairo pangocairo gdk-pixbuf-2.0 jansson $(if $(filter command line,$(origin OBS_CFLAGS)),,libobs)
 
-.PHONY: all help deps renderer demo test check test-swift
+.PHONY: all help deps apt-deps build-deps renderer demo test check check-build test-swift swift-tests
 all: renderer plugin overlay
 
 help:
@@ -34,18 +51,32 @@ define apt_install
 	fi
 endef
 
-deps:
+# Everything, once, so that no test installs anything: every .mk adds its packages to APT_PACKAGES
+# (one apt-get for all) and its other steps (venv, voice, test user) to DEPS_STEPS (`deps` is at the end).
+apt-deps:
 	$(call apt_install,$(APT_PACKAGES))
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/"; exit 1; }
 
-# The renderer links the Swift runtime statically, so OBS machines need no Swift toolchain.
-# --disable-local-rpath: SwiftPM would add RUNPATH $$ORIGIN, which a static runtime does not need
-# (and a package must not carry).
-renderer: $(RENDERER)
+# What building needs, checked before any compile: a missing one is named with `make deps`, not
+# left to a compiler's "No such file". (The packages' tools: packaging-build-deps.)
+build-deps:
+	@packaging/check-build-deps.sh --for "$(or $(filter-out check-build,$(MAKECMDGOALS)),build)" \
+		--commands "$(SWIFT) cc pkg-config" --pkg-config "$(sort $(BUILD_PKG_CONFIG) $(OVERLAY_X11_PKGS) $(OVERLAY_WAYLAND_PKGS))"
+
+# The Swift packages, resolved and checked out once for both scratch folders (the release build's and
+# the unit tests'), so the two builds that run side by side in make check never both write
+# Package.resolved.
+DEPS_STEPS += swift-packages
+.PHONY: swift-packages
+swift-packages: | apt-deps
+	$(SWIFT) package resolve --scratch-path $(RELEASE_SCRATCH)
+	$(SWIFT) package resolve
+
 # The link order file is an input SwiftPM does not track: the old binary is removed so it relinks.
-$(RENDERER): $(SWIFT_SOURCES) linker/commentbar.order
+renderer: $(RENDERER)
+$(RENDERER): $(SWIFT_SOURCES) linker/commentbar.order | build-deps
 	@rm -f $@
-	$(SWIFT) build -c release --product commentbar --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build $(RENDERER_SWIFT_FLAGS)
 	@touch $@
 
 # With a display: OBS opens with a private profile and scene collection (.build-demo, never the
@@ -56,12 +87,34 @@ demo: deps renderer plugin
 	@echo "wrote bar.png"
 	packaging/demo/obs-demo.sh $(PLUGIN_SO) $(RENDERER) .build-demo
 
-test-swift:
-	$(SWIFT) test
+# The Swift unit tests: a debug build with testing (@testable) in .build, apart from the release
+# renderer (the static runtime's objects cannot serve XCTest); no index store (nothing reads it).
+SWIFT_TEST_FLAGS := --disable-index-store
+swift-tests:
+	$(SWIFT) build --build-tests $(SWIFT_TEST_FLAGS)
+test-swift: swift-tests
+	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
+# Every group, one after another.
 test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay
-check: deps packaging-deps
-	$(MAKE) test
+
+# make check: deps, then two lanes side by side (Tests/support/check.py). Lane 1 builds the renderer
+# and everything the groups run (the packages too), then runs every group that starts real OBS or
+# installs the .deb (dpkg -i puts the module where every OBS loads it): they never overlap. Lane 2
+# builds and runs the Swift unit tests meanwhile (their debug build fills the cores the release
+# build leaves idle), then the groups without OBS, once lane 1's build is done. Logs: build/check/.
+CHECK_LOGS := build/check
+CHECK_BUILD := renderer check-build
+CHECK_LANE_1 := test-packaging test-real-obs test-obs-host
+CHECK_LANE_2 := swift-tests test-swift test-feeds test-shim test-speak test-overlay-display
+check:
+	@t0=$$(date +%s); $(MAKE) --no-print-directory deps || exit; \
+	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
+		--build $(call commas,$(CHECK_BUILD)) --independent swift-tests,test-swift \
+		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2))
+empty :=
+commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))
+comma := ,
 
 include CModules/plugin/plugin.mk
 include CModules/overlay/overlay.mk
@@ -69,4 +122,13 @@ include Tests/feeds/feeds.mk
 include Tests/overlay/overlay.mk
 include Tests/bench/bench.mk
 include Tests/speech/speech.mk
+include Tests/obs/obs.mk
 include packaging/packaging.mk
+
+# After the .mk files, whose variables these prerequisites name.
+deps: apt-deps $(DEPS_STEPS)
+# What the groups run, built before them (the packages too: test-packaging only tests them).
+check-build: renderer plugin overlay $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST) \
+	$(DEB) $(DEB_OLDER) $(DIST) $(DEPENDENCIES_JSON)
+# Every compile waits for the dependency check.
+$(PLUGIN_SO) $(OVERLAY_HELPERS) $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST): | build-deps

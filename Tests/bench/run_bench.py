@@ -26,15 +26,16 @@ import tempfile
 import time
 import traceback
 
+import chat
+import procstat
+import shots
+from support import websocket as wsloop
+from support.obs import OBS, SCENE
+from support.processes import die_with_parent
+from support.xserver import Xvfb
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, HERE)
-
-import chat  # noqa: E402
-import obsctl  # noqa: E402
-import procstat  # noqa: E402
-import shots  # noqa: E402
-import wsloop  # noqa: E402
 
 BAR_KIND = "comment_bar_source"
 TEXT_KIND = "text_ft2_source_v2"
@@ -186,7 +187,7 @@ def renderer_pids(obs):
 def save_shot(obs, path):
     """A full-size PNG of the program scene, for a person to look at after the run."""
     try:
-        _, _, img = obs.screenshot("Empty", None, None, "png")
+        _, _, img = obs.screenshot(SCENE, None, None, "png")
         if img:
             with open(path, "wb") as f:
                 f.write(img)
@@ -423,7 +424,7 @@ def phase_chromium_cpu(obs, work, args, results, cleanup, obs_group):
          "--disable-backgrounding-occluded-windows", "--remote-debugging-port=0",
          f"http://127.0.0.1:{server.port}/"],
         stdout=logf, stderr=subprocess.STDOUT, start_new_session=True, env=env,
-        preexec_fn=obsctl.die_with_parent())
+        preexec_fn=die_with_parent())
 
     def stop():
         if proc.poll() is None:
@@ -618,7 +619,7 @@ def main():
     }
     ok = True
     try:
-        xvfb = obsctl.Xvfb(work)
+        xvfb = Xvfb(work, 1920, 1080)
         cleanup.add("Xvfb", xvfb.stop)
         log(f"Xvfb on {xvfb.display}")
         env_extra = {}
@@ -626,7 +627,7 @@ def main():
             env_extra["OBS_PLUGINS_PATH"] = os.path.abspath(args.plugin_path)
             env_extra["OBS_PLUGINS_DATA_PATH"] = os.path.abspath(args.plugin_data_path or args.plugin_path)
         t = time.monotonic()
-        obs = obsctl.OBS(home, xvfb.display, work, env_extra)
+        obs = OBS(home, xvfb.display, work, env_extra)
         cleanup.add("OBS", obs.stop)
         results["obs_start_s"] = time.monotonic() - t
         ver = obs.request("GetVersion")

@@ -18,7 +18,7 @@ START = 1714557600  # 2024-05-01T10:00:00+00:00, the watch page's liveBroadcastD
 
 @pytest.fixture
 def youtube(test_ca):
-    server = FakeYouTube(free_port(), cert=test_ca["cert"], key=test_ca["key"])
+    server = FakeYouTube(free_port(), test_ca)
     yield server
     server.close()
 

@@ -9,7 +9,7 @@
 set -uo pipefail
 deb=$(realpath "$1") older=$(realpath "$2") dist=$(realpath "$3") results=$4
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/headless-obs.sh"
+source "$here/../support/obs.sh"
 obs_test_workdir test-deb
 source "$(dirname "$0")/../checks.sh"
 field() { dpkg-deb -f "$1" "$2"; }
@@ -66,7 +66,6 @@ check "dpkg -L lists the module, the renderer and the locale files, all present"
 check "the renderer is not on \$PATH" '! command -v commentbar >/dev/null || [ "$(command -v commentbar)" != "$libexec_renderer" ]'
 
 # ---- real OBS, system install only ----
-obs_start_xvfb "$work" || { echo "FAIL Xvfb did not start"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 config=$work/config
 port=$(obs_free_port)
 obs_configure "$config" "$port"

@@ -12,7 +12,7 @@ shift 3
 helpers=()
 for helper in "$@"; do helpers+=("$(realpath "$helper")"); done
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/headless-obs.sh"
+source "$here/../support/obs.sh"
 obs_test_workdir test-dist
 source "$(dirname "$0")/../checks.sh"
 version=$(cat "$here/../../VERSION")
@@ -31,7 +31,6 @@ check "install.sh gives the layout make install gives (files, kinds, modes)" \
 user_so=$config/obs-studio/plugins/comment-bar/bin/64bit/comment-bar.so
 user_renderer=$(dirname "$user_so")/commentbar
 
-obs_start_xvfb "$work" || { echo "FAIL Xvfb did not start"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 port=$(obs_free_port)
 obs_configure "$config" "$port"
 obs_start "$config" "$work/obs.out"

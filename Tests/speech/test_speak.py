@@ -6,13 +6,10 @@ SPEECH_CACHE the folder for the test voice."""
 import json
 import os
 import subprocess
-import sys
 import unittest
 import wave
 
-sys.path.insert(0, os.path.dirname(__file__))
-import fakes  # noqa: E402
-import voice  # noqa: E402
+from speech import fakes, voice
 
 BIN = os.environ.get("COMMENTBAR_BIN", ".build/release/commentbar")
 CACHE = os.environ.get("SPEECH_CACHE", ".build-speech")
