@@ -41,11 +41,15 @@ export SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l"$work/debian/changelog" -STime
 pkg=$work/debian/$name
 plugin_dir=usr/lib/$multiarch/obs-plugins
 install -d "$pkg/DEBIAN" "$pkg/$plugin_dir" "$pkg/usr/libexec/$name" "$pkg/usr/share/obs/obs-plugins/$name/locale" \
-	"$pkg/usr/share/doc/$name" "$pkg/usr/share/lintian/overrides"
+	"$pkg/usr/share/doc/$name" "$pkg/usr/share/lintian/overrides" "$pkg/usr/bin" "$pkg/usr/share/man/man1"
 # OBS finds modules in its system plugin folder, data in /usr/share/obs/obs-plugins/NAME/.
 install -m 0644 "$so" "$pkg/$plugin_dir/$name.so"
-# The renderer (and its helpers) in a private folder, where the shim looks (nothing in $PATH).
+# The renderer (and its helpers) in a private folder, where the shim looks; on $PATH as a link
+# (`commentbar overlay` from a terminal): it finds its helpers from /proc/self/exe, the real file.
 install -m 0755 "$renderer" "$pkg/usr/libexec/$name/commentbar"
+ln -s "../libexec/$name/commentbar" "$pkg/usr/bin/commentbar"
+gzip -9n <"$here/commentbar.1" >"$pkg/usr/share/man/man1/commentbar.1.gz"
+chmod 0644 "$pkg/usr/share/man/man1/commentbar.1.gz"
 executables=("debian/$name/usr/libexec/$name/commentbar")
 for extra in ${extras[@]+"${extras[@]}"}; do
 	install -m 0755 "$extra" "$pkg/usr/libexec/$name/$(basename "$extra")"

@@ -63,7 +63,19 @@ check "dpkg -L lists the module, the renderer and the locale files, all present"
 	'dpkg -L comment-bar >"$work/files.txt" && grep -qx "$system_so" "$work/files.txt" && grep -qx "$libexec_renderer" "$work/files.txt" &&
 	 grep -q "/usr/share/obs/obs-plugins/comment-bar/locale/en-US.ini" "$work/files.txt" &&
 	 while read -r f; do [ -e "$f" ] || exit 1; done <"$work/files.txt"'
-check "the renderer is not on \$PATH" '! command -v commentbar >/dev/null || [ "$(command -v commentbar)" != "$libexec_renderer" ]'
+# The user guide's `commentbar overlay …` from a terminal: the command is on $PATH, a link to the
+# renderer, which finds its overlay helper beside the real file (on this test's display).
+check "/usr/bin/commentbar is a link to $libexec_renderer, listed by dpkg -L with its manual page" \
+	'[ -L /usr/bin/commentbar ] && [ "$(readlink -f /usr/bin/commentbar)" = "$libexec_renderer" ] &&
+	 grep -qx /usr/bin/commentbar "$work/files.txt" && grep -qx /usr/share/man/man1/commentbar.1.gz "$work/files.txt"'
+shown=$(env PATH=/usr/bin:/bin commentbar --version 2>&1)
+check "commentbar --version from \$PATH prints $version (got: $shown)" '[ "$shown" = "$version" ]'
+env PATH=/usr/bin:/bin commentbar overlay --service demo --stream demo 2>"$work/overlay.log" >/dev/null &
+overlay_pid=$!
+for _ in $(seq 150); do grep -q "overlay on: commentbar-overlay-x11\|overlay: " "$work/overlay.log" && break; sleep 0.1; done
+kill -INT $overlay_pid 2>/dev/null; wait $overlay_pid 2>/dev/null
+check "commentbar overlay from \$PATH starts the overlay helper beside the renderer ($(grep -m1 "overlay" "$work/overlay.log"))" \
+	'grep -q "overlay on: commentbar-overlay-x11" "$work/overlay.log"'
 
 # ---- real OBS, system install only ----
 config=$work/config

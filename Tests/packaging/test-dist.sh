@@ -24,7 +24,10 @@ check "the tarball holds install.sh, uninstall.sh, copyright and VERSION ($versi
 	'for f in install.sh uninstall.sh copyright VERSION; do [ -f "$work"/dist/*/$f ] || exit 1; done &&
 	 [ "$(cat "$work"/dist/*/VERSION)" = "$version" ]'
 config=$work/config
-XDG_CONFIG_HOME=$config "$work"/dist/*/install.sh >/dev/null
+XDG_CONFIG_HOME=$config "$work"/dist/*/install.sh >"$work/install.txt"
+check "install.sh says where the renderer is and how to run commentbar overlay" \
+	'grep -qF "$config/obs-studio/plugins/comment-bar/bin/64bit/commentbar" "$work/install.txt" &&
+	 grep -qF "bin/64bit/commentbar overlay --stream" "$work/install.txt"'
 XDG_CONFIG_HOME=$work/make-install "$here/../../plugin/install.sh" install "$so" "$renderer" "$here/../../plugin/data" "${helpers[@]}" >/dev/null
 check "install.sh gives the layout make install gives (files, kinds, modes)" \
 	'cmp -s <(layout "$config") <(layout "$work/make-install")'
