@@ -101,6 +101,8 @@ obs_start "$config" "$work/obs.out"
 shot=$(obs_screenshot "$port" "$work/both.png")
 check "with a user-folder copy too, the bar still renders ($shot)" 'grep -q "\"seconds\"" <<<"$shot"'
 log=$(obs_newest_log "$config")
+# The bar can be on screen before OBS has written the second copy's line to its log.
+for _ in $(seq 100); do grep -q "comment-bar $version at .* not used: the copy at" "$log" && break; sleep 0.1; done
 loaded=$(grep -c "\[comment-bar\] comment-bar $version loaded from" "$log")
 check "with both copies, exactly one registers the source (loaded lines: $loaded)" '[ "$loaded" = 1 ]'
 # OBS 29 opens its system folder first; whichever comes first is used, and the other says so.

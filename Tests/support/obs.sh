@@ -32,7 +32,10 @@ obs_configure() {
 }
 
 obs_start() {
-	support_python -m support.obs exec --config "$1" "${@:3}" >>"$2" 2>&1 &
+	# A simple command (not the support_python function), so that $! is python's pid, which
+	# becomes OBS's when it execs: obs_stop signals OBS itself, /proc/$obs_pid is OBS's.
+	PYTHONPATH=$(dirname "$SUPPORT_DIR") PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m support.obs exec --config "$1" \
+		"${@:3}" >>"$2" 2>&1 &
 	obs_pid=$!
 }
 
