@@ -32,8 +32,17 @@ REAL_HOST_NAMES = [
 ]
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "long_wait: waits long on a timer of the renderer's; run first, "
+                                       "so that with several workers (pytest-xdist) it overlaps the others")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.get_closest_marker("long_wait") is None)  # stable: the rest keep their order
+
+
 def binary():
-    path = os.environ.get("COMMENTBAR_BIN", ".build/release/commentbar")
+    path = os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar")
     if not os.access(path, os.X_OK):
         pytest.fail(f"COMMENTBAR_BIN={path} is not an executable (run through `make test-feeds`)")
     return os.path.abspath(path)

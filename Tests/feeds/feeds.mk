@@ -5,9 +5,12 @@
 #   make bench-feeds  only the 1,000 messages/s benchmark, with its figures
 # FEEDS_BIN=path/to/commentbar tests another build instead of the release renderer.
 # FEEDS_PYTEST_ARGS: more pytest arguments (e.g. -k kick, --durations=20).
+# FEEDS_WORKERS: pytest processes side by side (pytest-xdist). The tests mostly wait for the
+# renderer's own timers (a channel checked once a minute, polls, back-offs), not for a CPU.
 FEEDS_VENV := .build-feeds-venv
 FEEDS_BIN ?=
 FEEDS_PYTEST_ARGS ?=
+FEEDS_WORKERS ?= 4
 FEEDS_PYTEST = COMMENTBAR_BIN=$(abspath $(or $(FEEDS_BIN),$(RENDERER))) PYTHONDONTWRITEBYTECODE=1 \
 	PYTHONPATH=$(abspath Tests) $(FEEDS_VENV)/bin/python -m pytest -p no:cacheprovider -v -rfE $(FEEDS_PYTEST_ARGS)
 
@@ -27,7 +30,7 @@ feeds-venv-present:
 
 # The benchmark prints figures and asserts nothing about speed: it runs only in bench-feeds.
 test-feeds: $(if $(FEEDS_BIN),,renderer) feeds-venv-present
-	$(FEEDS_PYTEST) Tests/feeds --ignore=Tests/feeds/test_benchmark.py
+	$(FEEDS_PYTEST) -n $(FEEDS_WORKERS) Tests/feeds --ignore=Tests/feeds/test_benchmark.py
 
 bench-feeds: $(if $(FEEDS_BIN),,renderer) feeds-venv-present
 	$(FEEDS_PYTEST) -s Tests/feeds/test_benchmark.py
