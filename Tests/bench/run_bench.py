@@ -30,7 +30,7 @@ import chat
 import procstat
 import shots
 from support import websocket as wsloop
-from support.obs import OBS, SCENE
+from support.obs import OBS, SCENE, stage_plugin
 from support.processes import die_with_parent
 from support.xserver import Xvfb
 
@@ -574,8 +574,8 @@ def main():
     ap.add_argument("--out", default=".build-bench-run", help="run folder (results.json, logs)")
     ap.add_argument("--home", help="XDG_CONFIG_HOME for OBS (default: OUT/home); the plugin may be installed there")
     ap.add_argument("--renderer", default=".build/release/commentbar")
-    ap.add_argument("--plugin-path", help="OBS_PLUGINS_PATH (a folder with comment-bar.so)")
-    ap.add_argument("--plugin-data-path", help="OBS_PLUGINS_DATA_PATH (holds comment-bar/)")
+    ap.add_argument("--plugin", help="the built module (comment-bar.so), staged for OBS in OUT")
+    ap.add_argument("--data", help="its data folder (plugin/data)")
     ap.add_argument("--window", type=float, default=20.0, help="seconds of each CPU window")
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rate", type=int, default=10, help="comments a second")
@@ -623,9 +623,8 @@ def main():
         cleanup.add("Xvfb", xvfb.stop)
         log(f"Xvfb on {xvfb.display}")
         env_extra = {}
-        if args.plugin_path:
-            env_extra["OBS_PLUGINS_PATH"] = os.path.abspath(args.plugin_path)
-            env_extra["OBS_PLUGINS_DATA_PATH"] = os.path.abspath(args.plugin_data_path or args.plugin_path)
+        if args.plugin:
+            env_extra.update(stage_plugin(out, args.plugin, args.data))
         t = time.monotonic()
         obs = OBS(home, xvfb.display, work, env_extra)
         cleanup.add("OBS", obs.stop)
