@@ -9,14 +9,15 @@
 #   make bench    the side-by-side benchmarks (docs/benchmarks.md)
 SHELL := /bin/bash
 SWIFT ?= swift
-# The one release build: the Swift runtime linked statically, no RUNPATH (--disable-local-rpath:
-# SwiftPM would add $$ORIGIN, which a static runtime does not need and a package must not carry),
-# in a scratch folder of its own. Every test runs this renderer and every package packs it; a
-# plain `swift build -c release` (dynamic runtime, RUNPATH into the toolchain) lands in .build.
+# The one Swift build, release, in a scratch folder of its own: every module compiled once, with
+# testing enabled, for the renderer and the Swift unit tests alike (they @testable-import the
+# modules; XCTest exists only as a shared library, so this build links the runtime dynamically).
+# --disable-local-rpath: no $$ORIGIN RUNPATH. A plain `swift build -c release` lands in .build.
 RELEASE_SCRATCH := .build-release
-RENDERER := $(RELEASE_SCRATCH)/release/commentbar
-RENDERER_SWIFT_FLAGS := -c release --product commentbar --static-swift-stdlib --disable-local-rpath \
-	--scratch-path $(RELEASE_SCRATCH)
+SWIFT_RELEASE := -c release -Xswiftc -enable-testing --disable-local-rpath --scratch-path $(RELEASE_SCRATCH)
+# The renderer every test runs and every package packs: that build's objects linked again with the
+# Swift runtime static (packaging/link-static.py): no Swift library to install, no RUNPATH.
+RENDERER := $(RELEASE_SCRATCH)/static/commentbar
 SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CommentBarVersion -type f) Package.swift
 # The one version: the renderer, the shim, the packages and the docs all take it from this file.
 VERSION := $(shell cat VERSION)
@@ -63,21 +64,18 @@ build-deps:
 	@packaging/check-build-deps.sh --for "$(or $(filter-out check-build,$(MAKECMDGOALS)),build)" \
 		--commands "$(SWIFT) cc pkg-config" --pkg-config "$(sort $(BUILD_PKG_CONFIG) $(OVERLAY_X11_PKGS) $(OVERLAY_WAYLAND_PKGS))"
 
-# The Swift packages, resolved and checked out once for both scratch folders (the release build's and
-# the unit tests'), so the two builds that run side by side in make check never both write
-# Package.resolved.
+# The Swift packages, resolved and checked out before the build (network or SwiftPM's cache).
 DEPS_STEPS += swift-packages
 .PHONY: swift-packages
 swift-packages: | apt-deps
 	$(SWIFT) package resolve --scratch-path $(RELEASE_SCRATCH)
-	$(SWIFT) package resolve
 
 # The link order file is an input SwiftPM does not track: the old binary is removed so it relinks.
 renderer: $(RENDERER)
-$(RENDERER): $(SWIFT_SOURCES) linker/commentbar.order | build-deps
-	@rm -f $@
-	$(SWIFT) build $(RENDERER_SWIFT_FLAGS)
-	@touch $@
+$(RENDERER): $(SWIFT_SOURCES) linker/commentbar.order packaging/link-static.py | build-deps
+	@rm -f $@ $(RELEASE_SCRATCH)/release/commentbar
+	$(SWIFT) build $(SWIFT_RELEASE) --product commentbar
+	packaging/link-static.py --manifest $(RELEASE_SCRATCH)/release.yaml --product commentbar --out $@
 
 # With a display: OBS opens with a private profile and scene collection (.build-demo, never the
 # user's own config) showing the bar over a test pattern. Without one: bar.png and a headless-OBS
@@ -87,30 +85,29 @@ demo: deps renderer plugin
 	@echo "wrote bar.png"
 	packaging/demo/obs-demo.sh $(PLUGIN_SO) $(RENDERER) .build-demo
 
-# The Swift unit tests: a debug build with testing (@testable) in .build, apart from the release
-# renderer (the static runtime's objects cannot serve XCTest); no index store (nothing reads it).
-SWIFT_TEST_FLAGS := --disable-index-store
+# The Swift unit tests, in the release build (on the renderer's objects, only the test modules are
+# compiled anew).
 swift-tests:
-	$(SWIFT) build --build-tests $(SWIFT_TEST_FLAGS)
+	$(SWIFT) build $(SWIFT_RELEASE) --build-tests
 test-swift: swift-tests
-	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_RELEASE)
 
 # Every group, one after another.
 test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay
 
-# make check: deps, then two lanes side by side (Tests/support/check.py). Lane 1 builds the renderer
-# and everything the groups run (the packages too), then runs every group that starts real OBS or
-# installs the .deb (dpkg -i puts the module where every OBS loads it): they never overlap. Lane 2
-# builds and runs the Swift unit tests meanwhile (their debug build fills the cores the release
-# build leaves idle), then the groups without OBS, once lane 1's build is done. Logs: build/check/.
+# make check: deps, then two lanes side by side (Tests/support/check.py), logs in build/check/. Lane 1
+# builds the renderer, then everything the groups run (the packages too), then runs every group
+# that starts real OBS or installs the .deb (dpkg -i puts the module where every OBS loads it):
+# they never overlap. Lane 2 compiles and runs the Swift unit tests once the renderer's modules are
+# built, then the groups without OBS once lane 1's build is done.
 CHECK_LOGS := build/check
-CHECK_BUILD := renderer check-build
-CHECK_LANE_1 := test-packaging test-real-obs test-obs-host
-CHECK_LANE_2 := swift-tests test-swift test-feeds test-shim test-speak test-overlay-display
+CHECK_LANE_1 := renderer check-build test-packaging test-real-obs test-obs-host
+CHECK_LANE_2 := swift-tests@renderer test-swift@swift-tests test-feeds@check-build test-shim@check-build \
+	test-speak@check-build test-overlay-display@check-build
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
-		--build $(call commas,$(CHECK_BUILD)) --independent swift-tests,test-swift \
+		--jobs renderer=2 --jobs check-build=2 --jobs swift-tests=2 \
 		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2))
 empty :=
 commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))

@@ -11,7 +11,7 @@ import wave
 
 from speech import fakes, voice
 
-BIN = os.environ.get("COMMENTBAR_BIN", ".build/release/commentbar")
+BIN = os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar")
 CACHE = os.environ.get("SPEECH_CACHE", ".build-speech")
 WORK = os.path.join(CACHE, "work")
 
