@@ -95,20 +95,23 @@ test-swift: swift-tests
 # Every group, one after another.
 test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay
 
-# make check: deps, then two lanes side by side (Tests/support/check.py), logs in build/check/. Lane 1
-# builds the renderer, then everything the groups run (the packages too), then runs every group
-# that starts real OBS or installs the .deb (dpkg -i puts the module where every OBS loads it):
-# they never overlap. Lane 2 compiles and runs the Swift unit tests once the renderer's modules are
-# built, then the groups without OBS once lane 1's build is done.
+# make check: deps, then three lanes side by side (Tests/support/check.py), logs in build/check/; a
+# step STEP@AFTER waits until AFTER passed. Lane 1 builds the renderer, then the shim, the overlay
+# helpers and the test hosts, then runs test-deb, which installs the .deb: dpkg -i puts the module
+# where every OBS loads it and the helpers where the renderer looks, so every group that starts OBS
+# or looks there waits for it (the Swift tests, real OBS, the shim). Lane 2 compiles the Swift unit
+# tests on the renderer's objects and runs them, then real OBS. Lane 3 starts as soon as the
+# renderer is built with the groups that mostly wait (the feeds, speech).
 CHECK_LOGS := build/check
-CHECK_LANE_1 := renderer check-build test-packaging test-real-obs test-obs-host
-CHECK_LANE_2 := swift-tests@renderer test-swift@swift-tests test-feeds@check-build test-shim@check-build \
-	test-speak@check-build test-overlay-display@check-build
+CHECK_LANE_1 := renderer check-build test-deb test-packaging-sandboxed
+CHECK_LANE_2 := swift-tests@renderer test-swift@test-deb test-real-obs@test-deb
+CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-overlay-display@check-build test-shim@test-deb \
+	test-obs-host@check-build
 check:
-	@t0=$$(date +%s); $(MAKE) --no-print-directory deps || exit; \
+	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
 		--jobs renderer=2 --jobs check-build=2 --jobs swift-tests=2 \
-		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2))
+		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2)) --lane $(call commas,$(CHECK_LANE_3))
 empty :=
 commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))
 comma := ,
@@ -124,8 +127,7 @@ include packaging/packaging.mk
 
 # After the .mk files, whose variables these prerequisites name.
 deps: apt-deps $(DEPS_STEPS)
-# What the groups run, built before them (the packages too: test-packaging only tests them).
-check-build: renderer plugin overlay $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST) \
-	$(DEB) $(DEB_OLDER) $(DIST) $(DEPENDENCIES_JSON)
+# What the other lanes' groups run, built before them (test-deb builds the packages).
+check-build: renderer plugin overlay $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST)
 # Every compile waits for the dependency check.
 $(PLUGIN_SO) $(OVERLAY_HELPERS) $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST): | build-deps

@@ -13,6 +13,7 @@
 # RELEASE_SCRATCH, apt_install, XSERVER; from plugin.mk: plugin's rule ($(PLUGIN_SO)).
 .PHONY: deb dist packaging-deps packaging-build-deps test-packaging test-licence spdx-headers test-ppa-deb \
 	test-hermetic test-flatpak flatpak-sources test-version test-build-deps test-copyright test-deb test-dist \
+	test-packaging-sandboxed \
 	version-header bench-packaging
 
 PACKAGING_DIR := build/packaging
@@ -131,7 +132,10 @@ test-hermetic:
 test-dist: $(DIST)
 	$(XSERVER) -- Tests/packaging/test-dist.sh $(DIST) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 
-test-packaging: test-licence test-version test-build-deps test-copyright test-deb test-ppa-deb test-dist test-hermetic \
+test-packaging: test-packaging-sandboxed test-deb
+# Every packaging test but test-deb: these change nothing outside their scratch folders (test-ppa-deb
+# installs into a throwaway root), so they may run beside other groups.
+test-packaging-sandboxed: test-licence test-version test-build-deps test-copyright test-ppa-deb test-dist test-hermetic \
 	test-flatpak
 
 bench-packaging: test-deb

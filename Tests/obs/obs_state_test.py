@@ -32,8 +32,8 @@ WIDTH, HEIGHT = 640, 200
 class References:
     """Reference bars, rendered once per state by the real renderer."""
 
-    def __init__(self, renderer, fixture, settings, work):
-        self.renderer, self.fixture, self.settings, self.work = renderer, fixture, settings, work
+    def __init__(self, renderer, fixture, settings, work, env):
+        self.renderer, self.fixture, self.settings, self.work, self.env = renderer, fixture, settings, work, env
         self.cache = {}
 
     def get(self, air, seconds=None, mic="on"):
@@ -46,7 +46,7 @@ class References:
                 args += ["--obs-recording", str(seconds)]
             elif air == "live":
                 args += ["--obs-streaming", str(seconds)]
-            subprocess.run(args, check=True, capture_output=True)
+            subprocess.run(args, check=True, capture_output=True, env=self.env)
             self.cache[key] = Image.open(out).convert("RGBA")
         return self.cache[key]
 
@@ -166,6 +166,9 @@ def environment(work, cleanup, args):
 
 
 def run(obs, work, args, env, cleanup):
+    # The references' renderer: the emote CDN's CA and route, and an image cache of its own (not
+    # this machine's ~/.cache, which other runs fill), as OBS's renderer has (HOME in the work folder).
+    render_env = {**os.environ, **env, "XDG_CACHE_HOME": os.path.join(work, "render-cache")}
     fixture = os.path.join(work, "chat.jsonl")
     with open(fixture, "w") as f:  # no start event: the clock's auto mode falls back to OBS
         for line in ({"type": "recording", "time": 1700000000},
@@ -177,7 +180,7 @@ def run(obs, work, args, env, cleanup):
     settings_path = os.path.join(work, "settings.json")
     with open(settings_path, "w") as f:
         json.dump(settings, f)
-    refs = References(os.path.abspath(args.renderer), fixture, settings_path, work)
+    refs = References(os.path.abspath(args.renderer), fixture, settings_path, work, render_env)
     tone = os.path.join(work, "tone.wav")
     write_tone(tone)
 
@@ -264,7 +267,7 @@ def run(obs, work, args, env, cleanup):
         json.dump(merged_settings, f)
     merged_ref = os.path.join(work, "merged-ref.png")
     subprocess.run([os.path.abspath(args.renderer), "render", "--settings", merged_path, "--at", "60",
-                    "--out", merged_ref], check=True, capture_output=True)
+                    "--out", merged_ref], check=True, capture_output=True, env=render_env)
     reference = Image.open(merged_ref).convert("RGBA")
     best = None
     for _ in range(100):
@@ -289,7 +292,7 @@ def run(obs, work, args, env, cleanup):
     for _ in range(3):
         made = subprocess.run([os.path.abspath(args.renderer), "render", "--service", "file", "--stream",
                                emote_settings["stream_id"], "--settings", emote_path, "--at", "60",
-                               "--out", emote_ref], check=True, capture_output=True, env={**os.environ, **env})
+                               "--out", emote_ref], check=True, capture_output=True, env=render_env)
         if b"emote shown as text" not in made.stderr:
             break
         print(f"note: the reference render drew an emote as text, made again: {made.stderr.decode()[-300:]}")

@@ -274,7 +274,7 @@ def session(work, plugin, data, renderer, env_extra=None, screen=(1920, 1080)):
         home = os.path.join(work, "home")
         os.makedirs(home, exist_ok=True)
         env = {**stage_plugin(work, plugin, data), "COMMENTBAR_RENDERER": os.path.abspath(renderer), "HOME": home,
-               **(env_extra or {})}
+               "XDG_CACHE_HOME": os.path.join(home, ".cache"), **(env_extra or {})}
         obs = OBS(home, xvfb.display, work, env)
         cleanup.add(obs.stop)
         yield obs
