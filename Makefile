@@ -97,20 +97,20 @@ test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-o
 
 # make check: deps, then three lanes side by side (Tests/support/check.py), logs in build/check/; a
 # step STEP@AFTER waits until AFTER passed. Lane 1 builds the renderer, then the shim, the overlay
-# helpers and the test hosts, then runs test-deb, which installs the .deb: dpkg -i puts the module
+# helpers and the test hosts, then the packages, then runs test-deb, which installs the .deb: dpkg -i puts the module
 # where every OBS loads it and the helpers where the renderer looks, so every group that starts OBS
 # or looks there waits for it (the Swift tests, real OBS, the shim). Lane 2 compiles the Swift unit
 # tests on the renderer's objects and runs them, then real OBS. Lane 3 starts as soon as the
 # renderer is built with the groups that mostly wait (the feeds, speech).
 CHECK_LOGS := build/check
-CHECK_LANE_1 := renderer check-build test-deb test-packaging-sandboxed
+CHECK_LANE_1 := renderer check-build packages test-deb test-packaging-sandboxed
 CHECK_LANE_2 := swift-tests@renderer test-swift@test-deb test-real-obs@test-deb
 CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-overlay-display@check-build test-shim@test-deb \
 	test-obs-host@check-build
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
-		--jobs renderer=2 --jobs check-build=2 --jobs swift-tests=2 \
+		--jobs check-build=2 --jobs packages=2 \
 		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2)) --lane $(call commas,$(CHECK_LANE_3))
 empty :=
 commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))

@@ -3,6 +3,7 @@
 # Builds comment-bar_<version>_<arch>.deb with Debian's tools: dpkg-shlibdeps computes
 # Depends, dpkg-gencontrol writes the control file (and Installed-Size), dpkg-deb builds.
 #   packaging/build-deb.sh PLUGIN_SO RENDERER OUT_DIR PACKAGE_VERSION [LIBEXEC_EXTRA...]
+# DEB_COMPRESSION: dpkg-deb's -Z (default xz; the upgrade test's older package needs none).
 # A PACKAGE_VERSION other than the VERSION file's (the upgrade test's older package) gets a
 # one-entry changelog of its own. LIBEXEC_EXTRA: further executables (helpers) installed
 # beside the renderer. Binaries are stripped; their debug symbols are left out (the
@@ -87,4 +88,4 @@ dpkg-gencontrol -p$name -P"debian/$name" -Tdebian/$name.substvars -v"$version"
 (cd "$pkg" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum >DEBIAN/md5sums)
 chmod 0644 "$pkg/DEBIAN/md5sums"
 cd - >/dev/null
-dpkg-deb --root-owner-group -Zxz --build "$pkg" "$out/${name}_${version}_$arch.deb"
+dpkg-deb --root-owner-group -Z"${DEB_COMPRESSION:-xz}" --build "$pkg" "$out/${name}_${version}_$arch.deb"

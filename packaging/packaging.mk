@@ -59,6 +59,10 @@ PACKAGE_LIBEXEC_EXTRA ?=
 PACKAGE_INPUTS := $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA) packaging/check-no-swift-runtime.sh
 
 # The packages' tools, checked before anything is built (build-deps: the compilers and libraries).
+# Every package and what the packaging tests compare against (make check builds them in one step).
+.PHONY: packages
+packages: $(DEB) $(DEB_OLDER) $(DIST) $(DEPENDENCIES_JSON)
+
 packaging-build-deps:
 	@packaging/check-build-deps.sh --for "$(or $(MAKECMDGOALS),deb)" \
 		--commands "dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog strip readelf tar gzip xz"
@@ -68,7 +72,7 @@ $(DEB): $(PACKAGE_INPUTS) $(DEB_INPUTS) | packaging-build-deps build-deps
 	packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR) $(VERSION) $(PACKAGE_LIBEXEC_EXTRA)
 
 $(DEB_OLDER): $(PACKAGE_INPUTS) $(DEB_INPUTS) | packaging-build-deps build-deps
-	packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR)/older $(DEB_OLDER_VERSION) \
+	DEB_COMPRESSION=none packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR)/older $(DEB_OLDER_VERSION) \
 		$(PACKAGE_LIBEXEC_EXTRA)
 
 dist: $(DIST)

@@ -30,16 +30,21 @@ class Step:
     def __init__(self, spec, lane, logdir):
         self.target, _, self.after = spec.partition("@")
         self.lane, self.log = lane, os.path.join(logdir, f"{self.target}.log")
-        self.status, self.seconds = None, None
+        self.status, self.seconds, self.cpu = None, None, None
         self.done = threading.Event()
 
     def run(self, make, jobs, say):
         started = time.monotonic()
         say(f"start  {self.target}")
         with open(self.log, "wb") as out:
-            self.status = subprocess.run([make, "--no-print-directory", f"-j{jobs}", self.target], stdout=out,
-                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
+            process = subprocess.Popen([make, "--no-print-directory", f"-j{jobs}", self.target], stdout=out,
+                                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            # wait4: this step's own CPU time (make and every process it waited for), whatever the
+            # other lanes run meanwhile.
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = self.status = os.waitstatus_to_exitcode(status)
         self.seconds = time.monotonic() - started
+        self.cpu = usage.ru_utime + usage.ru_stime
         say(f"{'ok   ' if self.status == 0 else 'FAIL '} {self.target} ({minutes(self.seconds)}; log {self.log})")
 
     def result(self):
@@ -113,16 +118,18 @@ def main():
         print(f"\n---- {step.target} failed; the end of {step.log}:")
         with open(step.log, errors="replace") as f:
             print("".join(f.readlines()[-TAIL_LINES:]), end="")
-    print("\n| step | lane | after | time | result |\n|---|---|---|---|---|")
+    print("\n| step | lane | after | time | CPU | result |\n|---|---|---|---|---|---|")
     for name, seconds in before:
-        print(f"| {name} | - | - | {minutes(seconds)} | ok |")
+        print(f"| {name} | - | - | {minutes(seconds)} | - | ok |")
     for lane in lanes:
         for step in lane:
             counts = step.counts()
-            print(f"| {step.target} | {step.lane} | {step.after or '-'} | {minutes(step.seconds or 0)} | "
+            cpu = minutes(step.cpu) if step.cpu is not None else "-"
+            print(f"| {step.target} | {step.lane} | {step.after or '-'} | {minutes(step.seconds or 0)} | {cpu} | "
                   f"{step.result()}{' (' + counts + ')' if counts else ''} |")
     busy = ", ".join(f"lane {lane[0].lane} {minutes(sum(step.seconds or 0 for step in lane))}" for lane in lanes)
-    print(f"\nmake check: {minutes(total)} in all ({busy} busy); "
+    cpu = sum(step.cpu or 0 for step in steps.values())
+    print(f"\nmake check: {minutes(total)} in all ({busy} busy; the steps' CPU {minutes(cpu)}); "
           + (f"FAILED or not run: {', '.join(step.target for step in bad)}" if bad else "every step passed"),
           flush=True)
     return 1 if bad else 0
