@@ -16,7 +16,7 @@ SWIFT ?= swift
 # strip it anyway; `swift build` gives a debug build for a debugger). A plain `swift build -c release`
 # lands in .build.
 RELEASE_SCRATCH := .build-release
-SWIFT_RELEASE := -c release -Xswiftc -enable-testing --debug-info-format none --disable-local-rpath \
+SWIFT_RELEASE := -c release -Xswiftc -enable-testing -debug-info-format none --disable-local-rpath \
 	--scratch-path $(RELEASE_SCRATCH)
 # The renderer every test runs and every package packs: that build's objects linked again with the
 # Swift runtime static (packaging/link-static.py): no Swift library to install, no RUNPATH.
