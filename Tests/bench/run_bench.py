@@ -31,7 +31,7 @@ import procstat
 import shots
 from support import websocket as wsloop
 from support.obs import OBS, SCENE, stage_plugin
-from support.processes import die_with_parent
+from support.processes import die_with_parent, wait_for
 from support.xserver import Xvfb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -193,16 +193,6 @@ def save_shot(obs, path):
                 f.write(img)
     except Exception as e:
         log(f"screenshot {path} failed: {e}")
-
-
-def wait_for(cond, timeout, step=0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = cond()
-        if v:
-            return v
-        time.sleep(step)
-    return None
 
 
 def start_bar(obs, server):

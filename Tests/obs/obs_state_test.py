@@ -82,6 +82,17 @@ def classify(obs, source, refs, candidates):
     return scored[0][1], scored[0][0], scored
 
 
+def closest_shot(obs, source, reference, tries=100):
+    """The mean difference of the source's screenshot from `reference`, taken until it is under 1.0
+    (up to `tries` screenshots 0.1 s apart): the last one."""
+    for _ in range(tries):
+        best = distance(screenshot(obs, source), reference)
+        if best < 1.0:
+            break
+        time.sleep(0.1)
+    return best
+
+
 def wait_for(obs, source, refs, expected, candidates, timeout=20):
     """Waits until the closest candidate is `expected`; returns (ok, what was seen, seconds taken)."""
     start = time.monotonic()
@@ -268,14 +279,8 @@ def run(obs, work, args, env, cleanup):
     merged_ref = os.path.join(work, "merged-ref.png")
     subprocess.run([os.path.abspath(args.renderer), "render", "--settings", merged_path, "--at", "60",
                     "--out", merged_ref], check=True, capture_output=True, env=render_env)
-    reference = Image.open(merged_ref).convert("RGBA")
-    best = None
-    for _ in range(100):
-        best = distance(screenshot(obs, "Merged Bar"), reference)
-        if best < 1.0:
-            break
-        time.sleep(0.1)
-    check(best is not None and best < 1.0, "two streams in one bar's list merge in real OBS as `commentbar render` draws them",
+    best = closest_shot(obs, "Merged Bar", Image.open(merged_ref).convert("RGBA"))
+    check(best < 1.0, "two streams in one bar's list merge in real OBS as `commentbar render` draws them",
           f"mean difference {best:.2f}")
     keep_shot(obs, "Merged Bar", "merged-obs.png")
 
@@ -296,15 +301,9 @@ def run(obs, work, args, env, cleanup):
         if b"emote shown as text" not in made.stderr:
             break
         print(f"note: the reference render drew an emote as text, made again: {made.stderr.decode()[-300:]}")
-    reference = Image.open(emote_ref).convert("RGBA")
-    best = None
-    for _ in range(100):
-        best = distance(screenshot(obs, "Emote Bar"), reference)
-        if best < 1.0:
-            break
-        time.sleep(0.1)
+    best = closest_shot(obs, "Emote Bar", Image.open(emote_ref).convert("RGBA"))
     shown_as_text = [line for line in open(obs.log_path(), errors="replace") if "emote shown as text" in line]
-    check(best is not None and best < 1.0, "emotes and badges appear as pictures in real OBS as `commentbar render` draws them",
+    check(best < 1.0, "emotes and badges appear as pictures in real OBS as `commentbar render` draws them",
           f"mean difference {best:.2f}" + (f"; OBS's renderer drew as text: {shown_as_text[:3]}" if shown_as_text else ""))
     keep_shot(obs, "Emote Bar", "emotes-obs.png")
     obs.create_input("Moving Emote Bar", "comment_bar_source", emote_settings)

@@ -20,7 +20,7 @@ import time
 
 from overlay.xsession import HEIGHT, WIDTH, PoolWatch, XSession, outside_share, region_stats
 from support.checks import check, finish
-from support.processes import wait_for
+from support.processes import stop, wait_for
 
 GAME = (0x20, 0xA0, 0x40)
 FRAME = (1280, 360)  # the settings table's default source size
@@ -55,12 +55,7 @@ class OverlayRun:
             return f.read().splitlines()
 
     def stop(self):
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop(self.process, signal.SIGINT)
 
 
 def overlay_window(x):

@@ -25,7 +25,7 @@ import sys
 import time
 
 from support import websocket
-from support.processes import Cleanup, die_with_parent, free_port
+from support.processes import Cleanup, die_with_parent, free_port, stop
 from support.xserver import Xvfb
 
 PROFILE = "CommentBar"  # the profile's, the scene collection's name
@@ -248,13 +248,7 @@ class OBS(Client):
 
     def stop(self):
         self.close()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc, signal.SIGINT, 10)
         # whatever OBS left behind in its session (a renderer child) goes too
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
