@@ -2,7 +2,6 @@
 # The OBS shim: built, tested and installed here (owned by the plugin work).
 #   make plugin       build/comment-bar.so
 #   make test-shim    the shim's unit tests, then the shim in a stub host, under ASan+UBSan, against the real renderer
-#   make test-obs     the shim in real libobs under Xvfb, then OBS's own state on the bar in real OBS
 #   make bench-shim   frame hand-off latency and upload cost
 #   make smoke-install  the installed bundle in the real OBS binary (throwaway config)
 #   make install      renderer + plugin + overlay helpers into OBS's user plugin folder
@@ -10,7 +9,7 @@
 # SHIM_RENDERER (the renderer the tests run) and SERVICES_RENDERER (the one whose
 # registry gives the service list) are RENDERER unless given: give them, not
 # RENDERER, to use another binary, so the rule for RENDERER does not apply to it.
-.PHONY: plugin test-shim test-shim-unit test-obs bench-shim smoke-install install uninstall
+.PHONY: plugin test-shim test-shim-unit bench-shim smoke-install install uninstall
 
 PLUGIN_DIR := CModules/plugin
 SETTINGS_DIR := CModules/CommentBarSettings
@@ -117,7 +116,7 @@ $(BENCH_HOST): $(STUB_HOST_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLU
 
 bench-shim: $(PLUGIN_SO) $(BENCH_HOST) $(FAKE_RENDERER) $(OBS_HOST)
 	$(BENCH_HOST) --bench --plugin $(PLUGIN_SO) --fake $(FAKE_RENDERER) --work build/shim/work
-	Tests/obs/run.sh --bench-upload $(OBS_HOST)
+	$(XSERVER) -- Tests/obs/run.sh --bench-upload $(OBS_HOST)
 
 # ---- the real-libobs host (Tests/obs) ----
 OBS_HOST := build/obs/obs_host
@@ -126,10 +125,7 @@ $(OBS_HOST): Tests/obs/obs_host.c $(PLUGIN_DIR)/plugin.mk
 	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(OBS_CFLAGS) $(CAIRO_CFLAGS) -o $@ Tests/obs/obs_host.c \
 		$(OBS_LIBS) $(CAIRO_LIBS) -lX11 -lpthread -lm
 
-# Then real OBS: recording, streaming (to a loopback ffmpeg RTMP sink) and a mic's mute on the bar.
-test-obs: $(PLUGIN_SO) $(OBS_HOST) $(SHIM_RENDERER)
-	Tests/obs/run.sh $(OBS_HOST) $(PLUGIN_SO) $(SHIM_RENDERER) Tests/shim/fixtures
-	/usr/bin/python3 Tests/obs/obs_state_test.py --plugin $(PLUGIN_SO) --data plugin/data --renderer $(SHIM_RENDERER)
+# test-obs (the shim in real libobs, then in real OBS): Tests/obs/obs.mk.
 
 # ---- install into OBS's user plugin folder ----
 # The overlay helpers (CModules/overlay) go beside the renderer, where it looks for them.
@@ -140,4 +136,4 @@ uninstall:
 	plugin/install.sh uninstall
 
 smoke-install: $(PLUGIN_SO) $(SHIM_RENDERER)
-	Tests/smoke/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)
+	$(XSERVER) -- Tests/smoke/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)

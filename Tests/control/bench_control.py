@@ -51,7 +51,7 @@ def main():
     port = free_port()
     settings = {**QUIET, "service": "websocket", "stream_id": "bench", "server": f"ws://127.0.0.1:{relay.port}/chat",
                 "control": False, "control_port": port}
-    bar = ServedBar(settings, width=640, height=360, env={"XDG_CONFIG_HOME": config})
+    bar = ServedBar(settings, width=640, height=360, env={"XDG_CONFIG_HOME": config, "XDG_DATA_HOME": os.path.join(config, "data")})
     while not relay.clients:
         time.sleep(0.05)
     pid = bar.proc.pid

@@ -6,7 +6,9 @@
 # CONTROL_BIN=path/to/commentbar tests another build instead of the release renderer.
 # Debian's own Python: it has selenium, websockets and PIL from apt (a python3 on PATH may not).
 CONTROL_BIN ?=
-CONTROL_PYTHON = COMMENTBAR_BIN=$(abspath $(or $(CONTROL_BIN),$(RENDERER))) PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3
+CONTROL_APT_PACKAGES := chromium chromium-driver python3-selenium python3-websockets python3-pil
+APT_PACKAGES += $(CONTROL_APT_PACKAGES)
+CONTROL_PYTHON = COMMENTBAR_BIN=$(abspath $(or $(CONTROL_BIN),$(RENDERER))) $(TEST_PYTHON)
 
 .PHONY: test-control bench-control
 

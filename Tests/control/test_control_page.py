@@ -151,7 +151,7 @@ class ControlPageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.config = tempfile.mkdtemp(prefix="control-config-")
-        cls.env = {"XDG_CONFIG_HOME": cls.config}
+        cls.env = {"XDG_CONFIG_HOME": cls.config, "XDG_DATA_HOME": os.path.join(cls.config, "data")}
         cls.relay = Relay()
         cls.port = free_port()
         cls.settings = {**QUIET, "service": "websocket", "stream_id": "relay1",
