@@ -24,7 +24,9 @@ F_ADD_SEALS, F_SEAL_SEAL, F_SEAL_SHRINK, F_SEAL_GROW = 1033, 0x1, 0x2, 0x4
 # frame is a change of the rows.
 QUIET = {"show_clock": False, "show_viewers": False, "show_gifts": False, "show_mic": False,
          "show_avatar": False, "show_badges": False, "bg_opacity": 100, "bg_color": 0xFF000000,
-         "text_color": 0xFFFFFFFF, "fps": 30, "highlight_first": True}
+         "text_color": 0xFFFFFFFF, "fps": 30, "highlight_first": True,
+         # No viewer memory: its first-time label (a viewer new to the channel) would widen a row.
+         "remember": False}
 
 
 class ServedBar:
