@@ -228,7 +228,9 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
 
     /// What speech and the control page hear of an event the bar applied.
     private func heard(_ event: FeedEvent, shown: ChatLine?, origin: BarState.Origin) {
-        speech.heard(event, shown: shown)
+        // History (a platform's recent chat on joining, the log's rows after a restart) is never
+        // read aloud, but the control page and the event API list it, marked `history`.
+        speech.heard(event, shown: shown?.isHistory == true ? nil : shown)
         control.heard(event, shown: shown, origin: origin)
     }
 
@@ -279,15 +281,15 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         }
     }
 
-    /// Applies one event the flow released (now due) to the bar, and says what speech hears of
-    /// it: the event, and the row it added as the bar shows it (nil for history, which is
-    /// never read aloud, and for anything filtered out).
+    /// Applies one event the flow released (now due) to the bar, and says what speech and the
+    /// control page hear of it: the event, and the row it added as the bar shows it (nil for
+    /// anything filtered out).
     static func apply(_ event: FeedEvent, from origin: BarState.Origin,
                       to state: inout BarState) -> (FeedEvent, ChatLine?) {
         let revision = state.linesRevision
         state.apply(event, from: origin)
         let added = state.linesRevision != revision ? newRow(of: event, origin, in: state) : nil
-        return (rowEvent(event, origin), added?.isHistory == true ? nil : added)
+        return (rowEvent(event, origin), added)
     }
 
     /// Deletions name rows as the bar does: a stream's own ids are tagged when there are several.

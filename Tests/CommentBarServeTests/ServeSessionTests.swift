@@ -49,6 +49,17 @@ final class ServeSessionTests: XCTestCase {
         return sink
     }
 
+    /// A history row (a platform's recent chat on joining) is drawn and handed on with its row, so
+    /// the control page and the event API list it; only speech leaves it out.
+    func testAHistoryRowIsHandedOnWithItsRow() {
+        var state = BarState()
+        let origin = BarState.Origin(index: 0, count: 1, name: "YouTube", service: "youtube", badge: .plain)
+        let earlier = ChatLine(id: "h1", user: "viewer", text: "said before the bar started", isHistory: true)
+        let (_, shown) = ServeSession.apply(.comment(earlier), from: origin, to: &state)
+        XCTAssertEqual(shown?.id, "h1")
+        XCTAssertEqual(shown?.isHistory, true)
+    }
+
     func testDemoSettingsMakeFramesStatusAndHeartbeats() async {
         let sink = await run([settingsLine(), #"{"active":true}"#]) { $0.pool.publishedCount > 0 }
         XCTAssertGreaterThan(sink.pool.publishedCount, 0)
