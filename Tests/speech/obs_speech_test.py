@@ -141,6 +141,12 @@ def run(obs, work, args, env, cleanup):
     traces = [float(m) for m in re.findall(r"speech trace: first sample ([0-9.]+) ms",
                                             open(obs.log_path(), errors="replace").read())]
     check(len(traces) == len(times), "the shim's trace saw each comment's first sample", f"{traces}")
+    # eSpeak NG runs as a child process (`espeak-ng`): viewer text never reaches a library in the
+    # renderer, so a crash in the engine cannot take the bar with it.
+    pid = renderer_pid(obs.pid)
+    mapped = open(f"/proc/{pid}/maps").read() if pid else ""
+    check(pid and "libespeak" not in mapped, "the renderer that spoke has no libespeak-ng in its memory",
+          f"pid {pid}")
     obs.remove_input("Speech Bar")
 
     # Speech off: the same kind of bar, silent.
@@ -192,7 +198,7 @@ def hotkeys(obs, work, base):
     created = time.monotonic() - rec_start
     names = obs.request("GetHotkeyList").get("hotkeys", [])
     check("comment_bar.skip_reading" in names and "comment_bar.pause_reading" in names,
-          "the source registers its two hotkeys with OBS", f"{[n for n in names if 'comment_bar' in n]}")
+          "the source registers its two reading hotkeys with OBS", f"{[n for n in names if 'comment_bar' in n]}")
 
     def at(seconds):  # sleeps until `seconds` after the source was created
         time.sleep(max(0, rec_start + created + seconds - time.monotonic()))
