@@ -206,19 +206,22 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarNetTests",
-                    dependencies: ["CommentBarNet", "CommentBarNetTesting", .product(name: "NIOEmbedded", package: "swift-nio")],
+                    dependencies: ["CommentBarNet", "CommentBarNetTesting", .product(name: "NIOEmbedded", package: "swift-nio"),
+                                   .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices", "CommentBarNetTesting"],
                     swiftSettings: strictSwift),
         // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
         .testTarget(name: "CommentBarSpeechTests",
                     dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
-                                   .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+                                   .product(name: "NIOHTTP1", package: "swift-nio"),
+                                   .product(name: "InMemoryLogging", package: "swift-log")] + nio,
                     exclude: ["Sounds"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarOverlayTests",
                     dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",
-                                   .product(name: "Logging", package: "swift-log")],
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
         // A platform made in a test (not in Sources/Platforms) reaches everything a real one does:
         // URL detection, the rows' badge as drawn, the help in `commentbar services`.
@@ -238,7 +241,8 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarMemoryTests",
                     dependencies: ["CommentBarMemory", "CommentBarCore", "CommentBarFeeds",
-                                   .product(name: "Logging", package: "swift-log")],
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
         // Writes comments through the memory's writer at a steady rate until killed: the
         // kill -9 test's child process (CommentBarMemoryTests).

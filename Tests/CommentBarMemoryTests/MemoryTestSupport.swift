@@ -3,8 +3,8 @@
 import CommentBarCore
 import CommentBarFeeds
 import Foundation
+import InMemoryLogging
 import Logging
-import Synchronization
 
 /// A folder of its own under the temporary folder, removed when the value goes.
 final class TemporaryFolder: Sendable {
@@ -28,28 +28,18 @@ final class TemporaryFolder: Sendable {
     func files() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? [] }
 }
 
-/// Log lines kept for the test to read.
+/// Log lines kept for the test to read ("level: message"), in swift-log's own in-memory handler.
 final class CapturedLog: Sendable {
-    let lines = Mutex<[String]>([])
+    private let handler: InMemoryLogHandler
 
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(log: self) }
+    init() {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .trace
+        self.handler = handler
     }
 
-    var all: [String] { lines.withLock { $0 } }
-
-    struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            log.lines.withLock { $0.append("\(event.level): \(event.message)") }
-        }
-    }
+    var logger: Logger { Logger(label: "test") { [handler] _ in handler } }
+    var all: [String] { handler.entries.map { "\($0.level): \($0.message)" } }
 }
 
 let testChannel = ChannelRef(platform: "twitch", channel: "streamer")

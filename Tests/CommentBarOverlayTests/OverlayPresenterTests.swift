@@ -3,31 +3,22 @@ import CommentBarCore
 @testable import CommentBarOverlay
 import CommentBarPool
 import Foundation
+import InMemoryLogging
 import Logging
-import Synchronization
 import XCTest
 
-/// Log lines kept for the assertions.
+/// Log messages kept for the assertions, in swift-log's own in-memory handler.
 final class CapturedLog: Sendable {
-    let lines = Mutex<[String]>([])
+    private let handler: InMemoryLogHandler
 
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(log: self) }
+    init() {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .trace
+        self.handler = handler
     }
 
-    struct Handler: LogHandler {
-        let log: CapturedLog
-        var logLevel: Logger.Level = .trace
-        var metadata: Logger.Metadata = [:]
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            log.lines.withLock { $0.append("\(event.message)") }
-        }
-    }
+    var logger: Logger { Logger(label: "test") { [handler] _ in handler } }
+    var lines: [String] { handler.entries.map { "\($0.message)" } }
 }
 
 /// The presenter against stand-in helper programs (shell scripts named as the real ones in a
@@ -124,9 +115,9 @@ final class OverlayPresenterTests: XCTestCase {
         XCTAssertEqual(lines[1], #"{"frame":1}"#)
         XCTAssertEqual(lines[2], #"{"frame":2}"#)
         XCTAssertTrue(lines[3].contains(#""margin":7"#), lines[3])
-        XCTAssertTrue(log.lines.withLock { $0 }.contains { $0.hasPrefix("overlay on: commentbar-overlay-x11") })
+        XCTAssertTrue(log.lines.contains { $0.hasPrefix("overlay on: commentbar-overlay-x11") })
         // Off: the helper is told to go (end of input, SIGTERM) and is gone soon after.
-        let started = log.lines.withLock { $0 }.first { $0.hasPrefix("overlay on:") } ?? ""
+        let started = log.lines.first { $0.hasPrefix("overlay on:") } ?? ""
         let pid = pid_t(started.split(separator: " ").last?.dropLast() ?? "") ?? 0
         XCTAssertGreaterThan(pid, 0, started)
         settings.overlay = false
@@ -147,7 +138,7 @@ final class OverlayPresenterTests: XCTestCase {
         // Starts at once, again about 1 s after it failed, then 2 s after that: three runs within 5 s.
         wait(seconds: 5) { contents("runs").split(separator: "\n").count >= 3 }
         XCTAssertGreaterThanOrEqual(contents("runs").split(separator: "\n").count, 3)
-        let said = log.lines.withLock { $0 }.filter { $0.contains("cannot open the X display") }
+        let said = log.lines.filter { $0.contains("cannot open the X display") }
         XCTAssertEqual(said, ["overlay: cannot open the X display :99"], "one line for one reason")
         settings.overlay = false
         presenter.settingsChanged(settings)
@@ -162,7 +153,7 @@ final class OverlayPresenterTests: XCTestCase {
         settings.overlay = true
         presenter.settingsChanged(settings)
         presenter.settingsChanged(settings)
-        let said = log.lines.withLock { $0 }
+        let said = log.lines
         XCTAssertEqual(said.count, 1)
         XCTAssertTrue(said.first?.contains("commentbar-overlay-x11 not found") ?? false, "\(said)")
         settings.overlay = false

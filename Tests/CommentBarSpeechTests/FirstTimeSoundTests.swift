@@ -2,6 +2,7 @@
 import CommentBarCore
 @testable import CommentBarSpeech
 import Foundation
+import InMemoryLogging
 import Logging
 import Synchronization
 import XCTest
@@ -267,24 +268,21 @@ final class FakeEngine: SpeechEngine, Sendable {
     }
 }
 
-/// Log lines kept for the test.
+/// Log lines kept for the test, in swift-log's own in-memory handler.
 final class LogLines: Sendable {
-    private let lines = Mutex<[(Logger.Level, String)]>([])
+    private let handler: InMemoryLogHandler
 
-    var logger: Logger { Logger(label: "test") { _ in Handler(lines: self) } }
-    var errors: [String] { lines.withLock { $0.filter { $0.0 == .error }.map(\.1) } }
-    var infos: [String] { lines.withLock { $0.filter { $0.0 == .info }.map(\.1) } }
+    init() {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .trace
+        self.handler = handler
+    }
 
-    struct Handler: LogHandler {
-        let lines: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            lines.lines.withLock { $0.append((event.level, "\(event.message)")) }
-        }
+    var logger: Logger { Logger(label: "test") { [handler] _ in handler } }
+    var errors: [String] { messages(at: .error) }
+    var infos: [String] { messages(at: .info) }
+
+    private func messages(at level: Logger.Level) -> [String] {
+        handler.entries.filter { $0.level == level }.map { "\($0.message)" }
     }
 }
