@@ -12,11 +12,13 @@ comments; no token: 401; a foreign Host: 403; a WebSocket from another Origin: r
 loopback only (`ss`); a WebSocket client of /api/events gets every comment as JSON, in order.
 
     PYTHONPATH=Tests python3 -m obs.shared_obs --plugin SO --data DIR --renderer BIN control.obs_control_test
+    PYTHONPATH=Tests python3 -m control.obs_control_test --plugin SO --data DIR --renderer BIN   (the same)
 COMMENTBAR_OBS_SHOTS=DIR keeps OBS's screenshots of the bar (PNG)."""
 import json
 import os
 import stat
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -27,6 +29,7 @@ from selenium.webdriver.common.keys import Keys
 
 from control.browser import chromium, wait_for
 from control.relay import BLUE, Relay
+from obs import shared_obs
 from support import websocket
 from support.checks import check
 from support.processes import free_port
@@ -405,3 +408,7 @@ def viewer_choices(obs, work, page, comment, events):
           "hiding a viewer on the page removes their next comments from OBS's frame and the page",
           f"Bob's old rows gone first: {bool(cleared)}; {len(green)} green pixels after his next comment; "
           f"on the page: {page.has('hidden1')}")
+
+
+if __name__ == "__main__":
+    sys.exit(shared_obs.main([sys.modules[__name__]]))
