@@ -10,23 +10,18 @@ chromium's own network log, what the bar shows from the pool's frames.
     CONTROL_SHOTS=/tmp/shots  keeps the screenshots and the bar's frames as PNG files
 
 Needs chromium, chromium-driver, python3-selenium, python3-websockets, python3-pil (Debian)."""
-import asyncio
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import types
 import unittest
 import urllib.error
 import urllib.request
 
-import websockets
 from PIL import Image
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -36,60 +31,13 @@ BIN = os.path.abspath(os.environ.get("COMMENTBAR_BIN", ".build/debug/commentbar"
 # Debian's Python without pytest, so it is given here.
 sys.modules["conftest"] = types.SimpleNamespace(binary=lambda: BIN)
 sys.path.insert(0, os.path.join(HERE, "..", "feeds"))
+sys.path.insert(0, os.path.join(HERE, ".."))
 from pool_frames import QUIET, ServedBar  # noqa: E402
+from control.browser import chromium as browser, wait_for  # noqa: E402
+from control.relay import BLUE, Relay  # noqa: E402
+from support.processes import free_port  # noqa: E402
 
 SHOTS = os.environ.get("CONTROL_SHOTS") or tempfile.mkdtemp(prefix="control-shots-")
-BLUE = "#4fc3f7"  # every name is blue: nothing of a row is the pin strip's amber
-
-
-def free_port():
-    import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Relay:
-    """A WebSocket server on loopback that the bar's `websocket` feed reads: `send` gives every
-    connected client one JSON event."""
-
-    def __init__(self):
-        self.port = free_port()
-        self.clients = set()
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        threading.Thread(target=self._run, daemon=True).start()
-        if not self.ready.wait(10):
-            raise AssertionError("the relay did not start")
-
-    def _run(self):
-        asyncio.set_event_loop(self.loop)
-
-        async def serve(socket, _path):
-            self.clients.add(socket)
-            try:
-                await socket.wait_closed()
-            finally:
-                self.clients.discard(socket)
-
-        async def main():
-            async with websockets.serve(serve, "127.0.0.1", self.port):
-                self.ready.set()
-                await asyncio.Future()
-
-        self.loop.run_until_complete(main())
-
-    def send(self, event):
-        text = json.dumps(event, ensure_ascii=False)
-
-        async def broadcast():
-            for client in list(self.clients):
-                await client.send(text)
-
-        asyncio.run_coroutine_threadsafe(broadcast(), self.loop).result(5)
-
-    def comment(self, id, user, text):
-        self.send({"type": "comment", "id": id, "user": user, "login": user.lower(), "text": text, "color": BLUE})
 
 
 def nio_threads(pid):
@@ -136,17 +84,6 @@ def save_frame(bar, pixels, name):
     return path
 
 
-def browser(language="en-US"):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1100,900", f"--lang={language}"):
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": language})
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
 class ControlPageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -156,7 +93,10 @@ class ControlPageTest(unittest.TestCase):
         cls.port = free_port()
         cls.settings = {**QUIET, "service": "websocket", "stream_id": "relay1",
                         "server": f"ws://127.0.0.1:{cls.relay.port}/chat", "max_lines": 12,
-                        "control": True, "control_port": cls.port}
+                        "control": True, "control_port": cls.port,
+                        # No viewer memory: the page's answer when a choice cannot be kept (503) is
+                        # checked here; Tests/control/obs_control_test.py keeps choices in real OBS.
+                        "remember": False}
         cls.bar = ServedBar(cls.settings, width=640, height=360, env=cls.env)
         cls.bar.wait_log(f"control page: on http://127.0.0.1:{cls.port}/")
         deadline = time.monotonic() + 30
@@ -178,17 +118,7 @@ class ControlPageTest(unittest.TestCase):
         cls.driver.quit()
         cls.bar.stop()
 
-    @staticmethod
-    def wait_for(condition, what, timeout=15, poll=0.02):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                if condition():
-                    return
-            except Exception:  # an element not there yet
-                pass
-            time.sleep(poll)
-        raise AssertionError(f"timed out waiting for {what}")
+    wait_for = staticmethod(wait_for)
 
     def row(self, id):
         return self.driver.find_element(By.CSS_SELECTOR, f'li.comment[data-id="{id}"]')

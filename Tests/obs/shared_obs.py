@@ -21,7 +21,8 @@ from support import obs as real_obs
 from support.checks import check, finish
 from support.processes import Cleanup
 
-MODULES = ["obs.obs_state_test", "overlay.overlay_obs_test", "speech.obs_speech_test"]
+MODULES = ["obs.obs_state_test", "overlay.overlay_obs_test", "speech.obs_speech_test",
+           "control.obs_control_test"]
 
 
 def main(modules=None):

@@ -212,6 +212,16 @@ class Client:
             return t0, t1, None
         return t0, t1, base64.b64decode(img.split(",", 1)[1])
 
+    def image(self, source=SCENE, width=None, height=None, tries=50):
+        """The source's screenshot as a PIL RGBA image, retried 0.1 s apart while it has no frame yet."""
+        from PIL import Image
+        for _ in range(tries):
+            _, _, png = self.screenshot(source, width, height)
+            if png:
+                return Image.open(io.BytesIO(png)).convert("RGBA")
+            time.sleep(0.1)
+        raise RuntimeError(f"no screenshot of {source}")
+
     def close(self):
         if self.ws is not None:
             self.ws.close()

@@ -45,13 +45,14 @@ def run(coro, timeout=None):
 
 
 class Client:
-    """One client connection; every call waits at most `timeout` seconds."""
+    """One client connection; every call waits at most `timeout` seconds. `connect` goes to
+    websockets.connect as it is (`extra_headers`, `origin`: a client that names itself)."""
 
-    def __init__(self, uri, timeout=10.0):
+    def __init__(self, uri, timeout=10.0, **connect):
         self.timeout = timeout
 
         async def open_():
-            return await websockets.connect(uri, open_timeout=timeout, **OPTIONS)
+            return await websockets.connect(uri, open_timeout=timeout, **OPTIONS, **connect)
         self.ws = run(open_())
 
     def recv_text(self):
