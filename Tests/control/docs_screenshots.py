@@ -20,18 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_control_page import BIN, Relay, ServedBar, amber_pixels, browser, free_port, save_frame  # noqa: E402
 import test_control_page  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-
-
-def wait_for(condition, what, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return
-        except Exception:  # an element not there yet
-            pass
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+from browser import wait_for  # noqa: E402
 
 
 def main(out):
