@@ -5,7 +5,8 @@ runs against the OBS (`run(obs, work, args, env, cleanup)`: checks through suppo
 modules every input the previous one made is removed, so each starts from an empty scene.
 
     python3 -m obs.shared_obs --plugin SO --data DIR --renderer BIN [--helpers DIR] [MODULE...]
-MODULEs (default: all three) are obs.obs_state_test, overlay.overlay_obs_test, speech.obs_speech_test.
+MODULEs (default: all of MODULES) are obs.obs_state_test, overlay.overlay_obs_test, speech.obs_speech_test,
+memory.obs_memory_test, obs.obs_secrets_test.
 A test module run as a script is this with itself alone. Prints "ok"/"FAIL" lines and
 "N passed, M failed"; exits non-zero on a failure."""
 import argparse
@@ -21,7 +22,9 @@ from support import obs as real_obs
 from support.checks import check, finish
 from support.processes import Cleanup
 
-MODULES = ["obs.obs_state_test", "overlay.overlay_obs_test", "speech.obs_speech_test"]
+MODULES = ["obs.obs_state_test", "overlay.overlay_obs_test", "speech.obs_speech_test",
+           "memory.obs_memory_test",
+           "obs.obs_secrets_test"]
 
 
 def main(modules=None):
