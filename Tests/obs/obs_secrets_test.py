@@ -26,7 +26,6 @@ import os
 import signal
 import stat
 import sys
-import threading
 import urllib.parse
 
 from obs import shared_obs
