@@ -17,6 +17,7 @@
     obs_memory_test.py --plugin SO --data DIR --renderer BIN
 In `make check` it shares one OBS with the other real-OBS tests (obs/shared_obs.py).
 """
+import glob
 import io
 import json
 import os
@@ -31,7 +32,7 @@ from PIL import Image
 
 from obs import shared_obs
 from obs.obs_state_test import distance  # mean RGB difference over the reference's opaque pixels
-from speech.obs_speech_test import renderer_pid, start_recording, stop_recording
+from speech.obs_speech_test import start_recording, stop_recording
 from support import websocket
 from support.checks import check
 from support.processes import wait_for
@@ -166,6 +167,23 @@ def srt_entries(text):
     return entries
 
 
+def the_renderer(obs, seconds=10):
+    """The pid of OBS's one renderer (the one bar of this test) once the renderers of the sources
+    removed before it have exited; None while there is none or more than one."""
+    def renderers():
+        found = set()
+        for children in glob.glob(f"/proc/{obs.pid}/task/*/children"):
+            for pid in open(children).read().split():
+                try:
+                    if os.path.basename(os.readlink(f"/proc/{pid}/exe")) == "commentbar":
+                        found.add(int(pid))
+                except OSError:
+                    pass
+        return found
+    alone = wait_for(lambda: len(renderers()) == 1, seconds)
+    return next(iter(renderers())) if alone else None
+
+
 def environment(work, cleanup, args):
     return {}
 
@@ -258,8 +276,8 @@ def run(obs, work, args, env, cleanup):
 def kill_during_burst(obs, work, args, relay, db):
     """1,000 comments/s for 4 s; the renderer is killed (SIGKILL) 3 s in. Every comment sent more
     than 2 s before the kill (so drawn more than 1 s before it) is in the log after."""
-    pid = renderer_pid(obs.pid)
-    if not check(pid is not None, "the bar's renderer runs (to kill)"):
+    pid = the_renderer(obs)
+    if not check(pid is not None, "the bar's renderer runs, alone (to kill)"):
         return
     start, sent, killed_at = time.monotonic(), 0, None
     sent_at = []

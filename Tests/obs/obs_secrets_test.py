@@ -29,7 +29,7 @@ import sys
 import urllib.parse
 
 from obs import shared_obs
-from speech.obs_speech_test import renderer_pid
+from memory.obs_memory_test import the_renderer
 from support import obs as real_obs, tls, websocket
 from support.checks import check
 from support.fakes import HTTPSServer, LoopbackFake
@@ -157,9 +157,9 @@ def run(obs, work, args, env, cleanup):
           f"requests with the cookie {before[0]} -> {fake.with_session()}, SUB lines {before[1]} -> {fake.subscribed()}")
     # The renderer dies; the shim gives its new one the newest settings line, which since the
     # reload has only the id and the flag: the session comes from the file.
-    pid = renderer_pid(obs.pid)
+    pid = the_renderer(obs)
     before = (fake.with_session(), fake.subscribed())
-    if check(pid is not None, "the bar's renderer runs (to kill)"):
+    if check(pid is not None, "the bar's renderer runs, alone (to kill)"):
         os.kill(pid, signal.SIGKILL)
         check(sent_again(fake, before), "after kill -9 the shim's new renderer sends the session from its file",
               f"requests with the cookie {before[0]} -> {fake.with_session()}, SUB lines {before[1]} -> {fake.subscribed()}")

@@ -18,7 +18,7 @@ import tempfile
 import time
 import traceback
 
-from support import obs as real_obs
+from support import obs as real_obs, tls
 from support.checks import check, finish
 from support.processes import Cleanup
 
@@ -40,12 +40,13 @@ def main(modules=None):
     work = tempfile.mkdtemp(prefix="commentbar-real-obs.")
     try:
         with Cleanup() as cleanup:
-            own_env, env = {}, {}
+            own_env = {}
             for module in modules:
                 folder = os.path.join(work, module.__name__.rsplit(".", 1)[-1])
                 os.makedirs(folder)
                 own_env[module] = module.environment(folder, cleanup, args)
-                env.update(own_env[module])
+            # Two modules' fakes each route host names and trust their own CA: OBS's renderers get all.
+            env = tls.merged_env(own_env.values(), os.path.join(work, "ca-bundle.pem"))
             started = time.monotonic()
             with real_obs.session(work, args.plugin, args.data, args.renderer, env) as obs:
                 print(f"(OBS {obs.request('GetVersion').get('obsVersion')} up in {time.monotonic() - started:.1f} s)",
