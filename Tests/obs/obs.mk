@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The shim in real libobs and in real OBS (Tests/obs; the shared helpers: Tests/support).
 #   make test-obs       the shim in real libobs (obs_host) under Xvfb, then OBS's own state on the bar in real OBS
-#   make test-real-obs  the real-OBS tests of test-obs, test-overlay and test-speech in one OBS (what make check runs)
+#   make test-real-obs  the real-OBS tests of test-obs, test-overlay and test-speech, the viewer memory's, the
+#                       secrets' and the control page's real-OBS tests, in one OBS (what make check runs)
 .PHONY: test-obs test-obs-host test-obs-state test-real-obs
 
 test-obs: test-obs-host test-obs-state

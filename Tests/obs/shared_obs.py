@@ -5,7 +5,8 @@ runs against the OBS (`run(obs, work, args, env, cleanup)`: checks through suppo
 modules every input the previous one made is removed, so each starts from an empty scene.
 
     python3 -m obs.shared_obs --plugin SO --data DIR --renderer BIN [--helpers DIR] [MODULE...]
-MODULEs (default: all three) are obs.obs_state_test, overlay.overlay_obs_test, speech.obs_speech_test.
+MODULEs (default: all of MODULES) are obs.obs_state_test, overlay.overlay_obs_test, speech.obs_speech_test,
+memory.obs_memory_test, obs.obs_secrets_test, control.obs_control_test.
 A test module run as a script is this with itself alone. Prints "ok"/"FAIL" lines and
 "N passed, M failed"; exits non-zero on a failure."""
 import argparse
@@ -17,12 +18,12 @@ import tempfile
 import time
 import traceback
 
-from support import obs as real_obs
+from support import obs as real_obs, tls
 from support.checks import check, finish
 from support.processes import Cleanup
 
 MODULES = ["obs.obs_state_test", "overlay.overlay_obs_test", "speech.obs_speech_test",
-           "control.obs_control_test"]
+           "memory.obs_memory_test", "obs.obs_secrets_test", "control.obs_control_test"]
 
 
 def main(modules=None):
@@ -38,12 +39,13 @@ def main(modules=None):
     work = tempfile.mkdtemp(prefix="commentbar-real-obs.")
     try:
         with Cleanup() as cleanup:
-            own_env, env = {}, {}
+            own_env = {}
             for module in modules:
                 folder = os.path.join(work, module.__name__.rsplit(".", 1)[-1])
                 os.makedirs(folder)
                 own_env[module] = module.environment(folder, cleanup, args)
-                env.update(own_env[module])
+            # Two modules' fakes each route host names and trust their own CA: OBS's renderers get all.
+            env = tls.merged_env(own_env.values(), os.path.join(work, "ca-bundle.pem"))
             started = time.monotonic()
             with real_obs.session(work, args.plugin, args.data, args.renderer, env) as obs:
                 print(f"(OBS {obs.request('GetVersion').get('obsVersion')} up in {time.monotonic() - started:.1f} s)",

@@ -52,3 +52,29 @@ def renderer_env(test_ca, *routes, **extra):
         env["COMMENTBAR_CONNECT_TO"] = connect_to(*routes)
     env.update(extra)
     return env
+
+
+def merged_env(envs, bundle):
+    """Several fakes' renderer variables as one environment (one OBS runs every real-OBS test):
+    their COMMENTBAR_CONNECT_TO rules joined, their CAs in one PEM file `bundle` (the renderer
+    trusts every certificate of COMMENTBAR_CA_FILE); any other variable as the last one gives it."""
+    merged, rules, cas = {}, [], []
+    for env in envs:
+        for name, value in env.items():
+            if name == "COMMENTBAR_CONNECT_TO":
+                rules.append(value)
+            elif name == "COMMENTBAR_CA_FILE":
+                cas.append(value)
+            else:
+                merged[name] = value
+    if rules:
+        merged["COMMENTBAR_CONNECT_TO"] = ",".join(rules)
+    if len(cas) == 1:
+        merged["COMMENTBAR_CA_FILE"] = cas[0]
+    elif cas:
+        with open(bundle, "w") as out:
+            for path in cas:
+                with open(path) as pem:
+                    out.write(pem.read().rstrip("\n") + "\n")
+        merged["COMMENTBAR_CA_FILE"] = bundle
+    return merged

@@ -77,21 +77,23 @@ class Client:
 
 
 class Server:
-    """A loopback server that broadcasts text to every connected client; what clients send is dropped."""
+    """A loopback server that broadcasts text to every connected client and keeps what clients
+    send (`received`); over TLS with an `ssl` server context (a fake under a real wss:// host)."""
 
-    def __init__(self, host="127.0.0.1", port=0):
+    def __init__(self, host="127.0.0.1", port=0, ssl=None):
         self.clients = set()  # changed on the loop thread only
+        self.received = []  # every message a client sent, in order
 
         async def start():
-            return await websockets.serve(self._handle, host, port, **OPTIONS)
+            return await websockets.serve(self._handle, host, port, ssl=ssl, **OPTIONS)
         self.server = run(start(), 10)
         self.port = self.server.sockets[0].getsockname()[1]
 
     async def _handle(self, ws):
         self.clients.add(ws)
         try:
-            async for _ in ws:
-                pass
+            async for message in ws:
+                self.received.append(message)
         except websockets.exceptions.ConnectionClosed:
             pass
         finally:
