@@ -64,7 +64,10 @@ def main(modules=None):
                         check(False, "OBS is still running", f"exit status {obs.proc.returncode}")
                         break
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if os.environ.get("COMMENTBAR_KEEP_WORK"):  # set: the OBS log and every file kept to read
+            print(f"(work folder kept: {work})")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     return finish()
 
 
