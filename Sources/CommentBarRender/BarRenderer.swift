@@ -374,12 +374,15 @@ public final class BarRenderer {
         }
     }
 
-    /// Whether a picture among `urls` (loading when a row was laid out) is no longer loading.
+    /// Whether a picture among `urls` (loading or not yet asked for when a row was laid out)
+    /// has arrived or failed.
     private func arrived(_ urls: [String]) -> Bool {
         guard let emotes, !urls.isEmpty else { return false }
         return urls.contains { url in
-            if case .loading? = emotes.state(of: url) { return false }
-            return true
+            switch emotes.state(of: url) {
+            case .ready?, .failed?: return true
+            case .loading?, nil: return false
+            }
         }
     }
 

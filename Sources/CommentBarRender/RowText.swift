@@ -119,7 +119,13 @@ struct RowText {
             switch state {
             case .ready(let ready)?: art = ready
             case .loading?: art = nil
-            case .failed?, nil: continue
+            case .failed?: continue
+            case nil:
+                // Not asked for yet (the frame loop asks for the newest rows' pictures, and a row
+                // can reach a frame first): text for now, and the row is laid out again once the
+                // picture comes.
+                if emotes != nil { pendingURLs.append(emote.url) }
+                continue
             }
             text.unicodeScalars.append(contentsOf: scalars[position..<emote.range.lowerBound])
             picture(.emote(emote, art: art))

@@ -132,6 +132,24 @@ final class EmoteRenderingTests: XCTestCase {
         XCTAssert(bytes(pool.newestFrame!) == bytes(fresh.newestFrame!))
     }
 
+    /// A row can reach a frame before the frame loop asked for its pictures (it arrived while the
+    /// frame waited for its turn): it shows text, and is drawn again when the picture comes.
+    func testARowDrawnBeforeItsPictureWasAskedForGetsItLater() throws {
+        let images = EmoteImages()
+        var state = BarState()
+        state.apply(.comment(ChatLine(id: "b", user: "u", text: "Kappa early",
+                                      emotes: [Emote(range: 0..<5, name: "Kappa", url: "https://e/still.png")])))
+        let pool = MemoryFramePool(width: 640, height: 200)
+        let renderer = BarRenderer(settings: BarSettings(), width: 640, height: 200, emotes: images)
+        renderer.render(state, now: 0, into: pool)
+        XCTAssertTrue(images.begin("https://e/still.png"), "asked for only after the first frame")
+        images.finish("https://e/still.png", .ready(try art("still.png")))
+        XCTAssertTrue(renderer.render(state, now: 0.2, into: pool), "the picture arrived: the row is drawn again")
+        let fresh = MemoryFramePool(width: 640, height: 200)
+        BarRenderer(settings: BarSettings(), width: 640, height: 200, emotes: images).render(state, now: 0.2, into: fresh)
+        XCTAssert(bytes(pool.newestFrame!) == bytes(fresh.newestFrame!), "the same frame as a bar that had the picture")
+    }
+
     func testTheMemoryCacheIsBounded() throws {
         let images = EmoteImages()
         let party = try art("party.gif")
