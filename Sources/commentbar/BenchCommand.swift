@@ -15,41 +15,71 @@ struct Bench: ParsableCommand {
 
     @Flag(help: "Print a JSON list, one object per size.") var json = false
     @Option(help: "Measured frames per case.") var iterations: Int = 300
+    @Option(help: "A bar size to measure, WxH (repeatable; default 1280x360 and 1920x1080).") var size: [String] = []
+    @Option(help: """
+        Measure only this case (repeatable; default all): \(Case.allCases.map(\.rawValue).joined(separator: ", ")). \
+        One case alone is what a profiler (valgrind --tool=callgrind) should run.
+        """) var only: [Case] = []
 
+    enum Case: String, CaseIterable, ExpressibleByArgument {
+        case full, new, clock, unchanged, memcpy, sustained, filters, emotes
+    }
+
+    /// One size's figures; a case not measured (`--only`) is left out of the JSON.
     struct Result: Encodable {
         var width: Int
         var height: Int
-        var full_redraw_ms: Double
-        var full_redraw_p90_ms: Double
-        var new_comment_ms: Double
-        var new_comment_p90_ms: Double
-        var clock_tick_ms: Double
-        var clock_tick_p90_ms: Double
-        var unchanged_ms: Double
-        var unchanged_p90_ms: Double
-        var memcpy_ms: Double
-        var memcpy_p90_ms: Double
-        var comments_per_second: Double
-        var new_comment_vs_memcpy: Double
-        var clock_tick_vs_memcpy: Double
-        var unchanged_frames_drawn: Int
+        var full_redraw_ms: Double?
+        var full_redraw_p90_ms: Double?
+        var new_comment_ms: Double?
+        var new_comment_p90_ms: Double?
+        var clock_tick_ms: Double?
+        var clock_tick_p90_ms: Double?
+        var unchanged_ms: Double?
+        var unchanged_p90_ms: Double?
+        var memcpy_ms: Double?
+        var memcpy_p90_ms: Double?
+        var comments_per_second: Double?
+        var new_comment_vs_memcpy: Double?
+        var clock_tick_vs_memcpy: Double?
+        var unchanged_frames_drawn: Int?
         /// Filters and highlights on one comment: bots, commands, 10,000 NG words (target ≤ 50 µs).
-        var filter_us_per_comment: Double
+        var filter_us_per_comment: Double?
         /// A new comment with three emotes (one animated, always on screen) (target ≤ 0.5 ms at 1280x360).
-        var emote_new_comment_ms: Double
-        var emote_new_comment_p90_ms: Double
+        var emote_new_comment_ms: Double?
+        var emote_new_comment_p90_ms: Double?
         /// An animation step: the animated emotes on screen redrawn in their rectangles.
-        var emote_animation_frame_ms: Double
+        var emote_animation_frame_ms: Double?
+
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
     }
 
     func validate() throws {
         guard (10...100_000).contains(iterations) else { throw ValidationError("--iterations must be 10...100000") }
+        _ = try sizes()
     }
+
+    /// The sizes asked for, each checked.
+    private func sizes() throws -> [(width: Int, height: Int)] {
+        guard !size.isEmpty else { return [(1280, 360), (1920, 1080)] }
+        return try size.map { text in
+            let parts = text.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (16...4096).contains(parts[0]), (16...4096).contains(parts[1]) else {
+                throw ValidationError("--size \(text): expected WxH, each 16...4096")
+            }
+            return (parts[0], parts[1])
+        }
+    }
+
+    private func wants(_ measured: Case) -> Bool { only.isEmpty || only.contains(measured) }
 
     func run() throws {
         // The demo's chat, from the registry (the CLI imports no platform).
         let demo = try ServiceRegistry.product.makeTimeline(service: "demo", streamID: "")
-        let results = [(1280, 360), (1920, 1080)].map { measure(demo, width: $0.0, height: $0.1) }
+        let results = try sizes().map { measure(demo, width: $0.width, height: $0.height) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -57,24 +87,29 @@ struct Bench: ParsableCommand {
             print(String(decoding: data, as: UTF8.self))
             return
         }
-        func ms(_ median: Double, _ p90: Double) -> String {
-            "\(fixed(median, 8, 3)) ms (p90 \(fixed(p90, 0, 3)))"
-        }
         for r in results {
             print("\(r.width)x\(r.height), \(iterations) frames per case, median and p90:")
-            print("  full redraw        \(ms(r.full_redraw_ms, r.full_redraw_p90_ms))")
-            print("  new comment        \(ms(r.new_comment_ms, r.new_comment_p90_ms))   \(fixed(r.new_comment_vs_memcpy, 0, 2))x memcpy")
-            print("  clock tick         \(ms(r.clock_tick_ms, r.clock_tick_p90_ms))   \(fixed(r.clock_tick_vs_memcpy, 0, 2))x memcpy")
-            print("  unchanged          \(ms(r.unchanged_ms, r.unchanged_p90_ms))   frames drawn: \(r.unchanged_frames_drawn)")
-            print("  memcpy (floor)     \(ms(r.memcpy_ms, r.memcpy_p90_ms))")
-            print("  sustained          \(Int(r.comments_per_second)) comments/s, one frame each")
-            print("  filters            \(fixed(r.filter_us_per_comment, 8, 2)) µs per comment (10,000 NG words)")
-            print("  emote comment      \(ms(r.emote_new_comment_ms, r.emote_new_comment_p90_ms))   3 emotes, one animated")
-            print("  emote animation    \(fixed(r.emote_animation_frame_ms, 8, 3)) ms per animation step")
+            func row(_ label: String, _ median: Double?, _ p90: Double?, _ note: String = "") {
+                guard let median, let p90 else { return }
+                print("  \(label + String(repeating: " ", count: max(0, 19 - label.count)))\(fixed(median, 8, 3)) ms (p90 \(fixed(p90, 0, 3)))\(note)")
+            }
+            func ratio(_ value: Double?) -> String { value.map { "   \(fixed($0, 0, 2))x memcpy" } ?? "" }
+            row("full redraw", r.full_redraw_ms, r.full_redraw_p90_ms)
+            row("new comment", r.new_comment_ms, r.new_comment_p90_ms, ratio(r.new_comment_vs_memcpy))
+            row("clock tick", r.clock_tick_ms, r.clock_tick_p90_ms, ratio(r.clock_tick_vs_memcpy))
+            row("unchanged", r.unchanged_ms, r.unchanged_p90_ms, r.unchanged_frames_drawn.map { "   frames drawn: \($0)" } ?? "")
+            row("memcpy (floor)", r.memcpy_ms, r.memcpy_p90_ms)
+            if let rate = r.comments_per_second { print("  sustained          \(Int(rate)) comments/s, one frame each") }
+            if let filters = r.filter_us_per_comment {
+                print("  filters            \(fixed(filters, 8, 2)) µs per comment (10,000 NG words)")
+            }
+            row("emote comment", r.emote_new_comment_ms, r.emote_new_comment_p90_ms, "   3 emotes, one animated")
+            if let step = r.emote_animation_frame_ms { print("  emote animation    \(fixed(step, 8, 3)) ms per animation step") }
         }
     }
 
     private func measure(_ demo: FeedTimeline, width: Int, height: Int) -> Result {
+        var result = Result(width: width, height: height)
         var settings = BarSettings()
         settings.width = width
         settings.height = height
@@ -94,40 +129,54 @@ struct Bench: ParsableCommand {
         }
         renderer.render(state, now: now, into: pool)
 
-        let fullRedraw = time { renderer.invalidateCaches(); renderer.render(state, now: now, into: pool) }
-        let newComment = time { addComment(); renderer.render(state, now: now, into: pool) }
-        let clockTick = time { now += 1; renderer.render(state, now: now, into: pool) }
-        var drawn = 0
-        let unchanged = time { if renderer.render(state, now: now, into: pool) { drawn += 1 } }
-        let source = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
-        source.initializeMemory(as: UInt8.self, repeating: 0x5A, count: width * height * 4)
-        defer { source.deallocate() }
-        let memcpyFloor = time { pool.backBuffer().pixels.copyMemory(from: source, byteCount: width * height * 4) }
-
-        let start = ContinuousClock.now
-        let sustained = 500
-        for _ in 0..<sustained {
-            addComment()
-            renderer.render(state, now: now, into: pool)
+        if wants(.full) {
+            let full = time { renderer.invalidateCaches(); renderer.render(state, now: now, into: pool) }
+            (result.full_redraw_ms, result.full_redraw_p90_ms) = full
         }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let emoteCosts = emoteCost(width: width, height: height, corpus: corpus)
+        if wants(.new) {
+            let new = time { addComment(); renderer.render(state, now: now, into: pool) }
+            (result.new_comment_ms, result.new_comment_p90_ms) = new
+        }
+        if wants(.clock) {
+            let tick = time { now += 1; renderer.render(state, now: now, into: pool) }
+            (result.clock_tick_ms, result.clock_tick_p90_ms) = tick
+        }
+        if wants(.unchanged) {
+            var drawn = 0
+            let unchanged = time { if renderer.render(state, now: now, into: pool) { drawn += 1 } }
+            (result.unchanged_ms, result.unchanged_p90_ms) = unchanged
+            result.unchanged_frames_drawn = drawn
+        }
+        if wants(.memcpy) {
+            let source = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
+            source.initializeMemory(as: UInt8.self, repeating: 0x5A, count: width * height * 4)
+            defer { source.deallocate() }
+            let floor = time { pool.backBuffer().pixels.copyMemory(from: source, byteCount: width * height * 4) }
+            (result.memcpy_ms, result.memcpy_p90_ms) = floor
+            result.new_comment_vs_memcpy = result.new_comment_ms.map { $0 / floor.median }
+            result.clock_tick_vs_memcpy = result.clock_tick_ms.map { $0 / floor.median }
+        }
+        if wants(.sustained) {
+            let start = ContinuousClock.now
+            let sustained = 500
+            for _ in 0..<sustained {
+                addComment()
+                renderer.render(state, now: now, into: pool)
+            }
+            result.comments_per_second = Double(sustained) / seconds(since: start)
+        }
+        if wants(.filters) { result.filter_us_per_comment = filterCost(corpus) }
+        if wants(.emotes) {
+            let emotes = emoteCost(width: width, height: height, corpus: corpus)
+            (result.emote_new_comment_ms, result.emote_new_comment_p90_ms) = emotes.newComment
+            result.emote_animation_frame_ms = emotes.animationStep
+        }
+        return result
+    }
 
-        return Result(
-            width: width, height: height,
-            full_redraw_ms: fullRedraw.median, full_redraw_p90_ms: fullRedraw.p90,
-            new_comment_ms: newComment.median, new_comment_p90_ms: newComment.p90,
-            clock_tick_ms: clockTick.median, clock_tick_p90_ms: clockTick.p90,
-            unchanged_ms: unchanged.median, unchanged_p90_ms: unchanged.p90,
-            memcpy_ms: memcpyFloor.median, memcpy_p90_ms: memcpyFloor.p90,
-            comments_per_second: Double(sustained) / seconds,
-            new_comment_vs_memcpy: newComment.median / memcpyFloor.median,
-            clock_tick_vs_memcpy: clockTick.median / memcpyFloor.median,
-            unchanged_frames_drawn: drawn,
-            filter_us_per_comment: filterCost(corpus),
-            emote_new_comment_ms: emoteCosts.newComment.median, emote_new_comment_p90_ms: emoteCosts.newComment.p90,
-            emote_animation_frame_ms: emoteCosts.animationStep)
+    private func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// New rows of an emote-heavy chat (3 emotes a comment, an animated one always on screen), and
@@ -173,9 +222,7 @@ struct Bench: ParsableCommand {
             now += 0.1
             if renderer.render(state, now: now, into: pool) { steps += 1 }
         }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return (newComment, steps > 0 ? seconds / Double(steps) * 1000 : 0)
+        return (newComment, steps > 0 ? seconds(since: start) / Double(steps) * 1000 : 0)
     }
 
     /// Microseconds one comment spends in the filters with every filter on and 10,000 NG words.
@@ -190,10 +237,17 @@ struct Bench: ParsableCommand {
             line.text += index % 10 == 0 ? " ngword\(index % 10_000)" : ""
             if filters.apply(line, isFirstMessage: index % 7 == 0) != nil { kept += 1 }
         }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return kept >= 0 ? seconds / Double(rounds) * 1e6 : 0
+        return kept >= 0 ? seconds(since: start) / Double(rounds) * 1e6 : 0
     }
+
+    /// The work a case times, never inlined, so a profiler can count the measured calls alone
+    /// (`iterations` of them; the warm-up's first-time costs are `warmUp`'s):
+    /// `valgrind --tool=callgrind --toggle-collect='*measuredWork*' commentbar bench --only new --size 1280x360`.
+    @inline(never)
+    private func measuredWork(_ body: () -> Void) { body() }
+
+    @inline(never)
+    private func warmUp(_ body: () -> Void) { body() }
 
     /// `value` with `decimals` digits after the point, right-aligned in `width` (printf's %W.Df).
     private func fixed(_ value: Double, _ width: Int, _ decimals: Int) -> String {
@@ -207,12 +261,12 @@ struct Bench: ParsableCommand {
 
     /// Milliseconds per call: median and 90th percentile after a warm-up.
     private func time(_ body: () -> Void) -> (median: Double, p90: Double) {
-        for _ in 0..<max(10, iterations / 10) { body() }
+        for _ in 0..<max(10, iterations / 10) { warmUp(body) }
         let clock = ContinuousClock()
         var samples: [Double] = []
         samples.reserveCapacity(iterations)
         for _ in 0..<iterations {
-            let elapsed = clock.measure(body)
+            let elapsed = clock.measure { measuredWork(body) }
             samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
         }
         samples.sort()
