@@ -31,8 +31,15 @@ struct Bench: ParsableCommand {
         var height: Int
         var full_redraw_ms: Double?
         var full_redraw_p90_ms: Double?
+        /// A new comment's frame, its row laid out when it arrived (what a frame costs when due).
         var new_comment_ms: Double?
         var new_comment_p90_ms: Double?
+        /// Laying out and drawing the new row's image when it arrives (`BarRenderer.prepare`).
+        var new_comment_layout_ms: Double?
+        var new_comment_layout_p90_ms: Double?
+        /// Both: what one new comment costs the renderer in all.
+        var new_comment_total_ms: Double?
+        var new_comment_total_p90_ms: Double?
         var clock_tick_ms: Double?
         var clock_tick_p90_ms: Double?
         var unchanged_ms: Double?
@@ -48,6 +55,8 @@ struct Bench: ParsableCommand {
         /// A new comment with three emotes (one animated, always on screen) (target ≤ 0.5 ms at 1280x360).
         var emote_new_comment_ms: Double?
         var emote_new_comment_p90_ms: Double?
+        /// Laying out the emote row when it arrives (the frame above is after it).
+        var emote_new_comment_layout_ms: Double?
         /// An animation step: the animated emotes on screen redrawn in their rectangles.
         var emote_animation_frame_ms: Double?
 
@@ -96,6 +105,8 @@ struct Bench: ParsableCommand {
             func ratio(_ value: Double?) -> String { value.map { "   \(fixed($0, 0, 2))x memcpy" } ?? "" }
             row("full redraw", r.full_redraw_ms, r.full_redraw_p90_ms)
             row("new comment", r.new_comment_ms, r.new_comment_p90_ms, ratio(r.new_comment_vs_memcpy))
+            row("  its row laid out", r.new_comment_layout_ms, r.new_comment_layout_p90_ms, "   on arrival")
+            row("  both", r.new_comment_total_ms, r.new_comment_total_p90_ms)
             row("clock tick", r.clock_tick_ms, r.clock_tick_p90_ms, ratio(r.clock_tick_vs_memcpy))
             row("unchanged", r.unchanged_ms, r.unchanged_p90_ms, r.unchanged_frames_drawn.map { "   frames drawn: \($0)" } ?? "")
             row("memcpy (floor)", r.memcpy_ms, r.memcpy_p90_ms)
@@ -103,7 +114,8 @@ struct Bench: ParsableCommand {
             if let filters = r.filter_us_per_comment {
                 print("  filters            \(fixed(filters, 8, 2)) µs per comment (10,000 NG words)")
             }
-            row("emote comment", r.emote_new_comment_ms, r.emote_new_comment_p90_ms, "   3 emotes, one animated")
+            row("emote comment", r.emote_new_comment_ms, r.emote_new_comment_p90_ms,
+                "   3 emotes, one animated; \(fixed(r.emote_new_comment_layout_ms ?? 0, 0, 3)) ms laid out on arrival")
             if let step = r.emote_animation_frame_ms { print("  emote animation    \(fixed(step, 8, 3)) ms per animation step") }
         }
     }
@@ -134,8 +146,10 @@ struct Bench: ParsableCommand {
             (result.full_redraw_ms, result.full_redraw_p90_ms) = full
         }
         if wants(.new) {
-            let new = time { addComment(); renderer.render(state, now: now, into: pool) }
-            (result.new_comment_ms, result.new_comment_p90_ms) = new
+            let new = time(arrival: { addComment(); renderer.prepare(state) }) { renderer.render(state, now: now, into: pool) }
+            (result.new_comment_ms, result.new_comment_p90_ms) = new.frame
+            (result.new_comment_layout_ms, result.new_comment_layout_p90_ms) = new.arrival
+            (result.new_comment_total_ms, result.new_comment_total_p90_ms) = new.total
         }
         if wants(.clock) {
             let tick = time { now += 1; renderer.render(state, now: now, into: pool) }
@@ -161,6 +175,7 @@ struct Bench: ParsableCommand {
             let sustained = 500
             for _ in 0..<sustained {
                 addComment()
+                renderer.prepare(state)
                 renderer.render(state, now: now, into: pool)
             }
             result.comments_per_second = Double(sustained) / seconds(since: start)
@@ -168,7 +183,8 @@ struct Bench: ParsableCommand {
         if wants(.filters) { result.filter_us_per_comment = filterCost(corpus) }
         if wants(.emotes) {
             let emotes = emoteCost(width: width, height: height, corpus: corpus)
-            (result.emote_new_comment_ms, result.emote_new_comment_p90_ms) = emotes.newComment
+            (result.emote_new_comment_ms, result.emote_new_comment_p90_ms) = emotes.newComment.frame
+            result.emote_new_comment_layout_ms = emotes.newComment.arrival.median
             result.emote_animation_frame_ms = emotes.animationStep
         }
         return result
@@ -181,8 +197,7 @@ struct Bench: ParsableCommand {
 
     /// New rows of an emote-heavy chat (3 emotes a comment, an animated one always on screen), and
     /// the animation steps in between, with the pictures already decoded (as after their first use).
-    private func emoteCost(width: Int, height: Int, corpus: [ChatLine]) -> (newComment: (median: Double, p90: Double),
-                                                                            animationStep: Double) {
+    private func emoteCost(width: Int, height: Int, corpus: [ChatLine]) -> (newComment: Phases, animationStep: Double) {
         var settings = BarSettings()
         settings.width = width
         settings.height = height
@@ -215,7 +230,7 @@ struct Bench: ParsableCommand {
         }
         for _ in 0..<10 { addComment() }
         renderer.render(state, now: now, into: pool)
-        let newComment = time { addComment(); renderer.render(state, now: now, into: pool) }
+        let newComment = time(arrival: { addComment(); renderer.prepare(state) }) { renderer.render(state, now: now, into: pool) }
         var steps = 0
         let start = ContinuousClock.now
         for _ in 0..<iterations {
@@ -243,11 +258,28 @@ struct Bench: ParsableCommand {
     /// The work a case times, never inlined, so a profiler can count the measured calls alone
     /// (`iterations` of them; the warm-up's first-time costs are `warmUp`'s):
     /// `valgrind --tool=callgrind --toggle-collect='*measuredWork*' commentbar bench --only new --size 1280x360`.
+    /// Each counts its calls in its own variable, so no two are the same code that the optimizer
+    /// would merge under one name.
     @inline(never)
-    private func measuredWork(_ body: () -> Void) { body() }
+    private func measuredWork(_ body: () -> Void) {
+        body()
+        Self.calls.work &+= 1
+    }
 
     @inline(never)
-    private func warmUp(_ body: () -> Void) { body() }
+    private func warmUp(_ body: () -> Void) {
+        body()
+        Self.calls.warmUp &+= 1
+    }
+
+    /// A comment's arrival (its row laid out), apart from its frame (`measuredWork`).
+    @inline(never)
+    private func measuredArrival(_ body: () -> Void) {
+        body()
+        Self.calls.arrival &+= 1
+    }
+
+    nonisolated(unsafe) private static var calls = (work: 0, warmUp: 0, arrival: 0)
 
     /// `value` with `decimals` digits after the point, right-aligned in `width` (printf's %W.Df).
     private func fixed(_ value: Double, _ width: Int, _ decimals: Int) -> String {
@@ -259,17 +291,41 @@ struct Bench: ParsableCommand {
         return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
+    typealias Figure = (median: Double, p90: Double)
+    typealias Phases = (arrival: Figure, frame: Figure, total: Figure)
+
+    /// Milliseconds of a comment's two phases, each call: what happens when it arrives (its row
+    /// laid out) and its frame; median and 90th percentile of each and of both, after a warm-up.
+    private func time(arrival: () -> Void, frame: () -> Void) -> Phases {
+        for _ in 0..<max(10, iterations / 10) { warmUp { arrival(); frame() } }
+        let clock = ContinuousClock()
+        var arrivals: [Double] = [], frames: [Double] = [], totals: [Double] = []
+        for _ in 0..<iterations {
+            let first = milliseconds(clock.measure { measuredArrival(arrival) })
+            let second = milliseconds(clock.measure { measuredWork(frame) })
+            arrivals.append(first)
+            frames.append(second)
+            totals.append(first + second)
+        }
+        return (percentiles(arrivals), percentiles(frames), percentiles(totals))
+    }
+
+    private func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+    }
+
+    private func percentiles(_ samples: [Double]) -> Figure {
+        let sorted = samples.sorted()
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 9 / 10)])
+    }
+
     /// Milliseconds per call: median and 90th percentile after a warm-up.
-    private func time(_ body: () -> Void) -> (median: Double, p90: Double) {
+    private func time(_ body: () -> Void) -> Figure {
         for _ in 0..<max(10, iterations / 10) { warmUp(body) }
         let clock = ContinuousClock()
         var samples: [Double] = []
         samples.reserveCapacity(iterations)
-        for _ in 0..<iterations {
-            let elapsed = clock.measure { measuredWork(body) }
-            samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
-        }
-        samples.sort()
-        return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 9 / 10)])
+        for _ in 0..<iterations { samples.append(milliseconds(clock.measure { measuredWork(body) })) }
+        return percentiles(samples)
     }
 }
