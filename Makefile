@@ -1,24 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # CommentBar: everyday verbs. `make help` lists them.
 #   make demo     install what is missing, build, render the demo bar to bar.png
-#   make check    install what is missing, then run every test
+#   make check    install what is missing (deps), build once, run every test; a table of times at the end
+#   make test     the tests only, one group after another (make test-GROUP runs one)
+#   make deps     every package the build, the tests and the packages need (apt), the feeds tests' venv
+#                 (pip), the speech tests' voice; nothing is installed later
 #   make install  build the renderer and the plugin, install into OBS's user plugin folder
 #   make bench    the side-by-side benchmarks (docs/benchmarks.md)
 SHELL := /bin/bash
 SWIFT ?= swift
-RELEASE_DIR := .build/release
-RENDERER := $(RELEASE_DIR)/commentbar
-SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CGLib CModules/CommentBarVersion -type f) Package.swift
+# The one Swift build, release, in a scratch folder of its own: every module compiled once, with
+# testing enabled, for the renderer and the Swift unit tests alike (they @testable-import the
+# modules; XCTest exists only as a shared library, so this build links the runtime dynamically).
+# --disable-local-rpath: no $$ORIGIN RUNPATH. No debug info (10-20 % of the compile; the packages
+# strip it anyway; `swift build` gives a debug build for a debugger). A plain `swift build -c release`
+# lands in .build.
+RELEASE_SCRATCH := .build-release
+SWIFT_RELEASE := -c release -Xswiftc -enable-testing -debug-info-format none --disable-local-rpath \
+	--scratch-path $(RELEASE_SCRATCH)
+# The renderer every test runs and every package packs: that build's objects linked again with the
+# Swift runtime static (packaging/link-static.py): no Swift library to install, no RUNPATH.
+RENDERER := $(RELEASE_SCRATCH)/static/commentbar
+SWIFT_SOURCES := $(shell find Sources CModules/overlay/sys CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CGLib CModules/CSQLite CModules/CVorbisFile CModules/CommentBarVersion -type f) Package.swift
 # The one version: the renderer, the shim, the packages and the docs all take it from this file.
 VERSION := $(shell cat VERSION)
+# The test scripts' Python: Debian's (its python3-websockets, -pil, -xlib), the shared test
+# support importable as `support` (Tests/support), no __pycache__ in the tree.
+TEST_PYTHON := PYTHONPATH=$(abspath Tests) PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3
+# A private X display (Xvfb on a free display number) for a command: $(XSERVER) -- COMMAND.
+XSERVER := $(TEST_PYTHON) -m support.xserver
 
 # Debian 12 packages the build and the tests need.
-APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libobs-dev obs-studio obs-plugins \
+APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libsqlite3-dev libvorbis-dev libobs-dev obs-studio obs-plugins \
 	xvfb xauth libx11-dev libgl1-mesa-dri fonts-noto-cjk fonts-noto-color-emoji pkg-config gcc make libjansson-dev \
 	inspircd websocketd openssl python3 python3-venv \
 	ffmpeg python3-pil python3-websockets webp-pixbuf-loader
+# What the build needs, by pkg-config name (the renderer's, the shim's, the overlay helpers'); libobs
+# unless OBS_CFLAGS is given (the Flatpak build names OBS's headers itself).
+BUILD_PKG_CONFIG := cairo pangocairo gdk-pixbuf-2.0 glib-2.0 sqlite3 vorbisfile jansson $(if $(filter command line,$(origin OBS_CFLAGS)),,libobs)
 
-.PHONY: all help deps renderer demo test check test-swift
+.PHONY: all help deps apt-deps build-deps renderer demo test check check-build test-swift swift-tests
 all: renderer plugin overlay
 
 help:
@@ -34,19 +55,30 @@ define apt_install
 	fi
 endef
 
-deps:
+# Everything, once, so that no test installs anything: every .mk adds its packages to APT_PACKAGES
+# (one apt-get for all) and its other steps (venv, voice, test user) to DEPS_STEPS (`deps` is at the end).
+apt-deps:
 	$(call apt_install,$(APT_PACKAGES))
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/"; exit 1; }
 
-# The renderer links the Swift runtime statically, so OBS machines need no Swift toolchain.
-# --disable-local-rpath: SwiftPM would add RUNPATH $$ORIGIN, which a static runtime does not need
-# (and a package must not carry).
-renderer: $(RENDERER)
+# What building needs, checked before any compile: a missing one is named with `make deps`, not
+# left to a compiler's "No such file". (The packages' tools: packaging-build-deps.)
+build-deps:
+	@packaging/check-build-deps.sh --for "$(or $(filter-out check-build,$(MAKECMDGOALS)),build)" \
+		--commands "$(SWIFT) cc pkg-config" --pkg-config "$(sort $(BUILD_PKG_CONFIG) $(OVERLAY_X11_PKGS) $(OVERLAY_WAYLAND_PKGS))"
+
+# The Swift packages, resolved and checked out before the build (network or SwiftPM's cache).
+DEPS_STEPS += swift-packages
+.PHONY: swift-packages
+swift-packages: | apt-deps
+	$(SWIFT) package resolve --scratch-path $(RELEASE_SCRATCH)
+
 # The link order file is an input SwiftPM does not track: the old binary is removed so it relinks.
-$(RENDERER): $(SWIFT_SOURCES) linker/commentbar.order
-	@rm -f $@
-	$(SWIFT) build -c release --product commentbar --static-swift-stdlib --disable-local-rpath
-	@touch $@
+renderer: $(RENDERER)
+$(RENDERER): $(SWIFT_SOURCES) linker/commentbar.order packaging/link-static.py | build-deps
+	@rm -f $@ $(RELEASE_SCRATCH)/release/commentbar
+	$(SWIFT) build $(SWIFT_RELEASE) --product commentbar
+	packaging/link-static.py --manifest $(RELEASE_SCRATCH)/release.yaml --product commentbar --out $@
 
 # With a display: OBS opens with a private profile and scene collection (.build-demo, never the
 # user's own config) showing the bar over a test pattern. Without one: bar.png and a headless-OBS
@@ -56,12 +88,36 @@ demo: deps renderer plugin
 	@echo "wrote bar.png"
 	packaging/demo/obs-demo.sh $(PLUGIN_SO) $(RENDERER) .build-demo
 
-test-swift:
-	$(SWIFT) test
+# The Swift unit tests, in the release build (on the renderer's objects, only the test modules are
+# compiled anew).
+swift-tests:
+	$(SWIFT) build $(SWIFT_RELEASE) --build-tests
+test-swift: swift-tests
+	$(SWIFT) test --skip-build $(SWIFT_RELEASE)
 
-test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay
-check: deps packaging-deps
-	$(MAKE) test
+# Every group, one after another.
+test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control
+
+# make check: deps, then three lanes side by side (Tests/support/check.py), logs in build/check/; a
+# step STEP@AFTER waits until AFTER passed. Lane 1 builds the renderer, then the shim, the overlay
+# helpers and the test hosts, then the packages, then runs test-deb, which installs the .deb: dpkg -i puts the module
+# where every OBS loads it and the helpers where the renderer looks, so every group that starts OBS
+# or looks there waits for it (the Swift tests, real OBS, the shim). Lane 2 compiles the Swift unit
+# tests on the renderer's objects and runs them, then real OBS. Lane 3 starts as soon as the
+# renderer is built with the groups that mostly wait (the feeds, speech).
+CHECK_LOGS := build/check
+CHECK_LANE_1 := renderer check-build packages test-deb test-packaging-sandboxed
+CHECK_LANE_2 := swift-tests@renderer test-swift@test-deb test-real-obs@test-deb
+CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-control@renderer test-overlay-display@check-build test-shim@test-deb \
+	test-obs-host@check-build
+check:
+	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
+	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
+		--jobs check-build=2 --jobs packages=2 \
+		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2)) --lane $(call commas,$(CHECK_LANE_3))
+empty :=
+commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))
+comma := ,
 
 include CModules/plugin/plugin.mk
 include CModules/overlay/overlay.mk
@@ -69,4 +125,13 @@ include Tests/feeds/feeds.mk
 include Tests/overlay/overlay.mk
 include Tests/bench/bench.mk
 include Tests/speech/speech.mk
+include Tests/obs/obs.mk
+include Tests/control/control.mk
 include packaging/packaging.mk
+
+# After the .mk files, whose variables these prerequisites name.
+deps: apt-deps $(DEPS_STEPS)
+# What the other lanes' groups run, built before them (test-deb builds the packages).
+check-build: renderer plugin overlay $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST)
+# Every compile waits for the dependency check.
+$(PLUGIN_SO) $(OVERLAY_HELPERS) $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST): | build-deps

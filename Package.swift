@@ -50,7 +50,7 @@ let platformProducts: [String: [Target.Dependency]] = [
 let platforms = folders("Sources/Platforms")
 let platformTargets: [Target] = platforms.map { name in
     .target(name: "\(name)Platform",
-            dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet"]
+            dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet", "CommentBarSupport"]
                 + (platformDependencies[name] ?? []).map { .target(name: "\($0)Platform") }
                 + (platformProducts[name] ?? []) + nio,
             path: "Sources/Platforms/\(name)",
@@ -59,7 +59,7 @@ let platformTargets: [Target] = platforms.map { name in
 let platformTestTargets: [Target] = folders("Tests/Platforms").compactMap { folder in
     guard folder.hasSuffix("Tests"), platforms.contains(String(folder.dropLast(5))) else { return nil }
     return .testTarget(name: "\(folder.dropLast(5))PlatformTests",
-                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet",
+                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet", "CommentBarNetTesting",
                                       .product(name: "NIOEmbedded", package: "swift-nio")],
                        path: "Tests/Platforms/\(folder)",
                        swiftSettings: strictSwift)
@@ -95,13 +95,20 @@ let package = Package(
         // renderer through Pango).
         .systemLibrary(name: "CGLib", path: "CModules/CGLib", pkgConfig: "glib-2.0",
                        providers: [.apt(["libglib2.0-dev"])]),
+        // SQLite's C API for the viewer memory (no Foundation, no ICU: the renderer links neither).
+        .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        // libvorbisfile for the first-time sound's Ogg Vorbis files (CommentBarSpeech): lighter
+        // than libsndfile (only libvorbis and libogg), and no Foundation, no ICU.
+        .systemLibrary(name: "CVorbisFile", path: "CModules/CVorbisFile", pkgConfig: "vorbisfile",
+                       providers: [.apt(["libvorbis-dev"])]),
         .target(name: "CommentBarPoolABI", path: "CModules/CommentBarPoolABI"),
         .target(name: "CommentBarSettings", path: "CModules/CommentBarSettings"),
         // The release version (from VERSION) for `commentbar --version`.
         .target(name: "CommentBarVersion", path: "CModules/CommentBarVersion"),
 
         // The renderer's small shared mechanisms, one of each: backoff, log rate limit, child processes.
-        .target(name: "CommentBarSupport", swiftSettings: strictSwift),
+        .target(name: "CommentBarSupport", dependencies: ["CommentBarOverlaySys"], swiftSettings: strictSwift),
         // State, events and settings (no drawing, no I/O).
         .target(name: "CommentBarCore", dependencies: ["CommentBarSettings", "CGLib"], swiftSettings: strictSwift),
         // Frames and frame pools, without Cairo.
@@ -115,7 +122,7 @@ let package = Package(
         // Shared network plumbing: endpoints, TLS, connect-to, connections, framing, keepalive, reconnects.
         .target(name: "CommentBarNet",
                 dependencies: [
-                    "CommentBarCore", "CommentBarFeeds",
+                    "CommentBarCore", "CommentBarFeeds", "CommentBarSupport",
                     .product(name: "NIOHTTP1", package: "swift-nio"),
                     .product(name: "NIOWebSocket", package: "swift-nio"),
                     .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -123,10 +130,17 @@ let package = Package(
                     .product(name: "Crypto", package: "swift-crypto"),
                 ] + nio,
                 swiftSettings: strictSwift),
+        // Test support for the network (never in the renderer): an in-process `WebFetching` double
+        // and a real HTTPS server on loopback with a test CA.
+        .target(name: "CommentBarNetTesting",
+                dependencies: ["CommentBarFeeds", "CommentBarNet",
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOSSL", package: "swift-nio-ssl")] + nio,
+                swiftSettings: strictSwift),
     ] + platformTargets + [
         // The one registry of services, over every platform.
         .target(name: "CommentBarServices",
-                dependencies: ["CommentBarFeeds", .product(name: "Logging", package: "swift-log")]
+                dependencies: ["CommentBarFeeds", "CommentBarNet", .product(name: "Logging", package: "swift-log")]
                     + platforms.map { .target(name: "\($0)Platform") },
                 swiftSettings: strictSwift),
         // `bench-parsers`: the platforms' parse rates, over the parse entry points they expose
@@ -136,31 +150,45 @@ let package = Package(
         // The renderer's side of the shared-memory pool.
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
-        // Reading the chat aloud (issue 20): rules, queue and engines; nothing of it is loaded
-        // or run while speech is off (libespeak-ng is opened with dlopen when first used).
+        // Reading the chat aloud (issue 20) and the first-time sound (issue 29): rules, queue and
+        // engines; nothing of it is loaded or run while speech and the sound are off (eSpeak NG and
+        // Open JTalk are child processes, started per item).
         .target(name: "CommentBarSpeech",
-                dependencies: ["CommentBarCore", "CommentBarSettings",
+                dependencies: ["CommentBarCore", "CommentBarSettings", "CommentBarSupport", "CVorbisFile",
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+                swiftSettings: strictSwift),
+        // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
+        // with a thread of its own only while the `control` setting is on.
+        .target(name: "CommentBarControl",
+                dependencies: ["CommentBarCore", "CommentBarSupport",
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
+                swiftSettings: strictSwift),
+        // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
+        // writer thread is started only while `remember` is on.
+        .target(name: "CommentBarMemory",
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CSQLite", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
-                               "CommentBarServices", "CommentBarNet", .product(name: "Logging", package: "swift-log")],
+                               "CommentBarServices", "CommentBarNet", "CommentBarSupport", "CommentBarControl",
+                               "CommentBarMemory", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
         // hold every display library; this target links none.
         .target(name: "CommentBarOverlaySys", path: "CModules/overlay/sys"),
         .target(name: "CommentBarOverlay",
                 dependencies: ["CommentBarCore", "CommentBarServe", "CommentBarPoolABI", "CommentBarOverlaySys",
-                               .product(name: "Logging", package: "swift-log")],
+                               "CommentBarSupport", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         .executableTarget(
             name: "commentbar",
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
-                "CommentBarOverlay",
+                "CommentBarOverlay", "CommentBarControl", "CommentBarMemory",
                 "CommentBarParserBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -172,16 +200,21 @@ let package = Package(
         .testTarget(name: "CommentBarCoreTests", dependencies: ["CommentBarCore", "CommentBarSettings"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarRenderTests",
-                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo"],
+                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo",
+                                   "CommentBarNetTesting"],
                     exclude: ["Golden", "Emotes"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarNetTests",
-                    dependencies: ["CommentBarNet", .product(name: "NIOEmbedded", package: "swift-nio")],
+                    dependencies: ["CommentBarNet", "CommentBarNetTesting", .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices"],
+        .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices", "CommentBarNetTesting"],
                     swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarSpeechTests", dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings"],
+        // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
+        .testTarget(name: "CommentBarSpeechTests",
+                    dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
+                                   .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+                    exclude: ["Sounds"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarOverlayTests",
                     dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",
@@ -193,8 +226,25 @@ let package = Package(
                     dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
-                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech"],
+                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
+                                   "CommentBarNetTesting", .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
+        // The control server on loopback, through a real HTTP client and WebSocket clients.
+        .testTarget(name: "CommentBarControlTests",
+                    dependencies: ["CommentBarControl", "CommentBarCore", "CommentBarSupport",
+                                   .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                   .product(name: "NIOHTTP1", package: "swift-nio"),
+                                   .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
+                    swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarMemoryTests",
+                    dependencies: ["CommentBarMemory", "CommentBarCore", "CommentBarFeeds",
+                                   .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strictSwift),
+        // Writes comments through the memory's writer at a steady rate until killed: the
+        // kill -9 test's child process (CommentBarMemoryTests).
+        .executableTarget(name: "commentbar-memory-crash-helper",
+                          dependencies: ["CommentBarMemory", "CommentBarCore", .product(name: "Logging", package: "swift-log")],
+                          path: "Tests/MemoryCrashHelper", swiftSettings: strictSwift),
         .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
         // The renderer's side of the pool against a pool made and read as the OBS shim does.
@@ -202,7 +252,7 @@ let package = Package(
                     swiftSettings: strictSwift),
         // The CLI's options (`@testable import commentbar`: the executable's own types).
         .testTarget(name: "commentbarTests",
-                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices",
+                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices", "CommentBarMemory",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: strictSwift),
     ] + platformTestTargets,

@@ -3,6 +3,7 @@
 # Builds comment-bar_<version>_<arch>.deb with Debian's tools: dpkg-shlibdeps computes
 # Depends, dpkg-gencontrol writes the control file (and Installed-Size), dpkg-deb builds.
 #   packaging/build-deb.sh PLUGIN_SO RENDERER OUT_DIR PACKAGE_VERSION [LIBEXEC_EXTRA...]
+# DEB_COMPRESSION: dpkg-deb's -Z (default xz; the upgrade test's older package needs none).
 # A PACKAGE_VERSION other than the VERSION file's (the upgrade test's older package) gets a
 # one-entry changelog of its own. LIBEXEC_EXTRA: further executables (helpers) installed
 # beside the renderer. Binaries are stripped; their debug symbols are left out (the
@@ -41,11 +42,15 @@ export SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l"$work/debian/changelog" -STime
 pkg=$work/debian/$name
 plugin_dir=usr/lib/$multiarch/obs-plugins
 install -d "$pkg/DEBIAN" "$pkg/$plugin_dir" "$pkg/usr/libexec/$name" "$pkg/usr/share/obs/obs-plugins/$name/locale" \
-	"$pkg/usr/share/doc/$name" "$pkg/usr/share/lintian/overrides"
+	"$pkg/usr/share/doc/$name" "$pkg/usr/share/lintian/overrides" "$pkg/usr/bin" "$pkg/usr/share/man/man1"
 # OBS finds modules in its system plugin folder, data in /usr/share/obs/obs-plugins/NAME/.
 install -m 0644 "$so" "$pkg/$plugin_dir/$name.so"
-# The renderer (and its helpers) in a private folder, where the shim looks (nothing in $PATH).
+# The renderer (and its helpers) in a private folder, where the shim looks; on $PATH as a link
+# (`commentbar overlay` from a terminal): it finds its helpers from /proc/self/exe, the real file.
 install -m 0755 "$renderer" "$pkg/usr/libexec/$name/commentbar"
+ln -s "../libexec/$name/commentbar" "$pkg/usr/bin/commentbar"
+gzip -9n <"$here/commentbar.1" >"$pkg/usr/share/man/man1/commentbar.1.gz"
+chmod 0644 "$pkg/usr/share/man/man1/commentbar.1.gz"
 executables=("debian/$name/usr/libexec/$name/commentbar")
 for extra in ${extras[@]+"${extras[@]}"}; do
 	install -m 0755 "$extra" "$pkg/usr/libexec/$name/$(basename "$extra")"
@@ -83,4 +88,4 @@ dpkg-gencontrol -p$name -P"debian/$name" -Tdebian/$name.substvars -v"$version"
 (cd "$pkg" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum >DEBIAN/md5sums)
 chmod 0644 "$pkg/DEBIAN/md5sums"
 cd - >/dev/null
-dpkg-deb --root-owner-group -Zxz --build "$pkg" "$out/${name}_${version}_$arch.deb"
+dpkg-deb --root-owner-group -Z"${DEB_COMPRESSION:-xz}" --build "$pkg" "$out/${name}_${version}_$arch.deb"

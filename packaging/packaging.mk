@@ -2,16 +2,19 @@
 # Packages: the .deb and the tarball, the one version, and their tests (owned by the packaging work).
 #   make deb             build/packaging/comment-bar_<VERSION>_<arch>.deb: installs without Swift
 #   make dist            build/packaging/comment-bar-<VERSION>-linux-<arch>.tar.gz: install.sh into the user plugin folder
-#   make test-packaging  the licence and SPDX lines, the version everywhere, the copyright list, lintian, dpkg -i/upgrade/-r,
-#                        apt beside a PPA-like OBS, the tarball and the Flatpak layout in real OBS
+#   make test-packaging  the licence and SPDX lines, the version everywhere, the build-dependency check, the copyright
+#                        list, lintian, dpkg -i/upgrade/-r, commentbar on $PATH, apt beside a PPA-like OBS, the
+#                        tarball and the Flatpak layout in real OBS
 #   make flatpak-sources packaging/flatpak/swiftpm-sources.json from the resolved packages (after Package.swift changes)
 #   make spdx-headers    the SPDX-License-Identifier line into every source file that lacks it (after merges)
 #   make version-header  CModules/CommentBarVersion/include/commentbar_version.h from VERSION
 #   make bench-packaging package sizes and dpkg -i to first frame: docs/benchmarks-packaging.md
-# From the including Makefile: SWIFT, VERSION, RENDERER, apt_install; from plugin.mk: plugin's rule ($(PLUGIN_SO)).
-.PHONY: deb dist packaging-deps test-packaging test-licence spdx-headers test-ppa-deb test-hermetic test-flatpak \
-	flatpak-sources test-version test-copyright test-deb test-dist version-header \
-	bench-packaging
+# From the including Makefile: SWIFT, VERSION, RENDERER (the one release build) and its scratch folder
+# RELEASE_SCRATCH, apt_install, XSERVER; from plugin.mk: plugin's rule ($(PLUGIN_SO)).
+.PHONY: deb dist packaging-deps packaging-build-deps test-packaging test-licence spdx-headers test-ppa-deb \
+	test-hermetic test-flatpak flatpak-sources test-version test-build-deps test-copyright test-deb test-dist \
+	test-packaging-sandboxed \
+	version-header bench-packaging
 
 PACKAGING_DIR := build/packaging
 DEB_ARCH := $(shell dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null || echo amd64)
@@ -25,6 +28,7 @@ VERSION_HEADER := CModules/CommentBarVersion/include/commentbar_version.h
 # binutils: strip, readelf), the obs-websocket client of the screenshot check, and the Flatpak
 # checks' validators (appstream: appstreamcli; flatpak-builder: --show-manifest).
 PACKAGING_APT_PACKAGES := dpkg-dev binutils lintian xz-utils python3-websockets appstream flatpak-builder
+APT_PACKAGES += $(PACKAGING_APT_PACKAGES)
 DEB_INPUTS := packaging/build-deb.sh packaging/debian/control packaging/debian/changelog packaging/copyright \
 	packaging/lintian-overrides $(wildcard plugin/data/locale/*.ini) VERSION
 
@@ -38,16 +42,13 @@ version-header:
 	else mv $(VERSION_HEADER).tmp $(VERSION_HEADER); echo "rewrote $(VERSION_HEADER)"; fi
 
 # ---- the packages' own build ----
-# Hermetic: the packed renderer is built here, in a scratch folder of its own, with the static
-# Swift runtime and Package.swift's link settings; never a binary another command left in
-# .build/release (a plain `swift build -c release` there links libswiftCore.so with a RUNPATH
-# into the toolchain). SwiftPM's own up-to-date check decides what to rebuild, so the rule
-# always asks it. The shim is built against this renderer's service list, in build/package.
-PACKAGE_SCRATCH := .build-package
-PACKAGE_RENDERER := $(PACKAGE_SCRATCH)/release/commentbar
+# Hermetic: the packages pack the Makefile's one release build ($(RENDERER): the static Swift
+# runtime, Package.swift's link settings, in RELEASE_SCRATCH), never a binary another command left
+# in .build/release (a plain `swift build -c release` there links libswiftCore.so with a RUNPATH
+# into the toolchain), and the shim built against that renderer's service list ($(PLUGIN_SO)).
+PACKAGE_RENDERER := $(RENDERER)
+PACKAGE_PLUGIN_SO := $(PLUGIN_SO)
 PACKAGE_BUILD_DIR := build/package
-PACKAGE_PLUGIN_SO := $(PACKAGE_BUILD_DIR)/comment-bar.so
-PACKAGE_GENERATED_DIR := $(PACKAGE_BUILD_DIR)/generated
 # What SwiftPM resolved for it (show-dependencies): the copyright and Flatpak tests compare against it.
 DEPENDENCIES_JSON := $(PACKAGE_BUILD_DIR)/dependencies.json
 # Further executables the packages install beside the renderer (the .deb: /usr/libexec/comment-bar/;
@@ -55,38 +56,29 @@ DEPENDENCIES_JSON := $(PACKAGE_BUILD_DIR)/dependencies.json
 # and the make rule that builds it, e.g. `PACKAGE_LIBEXEC_EXTRA += build/overlay/commentbar-overlay`
 # in a .mk the Makefile includes before this one (prerequisites are read as the rules are). They are checked like the renderer (no Swift library, no RUNPATH) and their libraries enter Depends.
 PACKAGE_LIBEXEC_EXTRA ?=
-PACKAGE_SWIFT_FLAGS := -c release --product commentbar --static-swift-stdlib --disable-local-rpath \
-	--scratch-path $(PACKAGE_SCRATCH)
+PACKAGE_INPUTS := $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA) packaging/check-no-swift-runtime.sh
 
-.PHONY: package-renderer package-plugin
-package-renderer:
-	$(SWIFT) build $(PACKAGE_SWIFT_FLAGS)
-# Naming the file asks SwiftPM every time (it relinks only when something changed).
-$(PACKAGE_RENDERER): package-renderer
+# The packages' tools, checked before anything is built (build-deps: the compilers and libraries).
+# Every package and what the packaging tests compare against (make check builds them in one step).
+.PHONY: packages
+packages: $(DEB) $(DEB_OLDER) $(DIST) $(DEPENDENCIES_JSON)
 
-# plugin.mk's rule, run with the package's renderer for the service list and its own output
-# folder; -o: the sub-make must not build the renderer again.
-package-plugin: package-renderer
-	@mkdir -p $(PACKAGE_GENERATED_DIR)
-	$(PACKAGE_RENDERER) services --c-header >$(PACKAGE_GENERATED_DIR)/commentbar_services.h.tmp
-	@if cmp -s $(PACKAGE_GENERATED_DIR)/commentbar_services.h.tmp $(PACKAGE_GENERATED_DIR)/commentbar_services.h; then \
-		rm $(PACKAGE_GENERATED_DIR)/commentbar_services.h.tmp; \
-	else mv $(PACKAGE_GENERATED_DIR)/commentbar_services.h.tmp $(PACKAGE_GENERATED_DIR)/commentbar_services.h; fi
-	$(MAKE) --no-print-directory -o $(PACKAGE_RENDERER) PLUGIN_SO=$(PACKAGE_PLUGIN_SO) \
-		GENERATED_DIR=$(PACKAGE_GENERATED_DIR) SERVICES_RENDERER=$(PACKAGE_RENDERER) $(PACKAGE_PLUGIN_SO)
+packaging-build-deps:
+	@packaging/check-build-deps.sh --for "$(or $(MAKECMDGOALS),deb)" \
+		--commands "dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog strip readelf tar gzip xz"
 
 deb: $(DEB)
-$(DEB): package-plugin $(PACKAGE_LIBEXEC_EXTRA) $(DEB_INPUTS) packaging/check-no-swift-runtime.sh
+$(DEB): $(PACKAGE_INPUTS) $(DEB_INPUTS) | packaging-build-deps build-deps
 	packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR) $(VERSION) $(PACKAGE_LIBEXEC_EXTRA)
 
-$(DEB_OLDER): package-plugin $(PACKAGE_LIBEXEC_EXTRA) $(DEB_INPUTS) packaging/check-no-swift-runtime.sh
-	packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR)/older $(DEB_OLDER_VERSION) \
+$(DEB_OLDER): $(PACKAGE_INPUTS) $(DEB_INPUTS) | packaging-build-deps build-deps
+	DEB_COMPRESSION=none packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR)/older $(DEB_OLDER_VERSION) \
 		$(PACKAGE_LIBEXEC_EXTRA)
 
 dist: $(DIST)
-$(DIST): package-plugin $(PACKAGE_LIBEXEC_EXTRA) packaging/build-dist.sh packaging/check-no-swift-runtime.sh \
-		packaging/dist/install.sh packaging/dist/uninstall.sh packaging/dist/README packaging/copyright \
-		packaging/debian/changelog $(wildcard plugin/data/locale/*.ini) VERSION
+$(DIST): $(PACKAGE_INPUTS) packaging/build-dist.sh packaging/dist/install.sh packaging/dist/uninstall.sh \
+		packaging/dist/README packaging/copyright packaging/debian/changelog $(wildcard plugin/data/locale/*.ini) VERSION \
+		| packaging-build-deps build-deps
 	packaging/build-dist.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR) $(PACKAGE_LIBEXEC_EXTRA)
 
 # After merges that add source files: their SPDX line (idempotent).
@@ -99,34 +91,38 @@ test-licence:
 test-version: $(RENDERER) $(PLUGIN_SO)
 	Tests/packaging/test-version.sh $(RENDERER) $(PLUGIN_SO)
 
+# make install, deb and dist name what is missing (and make deps) before compiling anything.
+test-build-deps:
+	Tests/packaging/test-build-deps.sh
+
 # The packed renderer's link, and its checkouts.
-test-copyright: package-renderer $(DEPENDENCIES_JSON)
-	Tests/packaging/test-copyright.sh packaging/copyright $(PACKAGE_SCRATCH)/release/commentbar.product/Objects.LinkFileList \
-		$(abspath $(PACKAGE_SCRATCH)/checkouts) $(DEPENDENCIES_JSON)
+test-copyright: $(RENDERER) $(DEPENDENCIES_JSON)
+	Tests/packaging/test-copyright.sh packaging/copyright $(RELEASE_SCRATCH)/release/commentbar.product/Objects.LinkFileList \
+		$(abspath $(RELEASE_SCRATCH)/checkouts) $(DEPENDENCIES_JSON)
 
 # dpkg -i changes the machine: this test installs, upgrades and removes the system package.
 test-deb: $(DEB) $(DEB_OLDER) $(DIST)
-	Tests/packaging/test-deb.sh $(DEB) $(DEB_OLDER) $(DIST) $(PACKAGING_DIR)/deb-results.json
+	$(XSERVER) -- Tests/packaging/test-deb.sh $(DEB) $(DEB_OLDER) $(DIST) $(PACKAGING_DIR)/deb-results.json
 
 # apt-get install of the .deb beside a PPA-like obs-studio (libobs.so.0 inside, Conflicts: libobs0),
 # in a throwaway root: apt must remove nothing.
 test-ppa-deb: $(DEB)
-	Tests/packaging/test-ppa-deb.sh $(DEB)
+	$(XSERVER) -- Tests/packaging/test-ppa-deb.sh $(DEB)
 
 # The Flatpak extension: metainfo, manifest, and its layout in real OBS (no Flathub runtime here).
 FLATPAK_DIR := packaging/flatpak
-$(DEPENDENCIES_JSON): package-renderer
+$(DEPENDENCIES_JSON): $(RENDERER)
 	@mkdir -p $(PACKAGE_BUILD_DIR)
-	$(SWIFT) package --scratch-path $(PACKAGE_SCRATCH) show-dependencies --format json >$@.tmp && mv $@.tmp $@
+	$(SWIFT) package --scratch-path $(RELEASE_SCRATCH) show-dependencies --format json >$@.tmp && mv $@.tmp $@
 
-test-flatpak: package-plugin $(PACKAGE_LIBEXEC_EXTRA) $(DEPENDENCIES_JSON)
-	Tests/packaging/test-flatpak.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(DEPENDENCIES_JSON) $(PACKAGE_LIBEXEC_EXTRA)
+test-flatpak: $(PACKAGE_INPUTS) $(DEPENDENCIES_JSON)
+	$(XSERVER) -- Tests/packaging/test-flatpak.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(DEPENDENCIES_JSON) $(PACKAGE_LIBEXEC_EXTRA)
 
 # What the Flatpak manifest runs inside OBS's SDK: the package build, installed into the
 # extension's prefix (FLATPAK_PREFIX=$${FLATPAK_DEST}) in the layout Flatpak OBS loads.
 FLATPAK_PREFIX ?= /app/plugins/CommentBar
 .PHONY: flatpak-install
-flatpak-install: package-plugin $(PACKAGE_LIBEXEC_EXTRA)
+flatpak-install: $(PACKAGE_INPUTS)
 	$(FLATPAK_DIR)/install-extension.sh $(FLATPAK_PREFIX) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 
 # After a change of Package.swift's packages: the manifest's SwiftPM sources anew.
@@ -138,9 +134,13 @@ test-hermetic:
 	Tests/packaging/test-hermetic.sh $(DEB) $(DIST)
 
 test-dist: $(DIST)
-	Tests/packaging/test-dist.sh $(DIST) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
+	$(XSERVER) -- Tests/packaging/test-dist.sh $(DIST) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 
-test-packaging: test-licence test-version test-copyright test-deb test-ppa-deb test-dist test-hermetic test-flatpak
+test-packaging: test-packaging-sandboxed test-deb
+# Every packaging test but test-deb: these change nothing outside their scratch folders (test-ppa-deb
+# installs into a throwaway root), so they may run beside other groups.
+test-packaging-sandboxed: test-licence test-version test-build-deps test-copyright test-ppa-deb test-dist test-hermetic \
+	test-flatpak
 
 bench-packaging: test-deb
 	python3 packaging/bench-section.py $(PACKAGING_DIR)/deb-results.json --out docs/benchmarks-packaging.md \

@@ -37,25 +37,12 @@ bool overlay_pool_open(struct overlay_pool *pool, int fd, char *why, size_t why_
 		snprintf(why, why_size, "pool fd %d: mmap failed: %s", fd, strerror(errno));
 		return false;
 	}
-	const struct cb_pool_header *h = base;
+	/* Checked once, on a copy (the mapping may change under us), the way every reader checks
+	 * one: sizes computed without wrapping around (commentbar_pool.h, cb_pool_check). */
 	struct cb_pool_header copy;
-	memcpy(&copy, h, sizeof(copy));
-	const char *problem = NULL;
-	if (copy.magic != CB_POOL_MAGIC)
-		problem = "bad magic";
-	else if (copy.version != CB_POOL_VERSION)
-		problem = "unknown version";
-	else if (copy.header_size != CB_POOL_HEADER_SIZE || copy.slot_count != CB_POOL_SLOTS)
-		problem = "unexpected header size or slot count";
-	else if (copy.width < 1 || copy.width > CB_POOL_MAX_DIMENSION || copy.height < 1 ||
-		 copy.height > CB_POOL_MAX_DIMENSION)
-		problem = "frame size out of range";
-	else if (copy.stride < copy.width * 4u || copy.stride % 4u != 0)
-		problem = "bad stride";
-	else if (copy.slot_size < (uint64_t)copy.stride * copy.height || copy.slot_size % CB_POOL_SLOT_ALIGN != 0)
-		problem = "bad slot size";
-	else if (copy.pool_size != CB_POOL_HEADER_SIZE + CB_POOL_SLOTS * copy.slot_size || copy.pool_size > size)
-		problem = "pool size does not match the mapping";
+	memcpy(&copy, base, sizeof(copy));
+	struct cb_pool_layout layout;
+	const char *problem = cb_pool_check(&copy, size, &layout);
 	if (problem) {
 		munmap(base, size);
 		snprintf(why, why_size, "pool fd %d is not a comment-bar pool: %s", fd, problem);
@@ -63,10 +50,10 @@ bool overlay_pool_open(struct overlay_pool *pool, int fd, char *why, size_t why_
 	}
 	pool->base = base;
 	pool->size = size;
-	pool->width = copy.width;
-	pool->height = copy.height;
-	pool->stride = copy.stride;
-	pool->slot_size = copy.slot_size;
+	pool->width = layout.width;
+	pool->height = layout.height;
+	pool->stride = layout.stride;
+	pool->slot_size = layout.slot_size;
 	return true;
 }
 

@@ -9,7 +9,8 @@ OVERLAY_WAYLAND := $(OVERLAY_BUILD)/commentbar-overlay-wayland
 OVERLAY_HELPERS := $(OVERLAY_X11) $(OVERLAY_WAYLAND)
 # The packages (.deb, tarball, Flatpak) install the helpers beside the renderer.
 PACKAGE_LIBEXEC_EXTRA += $(OVERLAY_HELPERS)
-OVERLAY_COMMON := $(addprefix $(OVERLAY_DIR)/,overlay-pool.c overlay-input.c overlay-place.c overlay-frame.c)
+OVERLAY_COMMON := $(addprefix $(OVERLAY_DIR)/,overlay-pool.c overlay-input.c overlay-place.c overlay-frame.c) \
+	CModules/CommentBarPoolABI/pool_abi.c
 OVERLAY_HEADERS := $(wildcard $(OVERLAY_DIR)/*.h) CModules/CommentBarPoolABI/include/commentbar_pool.h
 OVERLAY_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -ICModules/CommentBarPoolABI/include
 # Debian 12: libxcb1-dev libxcb-shape0-dev libxcb-xfixes0-dev libxcb-randr0-dev libxcb-icccm4-dev

@@ -33,12 +33,12 @@ static void send_state(struct bar_live_state *live, const struct on_air_state *a
 		obs_data_set_double(obs, "recording_start", air->recording_start);
 	obs_data_set_string(obs, "mic", mic_state_name(mic));
 	obs_data_set_int(obs, "mic_level", level);
-	obs_data_t *wrapper = obs_data_create();
-	obs_data_set_obj(wrapper, "obs", obs);
-	char *line = renderer_supervisor_json_line(wrapper);
-	obs_data_release(wrapper);
+	/* OBS's UI language: the renderer's words for OBS's user (the 初見 label's default). */
+	const char *locale = obs_get_locale();
+	obs_data_set_string(obs, "locale", locale ? locale : "");
+	char *line = renderer_input_object_line(RENDERER_CHANNEL_OBS, obs);
 	obs_data_release(obs);
-	renderer_supervisor_set_obs_state(live->supervisor, line);
+	renderer_supervisor_send(live->supervisor, RENDERER_CHANNEL_OBS, line);
 	bfree(line);
 }
 

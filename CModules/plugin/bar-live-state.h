@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bar-live-state: what OBS itself says, for one Comment Bar source's renderer:
- * streaming and recording (on-air, shared by every bar) and the state of the
- * microphone this bar's properties name (mic-watch). Whenever either changes it
- * hands the supervisor a new {"obs":{...}} line; the supervisor sends only the
- * newest one (docs/architecture.md, "The renderer's stdin").
+ * streaming and recording (on-air, shared by every bar), the state of the
+ * microphone this bar's properties name (mic-watch), and OBS's UI locale (fixed
+ * while OBS runs). Whenever the first two change it hands the supervisor a new
+ * {"obs":{...}} line; the supervisor sends only the newest one
+ * (docs/architecture.md, "The renderer's stdin").
  */
 #pragma once
 

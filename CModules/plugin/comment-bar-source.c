@@ -3,7 +3,9 @@
  * The Comment Bar source: a synchronous video source that shows the frames
  * `commentbar serve` publishes in the shared-memory pool. Here: OBS's callbacks
  * and the registration. The settings line is settings-line.c, the defaults and
- * properties view source-properties.c, the renderer's path module-origin.c.
+ * properties view source-properties.c, the renderer's path module-origin.c, the
+ * secrets sent once and never saved source-secrets.c, the hotkeys and the
+ * buttons' counters source-commands.c.
  *
  * Threads (as in obs-text-pthread, registration and properties stay apart from
  * the worker): OBS's threads run the callbacks below and never wait on I/O;
@@ -22,9 +24,11 @@
 #include "renderer-supervisor.h"
 #include "safe-text.h"
 #include "settings-line.h"
+#include "shim-threads.h"
+#include "source-commands.h"
 #include "source-properties.h"
+#include "source-secrets.h"
 #include "speech-audio.h"
-#include "speech-hotkeys.h"
 
 #define SOURCE_ID "comment_bar_source"
 /* A supervisor needs at most 0.5 s (exit grace) + 2 s (reaping after SIGKILL). */
@@ -41,8 +45,8 @@ struct comment_bar_source {
 	char name[SOURCE_NAME_LOG_SIZE]; /* escaped for the log, as at create */
 	struct renderer_supervisor *supervisor;
 	struct bar_live_state *live; /* OBS's streaming, recording and mic state for the renderer */
-	struct speech_audio *audio;     /* the reading's PCM from the pool's ring to OBS */
-	struct speech_hotkeys *hotkeys; /* "Skip reading", "Pause reading" */
+	struct speech_audio *audio;       /* the reading's PCM from the pool's ring to OBS */
+	struct source_commands *commands; /* hotkeys and the buttons' counters */
 	/* Written by update, read by get_width/get_height on the graphics thread. */
 	atomic_uint width;
 	atomic_uint height;
@@ -76,18 +80,34 @@ static void mic_renamed(void *data, const char *new_name)
 	obs_data_release(settings);
 }
 
-static void cb_update(void *data, obs_data_t *settings)
+/* The audio thread drains the ring while speech or the first-time sound may play (issue 29:
+ * the sound plays with speech off too). */
+static bool plays_audio(obs_data_t *settings)
 {
-	struct comment_bar_source *s = data;
+	const char *sound = obs_data_get_string(settings, settings_key(CB_SETTING_INDEX_first_time_sound));
+	return obs_data_get_bool(settings, settings_key(CB_SETTING_INDEX_speech)) ||
+	       (sound && *sound && strcmp(sound, "off") != 0);
+}
+
+/* The settings to the renderer and to the parts that follow them; the size follows unless
+ * the line was too long to send. A secret in them goes in this line and leaves them.
+ * OBS's threads; no I/O. */
+static void send_settings(struct comment_bar_source *s, obs_data_t *settings)
+{
 	uint32_t width, height;
-	char *line = settings_line(settings, s->name, &width, &height);
-	/* Settings too long to send change nothing, the size included. */
+	char *line = source_secrets_settings_line(settings, s->name, &width, &height);
 	if (renderer_supervisor_set_settings(s->supervisor, line, width, height)) {
 		atomic_store(&s->width, width);
 		atomic_store(&s->height, height);
 	}
 	bfree(line);
 	configure_live_state(s, settings);
+	speech_audio_set_enabled(s->audio, plays_audio(settings));
+}
+
+static void cb_update(void *data, obs_data_t *settings)
+{
+	send_settings(data, settings);
 }
 
 static void *cb_create(obs_data_t *settings, obs_source_t *source)
@@ -95,20 +115,24 @@ static void *cb_create(obs_data_t *settings, obs_source_t *source)
 	struct comment_bar_source *s = bzalloc(sizeof(*s));
 	s->source = source;
 	safe_text_escape_string(s->name, sizeof(s->name), obs_source_get_name(source));
+	/* Before anything reads the settings: an older scene collection's secret leaves them now. */
 	uint32_t width, height;
-	char *line = settings_line(settings, s->name, &width, &height);
+	char *line = source_secrets_settings_line(settings, s->name, &width, &height);
 	atomic_init(&s->width, width);
 	atomic_init(&s->height, height);
-	/* Not shown anywhere yet: OBS calls show when it is. */
-	s->supervisor = renderer_supervisor_start(obs_source_get_name(source), renderer_path, width, height, line, false);
+	s->supervisor = renderer_supervisor_start(obs_source_get_name(source), renderer_path, width, height, line);
 	bfree(line);
 	if (!s->supervisor) {
 		bfree(s);
 		return NULL;
 	}
+	/* Not shown anywhere yet: OBS calls show when it is. */
+	char *hidden = renderer_input_bool_line(RENDERER_CHANNEL_ACTIVE, false);
+	renderer_supervisor_send(s->supervisor, RENDERER_CHANNEL_ACTIVE, hidden);
+	bfree(hidden);
 	s->live = bar_live_state_create(obs_source_get_name(source), s->supervisor, mic_renamed, s);
-	s->audio = speech_audio_start(source, s->name);
-	s->hotkeys = speech_hotkeys_register(source, s->supervisor);
+	s->audio = speech_audio_start(source, s->name, plays_audio(settings));
+	s->commands = source_commands_register(source, s->supervisor);
 	configure_live_state(s, settings);
 	return s;
 }
@@ -120,7 +144,7 @@ static void cb_destroy(void *data)
 	struct comment_bar_source *s = data;
 	/* First: its callbacks hand lines to the supervisor. */
 	bar_live_state_destroy(s->live);
-	speech_hotkeys_unregister(s->hotkeys);
+	source_commands_unregister(s->commands);
 	speech_audio_stop(s->audio);
 	renderer_supervisor_stop(s->supervisor);
 	frame_pool_unref(s->pool);
@@ -132,16 +156,21 @@ static void cb_destroy(void *data)
 	bfree(s);
 }
 
+static void set_active(struct comment_bar_source *s, bool active)
+{
+	char *line = renderer_input_bool_line(RENDERER_CHANNEL_ACTIVE, active);
+	renderer_supervisor_send(s->supervisor, RENDERER_CHANNEL_ACTIVE, line);
+	bfree(line);
+}
+
 static void cb_show(void *data)
 {
-	struct comment_bar_source *s = data;
-	renderer_supervisor_set_active(s->supervisor, true);
+	set_active(data, true);
 }
 
 static void cb_hide(void *data)
 {
-	struct comment_bar_source *s = data;
-	renderer_supervisor_set_active(s->supervisor, false);
+	set_active(data, false);
 }
 
 static uint32_t cb_get_width(void *data)
@@ -214,6 +243,23 @@ static void cb_get_defaults(obs_data_t *settings)
 	source_properties_defaults(settings);
 }
 
+/* "Forget" the secrets: the settings no longer say one is saved (the renderer stops using
+ * it), and the forget_secrets counter has the renderer delete its file. */
+static bool forget_clicked(obs_properties_t *props, obs_property_t *property, void *data)
+{
+	UNUSED_PARAMETER(props);
+	UNUSED_PARAMETER(property);
+	struct comment_bar_source *s = data;
+	if (!s)
+		return false;
+	obs_data_t *settings = obs_source_get_settings(s->source);
+	source_secrets_forget(settings);
+	send_settings(s, settings);
+	obs_data_release(settings);
+	source_commands_forget_secrets(s->commands);
+	return true; /* the properties show it is gone */
+}
+
 static obs_properties_t *cb_get_properties(void *data)
 {
 	struct comment_bar_source *s = data;
@@ -222,7 +268,14 @@ static obs_properties_t *cb_get_properties(void *data)
 		snprintf(status, sizeof(status), "%s", renderer_problem);
 	else if (s)
 		renderer_supervisor_describe(s->supervisor, status, sizeof(status));
-	return source_properties_create(s ? s->source : NULL, status);
+	const struct source_properties_parts parts = {
+		.source = s ? s->source : NULL,
+		.status = status,
+		.forget = forget_clicked,
+		.forget_data = s,
+		.commands = s ? s->commands : NULL,
+	};
+	return source_properties_create(&parts);
 }
 
 static struct obs_source_info comment_bar_source_info = {
@@ -261,9 +314,9 @@ void comment_bar_source_register(void)
 
 void comment_bar_source_unregister(void)
 {
-	/* Every source is destroyed by now, but their supervisors may still be
-	 * stopping renderers: the module's code must stay until they are done. */
-	renderer_supervisor_wait_all(UNLOAD_WAIT_MS);
+	/* Every source is destroyed by now, but their supervisors may still be stopping
+	 * renderers (and audio threads ending): the module's code must stay until they are done. */
+	shim_threads_wait_all(UNLOAD_WAIT_MS);
 	bfree(renderer_path);
 	renderer_path = NULL;
 }

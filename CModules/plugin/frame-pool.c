@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include "frame-pool.h"
 #include "safe-text.h"
-#include "speech-ring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The slots the ABI assigns at start: the writer owns 0, the middle is 1, the reader owns 2. */
-#define INITIAL_MIDDLE_SLOT 1u
+/* The slot the ABI gives the reader at start (the writer owns 0, the middle is 1). */
 #define INITIAL_READER_SLOT 2u
 
 static struct cb_pool_header *header_of(const struct frame_pool *pool)
@@ -23,14 +21,15 @@ static struct cb_pool_header *header_of(const struct frame_pool *pool)
 
 struct frame_pool *frame_pool_create(uint32_t width, uint32_t height, char *err, size_t err_size)
 {
-	if (width < 1 || height < 1 || width > CB_POOL_MAX_DIMENSION || height > CB_POOL_MAX_DIMENSION) {
-		snprintf(err, err_size, "bad pool size %ux%u", width, height);
-		return NULL;
-	}
 	/* The frames, then the audio ring (docs/pool-abi.md): pages of it that speech never
 	 * writes are never touched, so a bar without speech costs no memory for it. */
-	const uint64_t ring_offset = cb_audio_ring_offset(width, height);
-	const uint64_t total = ring_offset + cb_audio_ring_size();
+	struct cb_pool_layout layout;
+	const char *why = cb_pool_layout_make(&layout, width, height, CB_AUDIO_CAPACITY_FRAMES);
+	if (why) {
+		snprintf(err, err_size, "pool of %ux%u: %s", width, height, why);
+		return NULL;
+	}
+	const uint64_t total = layout.total_size;
 
 	int fd = memfd_create("commentbar-pool", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0) {
@@ -48,34 +47,16 @@ struct frame_pool *frame_pool_create(uint32_t width, uint32_t height, char *err,
 		close(fd);
 		return NULL;
 	}
-
-	/* The memfd starts zeroed: sequences, heartbeat, status are already 0.
-	 * Plain stores suffice: posix_spawn orders them before the renderer runs. */
-	struct cb_pool_header *h = map;
-	h->magic = CB_POOL_MAGIC;
-	h->version = CB_POOL_VERSION;
-	h->header_size = CB_POOL_HEADER_SIZE;
-	h->width = width;
-	h->height = height;
-	h->stride = width * 4u;
-	h->slot_count = CB_POOL_SLOTS;
-	h->slot_size = cb_pool_slot_size(width, height);
-	h->pool_size = cb_pool_total_size(width, height); /* the frames; the ring follows */
-	h->handoff = INITIAL_MIDDLE_SLOT;
-	speech_ring_init(h, map, ring_offset);
-
+	/* The memfd starts zeroed: sequences, heartbeat, status are already 0. Plain stores
+	 * suffice: posix_spawn orders them before the renderer runs. */
+	why = cb_pool_init(map, total, &layout);
 	/* Sealed so the renderer can neither shrink the file under our mapping
 	 * (SIGBUS on read) nor grow it, nor remove the seals. */
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
-		snprintf(err, err_size, "sealing the pool: %s", strerror(errno));
-		munmap(map, (size_t)total);
-		close(fd);
-		return NULL;
-	}
-
-	struct frame_pool *pool = calloc(1, sizeof(*pool));
+	if (!why && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+		why = strerror(errno);
+	struct frame_pool *pool = why ? NULL : calloc(1, sizeof(*pool));
 	if (!pool) {
-		snprintf(err, err_size, "out of memory");
+		snprintf(err, err_size, "making the pool: %s", why ? why : "out of memory");
 		munmap(map, (size_t)total);
 		close(fd);
 		return NULL;
@@ -87,9 +68,9 @@ struct frame_pool *frame_pool_create(uint32_t width, uint32_t height, char *err,
 	pool->map_size = (size_t)total;
 	pool->width = width;
 	pool->height = height;
-	pool->stride = width * 4u;
-	pool->slot_size = cb_pool_slot_size(width, height);
-	pool->ring_offset = ring_offset;
+	pool->stride = layout.stride;
+	pool->slot_size = layout.slot_size;
+	pool->ring_offset = layout.audio_offset;
 	pool->front_index = INITIAL_READER_SLOT;
 	return pool;
 }

@@ -2,7 +2,6 @@
 # The OBS shim: built, tested and installed here (owned by the plugin work).
 #   make plugin       build/comment-bar.so
 #   make test-shim    the shim's unit tests, then the shim in a stub host, under ASan+UBSan, against the real renderer
-#   make test-obs     the shim in real libobs under Xvfb, then OBS's own state on the bar in real OBS
 #   make bench-shim   frame hand-off latency and upload cost
 #   make smoke-install  the installed bundle in the real OBS binary (throwaway config)
 #   make install      renderer + plugin + overlay helpers into OBS's user plugin folder
@@ -10,22 +9,24 @@
 # SHIM_RENDERER (the renderer the tests run) and SERVICES_RENDERER (the one whose
 # registry gives the service list) are RENDERER unless given: give them, not
 # RENDERER, to use another binary, so the rule for RENDERER does not apply to it.
-.PHONY: plugin test-shim test-shim-unit test-obs bench-shim smoke-install install uninstall
+.PHONY: plugin test-shim test-shim-unit bench-shim smoke-install install uninstall
 
 PLUGIN_DIR := CModules/plugin
 SETTINGS_DIR := CModules/CommentBarSettings
+# The pool's header writer and check, shared with the renderer, the overlay helpers and the tests.
+POOL_ABI_DIR := CModules/CommentBarPoolABI
 GENERATED_DIR := build/generated
 # The service list, from the renderer's registry: the shim keeps no copy of it.
 SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
 PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c settings-line.c \
-	source-properties.c renderer-supervisor.c renderer-run.c newest-line.c child-process.c stdin-queue.c \
-	stderr-log.c log-limiter.c pool-watch.c supervisor-threads.c safe-text.c frame-pool.c \
-	on-air.c mic-watch.c bar-live-state.c speech-ring.c speech-audio.c speech-hotkeys.c) \
-	$(SETTINGS_DIR)/commentbar_settings.c
+	source-properties.c source-secrets.c source-commands.c renderer-input.c renderer-supervisor.c \
+	renderer-run.c child-process.c stdin-queue.c stderr-log.c log-limiter.c pool-watch.c \
+	shim-threads.c safe-text.c frame-pool.c on-air.c mic-watch.c bar-live-state.c speech-ring.c speech-audio.c) \
+	$(SETTINGS_DIR)/commentbar_settings.c $(POOL_ABI_DIR)/pool_abi.c
 # The version header (from VERSION) names the release in the log line at load.
 VERSION_INCLUDE_DIR := CModules/CommentBarVersion/include
-PLUGIN_INCLUDES := -ICModules/CommentBarPoolABI/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR) -I$(VERSION_INCLUDE_DIR)
-PLUGIN_HEADERS := $(wildcard $(PLUGIN_DIR)/*.h) CModules/CommentBarPoolABI/include/commentbar_pool.h \
+PLUGIN_INCLUDES := -I$(POOL_ABI_DIR)/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR) -I$(VERSION_INCLUDE_DIR)
+PLUGIN_HEADERS := $(wildcard $(PLUGIN_DIR)/*.h) $(POOL_ABI_DIR)/include/commentbar_pool.h \
 	$(SETTINGS_DIR)/include/commentbar_settings.h $(SERVICES_HEADER) $(VERSION_INCLUDE_DIR)/commentbar_version.h
 PLUGIN_SO := build/comment-bar.so
 OBS_CFLAGS = $(shell pkg-config --cflags libobs)
@@ -71,9 +72,12 @@ SHIM_TEST_HEADERS := $(wildcard Tests/shim/*.h Tests/shim/host/*.h Tests/shim/un
 STUB_HOST_SOURCES := $(wildcard Tests/shim/host/*.c) $(SHIM_CHECK) $(SETTINGS_DIR)/commentbar_settings.c
 STUB_HOST_FLAGS := -rdynamic -ITests/shim -I$(PLUGIN_DIR) $(PLUGIN_INCLUDES) $(OBS_CFLAGS) $(CAIRO_CFLAGS)
 STUB_HOST_LIBS := $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
-# The unit tests link the shim's libobs-free parts directly (stderr-log's blog is theirs).
+# The unit tests link the shim's libobs-free parts directly (stderr-log's blog is theirs), and the
+# overlay helper's pool reader, to refuse hostile headers the way the shim's ABI check does.
 SHIM_UNIT_SOURCES := $(wildcard Tests/shim/unit/*.c) $(SHIM_CHECK) $(addprefix $(PLUGIN_DIR)/,stdin-queue.c \
-	log-limiter.c safe-text.c stderr-log.c newest-line.c speech-ring.c) $(SETTINGS_DIR)/commentbar_settings.c
+	log-limiter.c safe-text.c stderr-log.c speech-ring.c) \
+	$(SETTINGS_DIR)/commentbar_settings.c \
+	$(POOL_ABI_DIR)/pool_abi.c CModules/overlay/overlay-pool.c
 
 $(SHIM_PLUGIN): $(PLUGIN_SOURCES) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
@@ -83,15 +87,16 @@ $(SHIM_HOST): $(STUB_HOST_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUG
 	@mkdir -p $(SHIM_BUILD)
 	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) $(STUB_HOST_FLAGS) -o $@ $(STUB_HOST_SOURCES) $(STUB_HOST_LIBS)
 
-$(SHIM_UNIT): $(SHIM_UNIT_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLUGIN_DIR)/plugin.mk
+$(SHIM_UNIT): $(SHIM_UNIT_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) CModules/overlay/overlay-pool.h $(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
-	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) -ITests/shim -I$(PLUGIN_DIR) $(OBS_CFLAGS) -o $@ \
-		-I$(SETTINGS_DIR)/include -ICModules/CommentBarPoolABI/include $(SHIM_UNIT_SOURCES) -lpthread
+	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(SANITIZE) -ITests/shim -I$(PLUGIN_DIR) -ICModules/overlay $(OBS_CFLAGS) \
+		-o $@ -I$(SETTINGS_DIR)/include -I$(POOL_ABI_DIR)/include $(SHIM_UNIT_SOURCES) -lpthread
 
-$(FAKE_RENDERER): Tests/shim/fake_renderer.c CModules/CommentBarPoolABI/include/commentbar_pool.h $(PLUGIN_DIR)/plugin.mk
+$(FAKE_RENDERER): Tests/shim/fake_renderer.c $(POOL_ABI_DIR)/pool_abi.c $(POOL_ABI_DIR)/include/commentbar_pool.h \
+		$(PLUGIN_DIR)/plugin.mk
 	@mkdir -p $(SHIM_BUILD)
-	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g -ICModules/CommentBarPoolABI/include $(JANSSON_CFLAGS) -o $@ \
-		Tests/shim/fake_renderer.c $(JANSSON_LIBS) -lpthread
+	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O2 -g -I$(POOL_ABI_DIR)/include $(JANSSON_CFLAGS) -o $@ \
+		Tests/shim/fake_renderer.c $(POOL_ABI_DIR)/pool_abi.c $(JANSSON_LIBS) -lpthread
 
 SHIM_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -111,7 +116,7 @@ $(BENCH_HOST): $(STUB_HOST_SOURCES) $(SHIM_TEST_HEADERS) $(PLUGIN_HEADERS) $(PLU
 
 bench-shim: $(PLUGIN_SO) $(BENCH_HOST) $(FAKE_RENDERER) $(OBS_HOST)
 	$(BENCH_HOST) --bench --plugin $(PLUGIN_SO) --fake $(FAKE_RENDERER) --work build/shim/work
-	Tests/obs/run.sh --bench-upload $(OBS_HOST)
+	$(XSERVER) -- Tests/obs/run.sh --bench-upload $(OBS_HOST)
 
 # ---- the real-libobs host (Tests/obs) ----
 OBS_HOST := build/obs/obs_host
@@ -120,10 +125,7 @@ $(OBS_HOST): Tests/obs/obs_host.c $(PLUGIN_DIR)/plugin.mk
 	$(PLUGIN_CC) $(PLUGIN_WARNINGS) -O1 -g $(OBS_CFLAGS) $(CAIRO_CFLAGS) -o $@ Tests/obs/obs_host.c \
 		$(OBS_LIBS) $(CAIRO_LIBS) -lX11 -lpthread -lm
 
-# Then real OBS: recording, streaming (to a loopback ffmpeg RTMP sink) and a mic's mute on the bar.
-test-obs: $(PLUGIN_SO) $(OBS_HOST) $(SHIM_RENDERER)
-	Tests/obs/run.sh $(OBS_HOST) $(PLUGIN_SO) $(SHIM_RENDERER) Tests/shim/fixtures
-	/usr/bin/python3 Tests/obs/obs_state_test.py --plugin $(PLUGIN_SO) --data plugin/data --renderer $(SHIM_RENDERER)
+# test-obs (the shim in real libobs, then in real OBS): Tests/obs/obs.mk.
 
 # ---- install into OBS's user plugin folder ----
 # The overlay helpers (CModules/overlay) go beside the renderer, where it looks for them.
@@ -134,4 +136,4 @@ uninstall:
 	plugin/install.sh uninstall
 
 smoke-install: $(PLUGIN_SO) $(SHIM_RENDERER)
-	Tests/smoke/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)
+	$(XSERVER) -- Tests/smoke/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)

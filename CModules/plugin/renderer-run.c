@@ -5,7 +5,8 @@
  * watching it, the restart policy, stopping it. The parts it drives each have
  * their own file: child-process (spawn, reap, kill), stdin-queue (the
  * renderer's input), stderr-log (its output), pool-watch (attach, heartbeat,
- * status, hand-off errors).
+ * status, hand-off errors). It calls nothing of renderer-supervisor.c: the
+ * supervisor drives it, never the other way round.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -15,12 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <obs-data.h>
-#include <util/bmem.h>
-
 #include "plugin-log.h"
 #include "renderer-supervisor-state.h"
-#include "renderer-supervisor.h"
 #include "safe-text.h"
 
 #define POLL_INTERVAL_MS 100
@@ -46,50 +43,12 @@ static void set_summary(struct renderer_supervisor *sup, const char *format, ...
 	pthread_mutex_unlock(&sup->mutex);
 }
 
-/* ---- the renderer's stdin: one JSON object per line ---- */
-
-/* Only ever from the supervisor thread: {"active":true} or {"active":false}. */
-static char *active_line(bool active)
-{
-	obs_data_t *data = obs_data_create();
-	obs_data_set_bool(data, "active", active);
-	char *line = renderer_supervisor_json_line(data);
-	obs_data_release(data);
-	return line;
-}
-
-/* Hands the input queue the newest settings and active state it has not had. */
-static void queue_new_input(struct renderer_supervisor *sup)
-{
-	struct renderer_run *run = &sup->run;
-	char *settings = newest_line_take_newer(&sup->settings, &run->sent_settings_version);
-	if (settings)
-		stdin_queue_put(&run->input, STDIN_KIND_SETTINGS, settings);
-	free(settings);
-
-	char *obs = newest_line_take_newer(&sup->obs, &run->sent_obs_version);
-	if (obs)
-		stdin_queue_put(&run->input, STDIN_KIND_OBS, obs);
-	free(obs);
-	char *speech = newest_line_take_newer(&sup->speech, &run->sent_speech_version);
-	if (speech)
-		stdin_queue_put(&run->input, STDIN_KIND_SPEECH, speech);
-	free(speech);
-
-	const uint64_t active_version = atomic_load(&sup->active_version);
-	if (active_version != run->sent_active_version) {
-		char *line = active_line(atomic_load(&sup->active));
-		stdin_queue_put(&run->input, STDIN_KIND_ACTIVE, line);
-		bfree(line);
-		run->sent_active_version = active_version;
-	}
-}
+/* ---- the renderer's stdin ---- */
 
 void renderer_run_write_input(struct renderer_supervisor *sup)
 {
 	struct renderer_run *run = &sup->run;
-	queue_new_input(sup);
-	switch (stdin_queue_flush(&run->input, run->child.stdin_fd)) {
+	switch (stdin_queue_flush(&sup->input, run->child.stdin_fd)) {
 	case STDIN_FLUSH_DONE:
 		run->input_blocked_logged = false;
 		break;
@@ -148,10 +107,8 @@ bool renderer_run_start(struct renderer_supervisor *sup, uint32_t width, uint32_
 	run->pool = pool;
 	run->started_ns = now;
 	pool_watch_init(&run->watch, pool, run->child.pid, sup->name, now);
-	/* A new renderer knows nothing yet: it gets the settings, then the active state. */
-	stdin_queue_clear(&run->input);
-	run->sent_settings_version = run->sent_active_version = run->sent_obs_version = 0;
-	run->sent_speech_version = 0;
+	/* A new renderer knows nothing yet: it gets every channel's newest line, settings first. */
+	stdin_queue_restart(&sup->input);
 	run->input_blocked_logged = false;
 	publish_pool(sup, pool);
 	source_log(LOG_INFO, sup->name, "started renderer pid %d with a %ux%u pool", (int)run->child.pid, width, height);
@@ -177,7 +134,7 @@ static void forget_renderer(struct renderer_supervisor *sup)
 	stderr_log_report_left_out(&sup->output);
 	pool_watch_report_handoff_errors(&run->watch, supervisor_now_ns(), true);
 	child_process_forget(&run->child);
-	stdin_queue_clear(&run->input);
+	stdin_queue_restart(&sup->input);
 	/* The published pool stays: OBS keeps showing its last frame. */
 	frame_pool_unref(run->pool);
 	run->pool = NULL;
@@ -279,7 +236,7 @@ void renderer_run_wait_for_events(struct renderer_supervisor *sup)
 	fds[count++] = (struct pollfd){.fd = sup->wake_fd, .events = POLLIN};
 	if (child->pid && child->stderr_fd >= 0)
 		fds[count++] = (struct pollfd){.fd = child->stderr_fd, .events = POLLIN};
-	if (child->pid && child->stdin_fd >= 0 && stdin_queue_has_lines(&sup->run.input))
+	if (child->pid && child->stdin_fd >= 0 && stdin_queue_has_lines(&sup->input))
 		fds[count++] = (struct pollfd){.fd = child->stdin_fd, .events = POLLOUT};
 
 	int timeout_ms = POLL_INTERVAL_MS;

@@ -14,7 +14,6 @@
 #include "child-process.h"
 #include "frame-pool.h"
 #include "log-limiter.h"
-#include "newest-line.h"
 #include "pool-watch.h"
 #include "stderr-log.h"
 #include "stdin-queue.h"
@@ -30,11 +29,6 @@ struct renderer_run {
 	struct frame_pool *pool; /* its pool; one reference */
 	uint64_t started_ns;
 	struct pool_watch watch;
-	struct stdin_queue input;
-	uint64_t sent_settings_version;
-	uint64_t sent_active_version;
-	uint64_t sent_obs_version;
-	uint64_t sent_speech_version;
 	bool input_blocked_logged;
 };
 
@@ -45,10 +39,9 @@ struct renderer_supervisor {
 	char *renderer_path;
 	int wake_fd; /* eventfd: requests from OBS's threads wake the poll */
 
-	/* From OBS's threads to the supervisor thread, each with its own lock. */
-	struct newest_line settings; /* the newest settings line that fits */
-	struct newest_line obs;      /* the newest {"obs":...} line */
-	struct newest_line speech;   /* the newest {"speech":...} line (reading hotkeys) */
+	/* The renderer's stdin: OBS's threads put each channel's newest line (its own lock per
+	 * channel), the supervisor thread writes them. Settings lines only when they fit. */
+	struct stdin_queue input;
 
 	/* Guarded by mutex, which is only ever held to copy these (no I/O). */
 	pthread_mutex_t mutex;
@@ -60,10 +53,6 @@ struct renderer_supervisor {
 	uint64_t rejected_count;         /* how many were rejected, ever */
 	struct frame_pool *current_pool; /* one reference, owned by this field */
 	char summary[256];
-
-	/* show/hide: lock-free. */
-	atomic_bool active;
-	atomic_uint_fast64_t active_version;
 
 	/* Only the supervisor thread touches these. */
 	struct renderer_run run;
@@ -89,7 +78,7 @@ bool renderer_run_start(struct renderer_supervisor *sup, uint32_t width, uint32_
 /* Reaps, watches and feeds the running renderer; replaces it when it ended,
  * stopped beating or the size changed. */
 void renderer_run_supervise(struct renderer_supervisor *sup, uint32_t want_width, uint32_t want_height);
-/* Queues the settings, OBS state and active state it has not had, and writes what it can. */
+/* Writes what the renderer has not had of its stdin's channels, as far as it reads. */
 void renderer_run_write_input(struct renderer_supervisor *sup);
 /* Closes its stdin, gives it EXIT_GRACE_NS, kills it if needed, reaps it. */
 void renderer_run_stop(struct renderer_supervisor *sup, const char *reason);

@@ -2,7 +2,7 @@
 /*
  * The supervisor: its thread's loop and the API OBS's threads use. One
  * renderer's life (start, feed, watch, restart, stop) is renderer-run.c;
- * supervisor-threads joins the threads at unload.
+ * shim-threads joins the threads at unload.
  */
 #define _GNU_SOURCE
 #include "renderer-supervisor.h"
@@ -16,13 +16,10 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <obs-data.h>
-#include <util/bmem.h>
-
 #include "plugin-log.h"
 #include "renderer-supervisor-state.h"
 #include "safe-text.h"
-#include "supervisor-threads.h"
+#include "shim-threads.h"
 
 /* Settings too long to send: reported at once, then at most every 10 s. */
 #define REJECTED_REPORT_BURST 1
@@ -36,24 +33,6 @@ static void wake(struct renderer_supervisor *sup)
 	/* A full counter already means "wake up": the result does not matter. */
 	ssize_t ignored = write(sup->wake_fd, &one, sizeof(one));
 	(void)ignored;
-}
-
-/* ---- the renderer's stdin: one JSON object per line ---- */
-
-char *renderer_supervisor_json_line(obs_data_t *data)
-{
-	/* OBS 29's obs_data_get_json is compact; any raw newline could only be
-	 * whitespace between tokens (inside strings it is escaped): safe to flatten. */
-	const char *json = obs_data_get_json(data);
-	const size_t len = json ? strlen(json) : 0;
-	char *line = bmalloc(len + 2);
-	memcpy(line, json ? json : "", len);
-	for (size_t i = 0; i < len; i++)
-		if (line[i] == '\n' || line[i] == '\r')
-			line[i] = ' ';
-	line[len] = '\n';
-	line[len + 1] = '\0';
-	return line;
 }
 
 /* Settings that were too long are logged here, not on the OBS thread that
@@ -80,13 +59,10 @@ static void report_rejected_settings(struct renderer_supervisor *sup, uint64_t n
 static void free_supervisor(struct renderer_supervisor *sup)
 {
 	frame_pool_unref(sup->current_pool);
-	stdin_queue_clear(&sup->run.input);
+	stdin_queue_free(&sup->input);
 	if (sup->wake_fd >= 0)
 		close(sup->wake_fd);
 	pthread_mutex_destroy(&sup->mutex);
-	newest_line_free(&sup->settings);
-	newest_line_free(&sup->obs);
-	newest_line_free(&sup->speech);
 	free(sup->renderer_path);
 	free(sup->name);
 	free(sup);
@@ -101,7 +77,6 @@ static void release_supervisor(struct renderer_supervisor *sup)
 static void *supervisor_thread(void *data)
 {
 	struct renderer_supervisor *sup = data;
-	pthread_setname_np(pthread_self(), "comment-bar-sup");
 	/* Writing to a dead renderer's stdin must give EPIPE here, not kill OBS. */
 	sigset_t pipe_set;
 	sigemptyset(&pipe_set);
@@ -140,29 +115,21 @@ static char *escaped_name(const char *name)
 }
 
 struct renderer_supervisor *renderer_supervisor_start(const char *name, const char *renderer_path, uint32_t width,
-						      uint32_t height, const char *settings_line, bool active)
+						      uint32_t height, const char *settings_line)
 {
 	struct renderer_supervisor *sup = calloc(1, sizeof(*sup));
 	if (!sup)
 		return NULL;
-	sup->wake_fd = -1;
 	sup->name = escaped_name(name);
 	sup->renderer_path = strdup(renderer_path);
 	sup->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!sup->name || !sup->renderer_path || sup->wake_fd < 0)
+	if (!sup->name || !sup->renderer_path || sup->wake_fd < 0 || !stdin_queue_init(&sup->input))
 		goto fail;
-	if (!newest_line_init(&sup->settings))
-		goto fail;
-	if (!newest_line_init(&sup->obs))
-		goto fail_settings;
-	if (!newest_line_init(&sup->speech))
-		goto fail_obs;
 	if (pthread_mutex_init(&sup->mutex, NULL) != 0)
-		goto fail_speech;
+		goto fail_input;
 	const size_t settings_length = strlen(settings_line);
 	if (settings_length <= RENDERER_SETTINGS_LINE_MAX) {
-		if (!newest_line_set(&sup->settings, settings_line))
-			goto fail_mutex;
+		stdin_queue_put(&sup->input, RENDERER_CHANNEL_SETTINGS, settings_line);
 	} else {
 		sup->settings_rejected = true;
 		sup->rejected_length = settings_length;
@@ -173,26 +140,19 @@ struct renderer_supervisor *renderer_supervisor_start(const char *name, const ch
 	sup->want_height = height;
 	sup->restart_delay_ns = RESTART_DELAY_FIRST_NS;
 	child_process_init(&sup->run.child);
-	stdin_queue_init(&sup->run.input);
 	const uint64_t now = supervisor_now_ns();
 	stderr_log_init(&sup->output, sup->name, now);
 	log_limiter_init(&sup->rejected_reports, REJECTED_REPORT_BURST, REJECTED_REPORTS_PER_S, now);
-	atomic_init(&sup->active, active);
-	atomic_init(&sup->active_version, 1);
 	snprintf(sup->summary, sizeof(sup->summary), "not started yet");
 
-	if (!supervisor_threads_start(supervisor_thread, sup))
+	if (!shim_threads_start("comment-bar-sup", supervisor_thread, sup))
 		goto fail_mutex;
 	return sup;
 
 fail_mutex:
 	pthread_mutex_destroy(&sup->mutex);
-fail_speech:
-	newest_line_free(&sup->speech);
-fail_obs:
-	newest_line_free(&sup->obs);
-fail_settings:
-	newest_line_free(&sup->settings);
+fail_input:
+	stdin_queue_free(&sup->input);
 fail:;
 	char shown[SOURCE_NAME_LOG_SIZE];
 	safe_text_escape_string(shown, sizeof(shown), name);
@@ -214,16 +174,7 @@ void renderer_supervisor_stop(struct renderer_supervisor *sup)
 	pthread_mutex_unlock(&sup->mutex);
 	wake(sup);
 	release_supervisor(sup);
-	supervisor_threads_join_ended();
-}
-
-bool renderer_supervisor_wait_all(unsigned timeout_ms)
-{
-	const unsigned still_running = supervisor_threads_wait_all(timeout_ms);
-	if (still_running)
-		plugin_log(LOG_ERROR, "%u renderer supervisor%s still stopping after %u ms; unloading anyway",
-			   still_running, still_running == 1 ? " is" : "s are", timeout_ms);
-	return still_running == 0;
+	shim_threads_join_ended();
 }
 
 bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const char *settings_line, uint32_t width,
@@ -240,7 +191,7 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 		wake(sup);
 		return false;
 	}
-	const bool changed = newest_line_set(&sup->settings, settings_line);
+	const bool changed = stdin_queue_put(&sup->input, RENDERER_CHANNEL_SETTINGS, settings_line);
 	pthread_mutex_lock(&sup->mutex);
 	sup->settings_rejected = false;
 	sup->want_width = width;
@@ -251,23 +202,10 @@ bool renderer_supervisor_set_settings(struct renderer_supervisor *sup, const cha
 	return true;
 }
 
-void renderer_supervisor_set_obs_state(struct renderer_supervisor *sup, const char *obs_line)
+void renderer_supervisor_send(struct renderer_supervisor *sup, enum renderer_channel channel, const char *line)
 {
-	if (newest_line_set(&sup->obs, obs_line))
+	if (channel != RENDERER_CHANNEL_SETTINGS && stdin_queue_put(&sup->input, channel, line))
 		wake(sup);
-}
-
-void renderer_supervisor_set_speech_state(struct renderer_supervisor *sup, const char *speech_line)
-{
-	if (newest_line_set(&sup->speech, speech_line))
-		wake(sup);
-}
-
-void renderer_supervisor_set_active(struct renderer_supervisor *sup, bool active)
-{
-	atomic_store(&sup->active, active);
-	atomic_fetch_add(&sup->active_version, 1);
-	wake(sup);
 }
 
 bool renderer_supervisor_adopt_pool(struct renderer_supervisor *sup, struct frame_pool **pool)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "plugin-log.h"
-#include "renderer-supervisor.h"
+#include "renderer-input.h"
 #include "safe-text.h"
 
 #define FONT_ROW_PREFIX SETTINGS_FONT_KEY "."
@@ -87,7 +87,8 @@ static void copy_setting(obs_data_t *out, const char *key, obs_data_t *in, const
 }
 
 /* obs_data_get_json leaves defaults out: every key is written explicitly instead. */
-char *settings_line(obs_data_t *settings, const char *source_name, uint32_t *width, uint32_t *height)
+char *settings_line(obs_data_t *settings, obs_data_t *extra, const char *source_name, uint32_t *width,
+		    uint32_t *height)
 {
 	obs_data_t *out = obs_data_create();
 	obs_data_t *font_out = obs_data_create();
@@ -99,15 +100,13 @@ char *settings_line(obs_data_t *settings, const char *source_name, uint32_t *wid
 		copy_setting(settings_row_container(out, font_out, row, &key), key, in, row, source_name);
 	}
 	obs_data_set_obj(out, SETTINGS_FONT_KEY, font_out);
+	if (extra)
+		obs_data_apply(out, extra);
 	obs_data_release(font_out);
 	obs_data_release(font_in);
 	*width = (uint32_t)obs_data_get_int(out, settings_key(CB_SETTING_INDEX_width));
 	*height = (uint32_t)obs_data_get_int(out, settings_key(CB_SETTING_INDEX_height));
-
-	obs_data_t *wrapper = obs_data_create();
-	obs_data_set_obj(wrapper, "settings", out);
-	char *line = renderer_supervisor_json_line(wrapper);
-	obs_data_release(wrapper);
+	char *line = renderer_input_object_line(RENDERER_CHANNEL_SETTINGS, out);
 	obs_data_release(out);
 	return line;
 }

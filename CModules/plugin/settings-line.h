@@ -27,7 +27,9 @@ static inline const char *settings_key(enum cb_setting_index index)
  * there is none), the others in top. *key is the key within it. */
 obs_data_t *settings_row_container(obs_data_t *top, obs_data_t *font, const struct cb_setting *row, const char **key);
 
-/* The line (ending in '\n'; bfree() it) and the clamped size it asks for.
- * source_name (escaped for the log) names the source in the line logged for
- * an unknown choice. */
-char *settings_line(obs_data_t *settings, const char *source_name, uint32_t *width, uint32_t *height);
+/* The line (ending in '\n'; bfree() it) and the clamped size it asks for. extra (may be
+ * NULL) holds keys beyond the table's, added as they are (source-secrets: the id of the
+ * secrets' file and which are saved). source_name (escaped for the log) names the source in
+ * the line logged for an unknown choice. */
+char *settings_line(obs_data_t *settings, obs_data_t *extra, const char *source_name, uint32_t *width,
+		    uint32_t *height);

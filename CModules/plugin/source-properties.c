@@ -10,6 +10,7 @@
 
 #include "commentbar_services.h"
 #include "settings-line.h"
+#include "source-secrets.h"
 
 /* The locale file's text for key, else fallback (obs_module_text would show the key). */
 static const char *localized(const char *key, const char *fallback)
@@ -232,8 +233,95 @@ static void add_overlay(obs_properties_t *props)
 	obs_property_set_long_description(overlay, obs_module_text("Overlay.Description"));
 }
 
-obs_properties_t *source_properties_create(obs_source_t *source, const char *status)
+/* The first-time viewer's sound: off, the chime, or a WAV/OGG file. One setting, two
+ * properties: the list shows the choice (the file the setting names listed too), the
+ * picker's file becomes the setting and is listed at once. */
+#define SOUND_FILE_KEY "first_time_sound_file"
+
+static void list_sound_file(obs_property_t *list, const char *path)
 {
+	for (size_t i = 0; i < obs_property_list_item_count(list); i++)
+		if (strcmp(obs_property_list_item_string(list, i), path) == 0)
+			return;
+	const char *slash = strrchr(path, '/');
+	char label[512];
+	snprintf(label, sizeof(label), "%s: %s", obs_module_text("FirstTimeSound.File"), slash ? slash + 1 : path);
+	obs_property_list_add_string(list, label, path);
+}
+
+static bool sound_file_picked(obs_properties_t *props, obs_property_t *picker, obs_data_t *settings)
+{
+	UNUSED_PARAMETER(picker);
+	const char *path = obs_data_get_string(settings, SOUND_FILE_KEY);
+	if (!path || !*path)
+		return false;
+	const char *key = settings_key(CB_SETTING_INDEX_first_time_sound);
+	obs_data_set_string(settings, key, path);
+	list_sound_file(obs_properties_get(props, key), path);
+	obs_data_erase(settings, SOUND_FILE_KEY); /* a picker, not a setting: the list shows the choice */
+	return true;
+}
+
+static void add_first_time_sound(obs_properties_t *props, obs_source_t *source)
+{
+	obs_property_t *list = add_choices(props, CB_SETTING_INDEX_first_time_sound, "FirstTimeSound");
+	obs_property_list_add_string(list, obs_module_text("FirstTimeSound.Off"), "off");
+	obs_property_list_add_string(list, obs_module_text("FirstTimeSound.Chime"), "chime");
+	if (source) {
+		obs_data_t *settings = obs_source_get_settings(source);
+		const char *chosen = obs_data_get_string(settings, settings_key(CB_SETTING_INDEX_first_time_sound));
+		if (chosen && *chosen)
+			list_sound_file(list, chosen);
+		obs_data_release(settings);
+	}
+	char filter[256];
+	snprintf(filter, sizeof(filter), "%s (*.wav *.ogg *.oga);;All files (*)", obs_module_text("SoundFiles"));
+	obs_property_t *picker = obs_properties_add_path(props, SOUND_FILE_KEY, obs_module_text("FirstTimeSoundFile"),
+							 OBS_PATH_FILE, filter, NULL);
+	obs_property_set_modified_callback(picker, sound_file_picked);
+}
+
+/* "Viewers and chat log" (issue 29): a checkable group whose checkbox is `remember`. */
+static void add_viewer_memory(obs_properties_t *props, obs_source_t *source)
+{
+	obs_properties_t *group = obs_properties_create();
+	obs_property_t *label = obs_properties_add_text(group, settings_key(CB_SETTING_INDEX_first_time_label),
+							obs_module_text("FirstTimeLabel"), OBS_TEXT_DEFAULT);
+	obs_property_set_long_description(label, obs_module_text("FirstTimeLabel.Description"));
+	obs_property_t *back = add_int(group, CB_SETTING_INDEX_welcome_back_days, "WelcomeBackDays");
+	obs_property_set_long_description(back, obs_module_text("WelcomeBackDays.Description"));
+	add_first_time_sound(group, source);
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_nicknames_from_chat),
+				obs_module_text("NicknamesFromChat"));
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_show_counts), obs_module_text("ShowCounts"));
+	char filter[256];
+	snprintf(filter, sizeof(filter), "%s (*.sqlite3 *.db);;All files (*)", obs_module_text("ChatLogFiles"));
+	obs_property_t *log = obs_properties_add_path(group, settings_key(CB_SETTING_INDEX_log_path),
+						      obs_module_text("LogPath"), OBS_PATH_FILE_SAVE, filter, NULL);
+	obs_property_set_long_description(log, obs_module_text("LogPath.Description"));
+	obs_property_t *remember = obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_remember),
+							    obs_module_text("Remember"), OBS_GROUP_CHECKABLE, group);
+	obs_property_set_long_description(remember, obs_module_text("Remember.Description"));
+}
+
+/* "Control page" (issue 30): a checkable group whose checkbox is `control`. */
+static void add_control_page(obs_properties_t *props, struct source_commands *commands)
+{
+	obs_properties_t *group = obs_properties_create();
+	add_int(group, CB_SETTING_INDEX_control_port, "ControlPort");
+	obs_property_t *pin = add_int(group, CB_SETTING_INDEX_pin_seconds, "PinSeconds");
+	obs_property_int_set_suffix(pin, " s");
+	obs_property_set_long_description(pin, obs_module_text("PinSeconds.Description"));
+	source_commands_add_open_control(group, commands);
+	obs_property_t *control = obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_control),
+							   obs_module_text("Control"), OBS_GROUP_CHECKABLE, group);
+	obs_property_set_long_description(control, obs_module_text("Control.Description"));
+}
+
+obs_properties_t *source_properties_create(const struct source_properties_parts *parts)
+{
+	obs_source_t *source = parts->source;
+	const char *status = parts->status;
 	obs_properties_t *props = obs_properties_create();
 
 	obs_property_t *service = obs_properties_add_list(props, settings_key(CB_SETTING_INDEX_service),
@@ -248,10 +336,10 @@ obs_properties_t *source_properties_create(obs_source_t *source, const char *sta
 	obs_property_t *server = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_server),
 							 obs_module_text("Server"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(server, obs_module_text("Server.Description"));
-	/* A password field: OBS keeps it like a stream key; the renderer gets it on stdin only. */
-	obs_property_t *session = obs_properties_add_text(props, settings_key(CB_SETTING_INDEX_mirrativ_session),
-							  obs_module_text("MirrativSession"), OBS_TEXT_PASSWORD);
-	obs_property_set_long_description(session, obs_module_text("MirrativSession.Description"));
+	/* Never in the saved settings: whether one is saved, a field for a new one, "Forget". */
+	obs_data_t *settings = source ? obs_source_get_settings(source) : NULL;
+	source_secrets_add_properties(props, settings, parts->forget, parts->forget_data);
+	obs_data_release(settings);
 	obs_property_t *feeds = obs_properties_add_editable_list(props, settings_key(CB_SETTING_INDEX_feeds),
 								 obs_module_text("Feeds"), OBS_EDITABLE_LIST_TYPE_STRINGS,
 								 NULL, NULL);
@@ -289,6 +377,8 @@ obs_properties_t *source_properties_create(obs_source_t *source, const char *sta
 	add_int(props, CB_SETTING_INDEX_fps, "FPS");
 	add_speech(props);
 	add_overlay(props);
+	add_viewer_memory(props, source);
+	add_control_page(props, parts->commands);
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an
 	 * info property's description when it has no value, so the status goes there. */

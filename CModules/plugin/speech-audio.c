@@ -2,15 +2,19 @@
 #define _GNU_SOURCE
 #include "speech-audio.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <util/platform.h>
 
 #include "plugin-log.h"
+#include "shim-threads.h"
 #include "speech-ring.h"
 
 /* next_pool when no new pool is waiting (NULL is a valid hand-over: no pool). */
@@ -18,7 +22,7 @@ static struct frame_pool no_change;
 #define NO_CHANGE (&no_change)
 
 /* One tick: 10 ms of audio at most per call, the ring drained as time passes. */
-#define TICK_NS 10000000ull
+#define TICK_MS 10
 #define CHUNK_FRAMES (CB_AUDIO_RATE / 100u)
 /* A gap longer than this and timestamps start again from now. */
 #define GAP_NS 50000000ull
@@ -29,8 +33,10 @@ struct speech_audio {
 	pthread_mutex_t mutex; /* guards source and stopped */
 	obs_source_t *source;  /* NULL once stopped */
 	bool stopped;
+	int wake_fd; /* eventfd: a new pool, speech turned on, stop */
 	/* Handed over by the graphics thread without a lock: a new reference, or NO_CHANGE. */
 	_Atomic(struct frame_pool *) next_pool;
+	atomic_bool enabled; /* the source's `speech` setting: off, the thread sleeps */
 	char name[128];
 	bool trace; /* COMMENTBAR_SPEECH_TRACE: log each start of speech (benchmarks) */
 
@@ -109,6 +115,27 @@ static void tick(struct speech_audio *audio, obs_source_t *source)
 	}
 }
 
+static void wake(struct speech_audio *audio)
+{
+	const uint64_t one = 1;
+	/* A full counter already means "wake up": the result does not matter. */
+	ssize_t ignored = write(audio->wake_fd, &one, sizeof(one));
+	(void)ignored;
+}
+
+/* Sleeps until woken, or for a tick while there is speech to play: with speech off (or no
+ * ring to read, or a corrupt one) the thread takes no CPU at all. */
+static void wait_for_work(struct speech_audio *audio)
+{
+	const bool listening = atomic_load(&audio->enabled) && audio->reader.ring && !audio->reader.corrupt;
+	struct pollfd p = {.fd = audio->wake_fd, .events = POLLIN};
+	if (poll(&p, 1, listening ? TICK_MS : -1) > 0) {
+		uint64_t counter;
+		ssize_t ignored = read(audio->wake_fd, &counter, sizeof(counter));
+		(void)ignored;
+	}
+}
+
 static void *run(void *data)
 {
 	struct speech_audio *audio = data;
@@ -122,39 +149,44 @@ static void *run(void *data)
 		if (handed != NO_CHANGE)
 			adopt(audio, handed);
 		/* Held while handing audio to OBS: stop waits for this one call at most. */
-		tick(audio, audio->source);
+		if (atomic_load(&audio->enabled))
+			tick(audio, audio->source);
+		else
+			audio->playing = false; /* speech turned on again starts a timeline of its own */
 		pthread_mutex_unlock(&audio->mutex);
-		struct timespec pause = {0, TICK_NS};
-		nanosleep(&pause, NULL);
+		wait_for_work(audio);
 	}
 	adopt(audio, NULL);
 	struct frame_pool *handed = atomic_exchange(&audio->next_pool, NO_CHANGE);
 	if (handed != NO_CHANGE)
 		frame_pool_unref(handed);
+	close(audio->wake_fd);
 	pthread_mutex_destroy(&audio->mutex);
 	free(audio);
 	return NULL;
 }
 
-struct speech_audio *speech_audio_start(obs_source_t *source, const char *name)
+struct speech_audio *speech_audio_start(obs_source_t *source, const char *name, bool enabled)
 {
 	struct speech_audio *audio = calloc(1, sizeof(*audio));
 	if (!audio)
 		return NULL;
+	audio->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (audio->wake_fd < 0) {
+		source_log(LOG_WARNING, name, "speech: no audio thread (%s)", strerror(errno));
+		free(audio);
+		return NULL;
+	}
 	pthread_mutex_init(&audio->mutex, NULL);
 	atomic_init(&audio->next_pool, NO_CHANGE);
+	atomic_init(&audio->enabled, enabled);
 	audio->source = source;
 	snprintf(audio->name, sizeof(audio->name), "%s", name);
 	const char *trace = getenv("COMMENTBAR_SPEECH_TRACE");
 	audio->trace = trace && *trace && strcmp(trace, "0") != 0;
-	pthread_t thread;
-	pthread_attr_t attributes;
-	pthread_attr_init(&attributes);
-	pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-	const int error = pthread_create(&thread, &attributes, run, audio);
-	pthread_attr_destroy(&attributes);
-	if (error != 0) {
-		source_log(LOG_WARNING, name, "speech: no audio thread (%s)", strerror(error));
+	if (!shim_threads_start("comment-bar-aud", run, audio)) {
+		source_log(LOG_WARNING, name, "speech: no audio thread");
+		close(audio->wake_fd);
 		pthread_mutex_destroy(&audio->mutex);
 		free(audio);
 		return NULL;
@@ -169,14 +201,25 @@ void speech_audio_set_pool(struct speech_audio *audio, struct frame_pool *pool)
 	struct frame_pool *old = atomic_exchange(&audio->next_pool, frame_pool_ref(pool));
 	if (old != NO_CHANGE)
 		frame_pool_unref(old);
+	/* Also with speech off: the thread lets the old pool's mapping go at once. */
+	wake(audio);
+}
+
+void speech_audio_set_enabled(struct speech_audio *audio, bool enabled)
+{
+	if (audio && atomic_exchange(&audio->enabled, enabled) != enabled)
+		wake(audio);
 }
 
 void speech_audio_stop(struct speech_audio *audio)
 {
 	if (!audio)
 		return;
+	/* Woken with the mutex held: the thread cannot see `stopped` and free itself before
+	 * the wake is written. */
 	pthread_mutex_lock(&audio->mutex);
 	audio->stopped = true;
 	audio->source = NULL;
+	wake(audio);
 	pthread_mutex_unlock(&audio->mutex);
 }

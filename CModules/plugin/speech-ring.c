@@ -4,20 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void speech_ring_init(struct cb_pool_header *header, uint8_t *map, uint64_t offset)
-{
-	struct cb_audio_ring *ring = (struct cb_audio_ring *)(map + offset);
-	ring->magic = CB_AUDIO_MAGIC;
-	ring->version = CB_AUDIO_VERSION;
-	ring->header_size = CB_AUDIO_HEADER_SIZE;
-	ring->sample_rate = CB_AUDIO_RATE;
-	ring->channels = CB_AUDIO_CHANNELS;
-	ring->format = CB_AUDIO_FORMAT_F32;
-	ring->capacity_frames = CB_AUDIO_CAPACITY_FRAMES;
-	header->audio_offset = offset;
-	header->audio_size = cb_audio_ring_size();
-}
-
 void speech_ring_reader_init(struct speech_ring_reader *reader, struct cb_audio_ring *ring)
 {
 	memset(reader, 0, sizeof(*reader));

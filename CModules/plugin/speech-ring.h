@@ -2,7 +2,7 @@
 /*
  * speech-ring: the shim's side of the audio ring in the pool's memfd
  * (commentbar_pool.h: struct cb_audio_ring, docs/pool-abi.md). The shim made
- * the ring, so it compares every value it reads with what it wrote and with
+ * the ring (cb_pool_init), so it compares every value it reads with what it wrote and with
  * its own copy of the geometry; a ring that disagrees is corrupt and gives no
  * audio again. No libobs: the unit tests drive it with a hand-made ring.
  */
@@ -13,9 +13,6 @@
 #include <stdint.h>
 
 #include "commentbar_pool.h"
-
-/* Writes the ring header (zeroed memfd assumed) and the pool header's audio fields. */
-void speech_ring_init(struct cb_pool_header *header, uint8_t *map, uint64_t offset);
 
 struct speech_ring_reader {
 	struct cb_audio_ring *ring; /* inside a mapping of at least ring_size bytes */

@@ -24,6 +24,9 @@ public struct BarState: Sendable, Equatable {
     public var filters = ChatFilters.none
     /// Each stream's own state, when the bar reads several (see `apply(_:from:)`).
     public private(set) var streams: [StreamSlot] = []
+    /// The comment pinned at the top of the bar (the control page, the hotkey), until it is
+    /// unpinned, deleted by moderation or its time is up (`expirePin`).
+    public private(set) var pinned: Pin?
     /// Who has written in this stream, for the first-message highlight (bounded).
     private var seenUsers: Set<String> = []
     static let maxSeenUsers = 50_000
@@ -37,6 +40,20 @@ public struct BarState: Sendable, Equatable {
         public var status: FeedStatus = .connecting
         public var viewers: Int?
         public var start: Double?
+    }
+
+    /// A pinned comment, as the bar showed it, and when the pin ends (unix seconds; nil: when unpinned).
+    public struct Pin: Sendable, Equatable {
+        public var line: ChatLine
+        public var until: Double?
+
+        public init(line: ChatLine, until: Double?) {
+            self.line = line
+            self.until = until
+        }
+
+        /// Whether the pin still holds at unix time `now`.
+        public func holds(at now: Double) -> Bool { until.map { now < $0 } ?? true }
     }
 
     /// Where an event came from when the bar reads several streams.
@@ -108,7 +125,7 @@ public struct BarState: Sendable, Equatable {
             removeLines { origin.owns($0) && ($0.login ?? $0.user).lowercased() == key }
         case .clear:
             removeLines { origin.owns($0) }
-        case .mic, .avatar, .background, .relayStatus:
+        case .mic, .avatar, .background, .relayStatus, .channel:
             apply(event)
         }
     }
@@ -182,6 +199,7 @@ public struct BarState: Sendable, Equatable {
             let key = user.lowercased()
             removeLines { ($0.login ?? $0.user).lowercased() == key }
         case .clear:
+            pinned = nil
             if !lines.isEmpty {
                 lines.removeAll()
                 linesRevision &+= 1
@@ -194,7 +212,31 @@ public struct BarState: Sendable, Equatable {
             self.status = status.sanitized
         case .relayStatus(let status):
             relayStatus = status == .live ? nil : status.sanitized
+        case .channel:
+            // For the viewer memory and the event API; nothing on the bar shows it.
+            break
         }
+    }
+
+    /// Pins `line` (replacing any pin) until unix time `until` (nil: until unpinned).
+    public mutating func pin(_ line: ChatLine, until: Double?) {
+        pinned = Pin(line: line, until: until)
+    }
+
+    /// Takes the pin away: any pin, or only the one of row `id`. Whether a pin went.
+    @discardableResult
+    public mutating func unpin(id: String? = nil) -> Bool {
+        guard let pinned, id == nil || pinned.line.id == id else { return false }
+        self.pinned = nil
+        return true
+    }
+
+    /// Takes away a pin whose time is up at unix time `now`; whether one went.
+    @discardableResult
+    public mutating func expirePin(now: Double) -> Bool {
+        guard let pinned, !pinned.holds(at: now) else { return false }
+        self.pinned = nil
+        return true
     }
 
     /// The clock with no start: shown dimmed.
@@ -242,7 +284,9 @@ public struct BarState: Sendable, Equatable {
         linesRevision &+= 1
     }
 
+    /// Removes the rows moderation took away; a pinned one goes from the pin too.
     private mutating func removeLines(where predicate: (ChatLine) -> Bool) {
+        if let pinned, predicate(pinned.line) { self.pinned = nil }
         let before = lines.count
         lines.removeAll(where: predicate)
         if lines.count != before { linesRevision &+= 1 }

@@ -24,6 +24,30 @@ public enum FeedEvent: Sendable, Equatable {
     /// A state a relay reports about its upstream: shown as text beside the pill, never as
     /// the pill itself, so a relay cannot pin a fake state while comments flow.
     case relayStatus(FeedStatus)
+    /// The channel the stream belongs to, named by the platform, where the stream id the streamer
+    /// typed is not the channel (a YouTube video, a niconico programme, an OPENREC broadcast):
+    /// the viewer memory keeps viewers, 初見 and nicknames per channel, so every stream of one
+    /// channel is the same channel. A feed sends it before its first comment and its `live`
+    /// status (`FeedEvent.channelID` bounds it); the bar shows nothing of it.
+    case channel(id: String)
+
+    /// A channel id as a feed may name one: 1…`maxIDScalars` scalars, none of them a space, a
+    /// control or an invisible format character (an id is a key, never text to show); nil otherwise.
+    public static func channelID(_ text: String) -> String? {
+        let scalars = text.unicodeScalars
+        guard (1...TextSanitizer.maxIDScalars).contains(scalars.count),
+              scalars.allSatisfy({ scalar in
+                  switch scalar.properties.generalCategory {
+                  case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned,
+                       .surrogate, .privateUse:
+                      false
+                  default:
+                      true
+                  }
+              })
+        else { return nil }
+        return text
+    }
 }
 
 /// Where an image comes from. Network feeds may name only `https` URLs (fetched with
@@ -139,10 +163,26 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     /// Said before the bar connected (the platform's recent messages on join): shown at once,
     /// never a first message, never spoken.
     public var isHistory: Bool
+    /// The platform says this is the viewer's first message ever in the channel (Twitch's
+    /// `first-msg` tag): the viewer memory's first-time badge, with or without the memory.
+    public var platformFirstMessage: Bool
+    /// What the viewer memory (issue 29) adds: the viewer's nickname on this channel, shown
+    /// instead of `user` on the bar, the overlay and in speech (`shownName`)…
+    public var nickname: String? {
+        didSet { nickname = nickname.map { TextSanitizer.clean($0, limit: TextSanitizer.maxNameScalars) } }
+    }
+    /// …small labels drawn as pills before the name (first time, back, the comment number)…
+    public var marks: [RowMark] = []
+    /// …and the channel the row came from as the memory keys it (the stream id, or the channel
+    /// the feed named), so a viewer can be named as (platform, channel, user).
+    public var channel: String?
+
+    /// The name the bar shows and speech reads: the nickname, else the display name.
+    public var shownName: String { nickname ?? user }
 
     public init(id: String, user: String, login: String? = nil, text: String, color: RGBColor? = nil,
                 badges: [String] = [], kind: Kind = .comment, highlight: RGBColor? = nil, emotes: [Emote] = [],
-                sentAt: Double? = nil, isHistory: Bool = false) {
+                sentAt: Double? = nil, isHistory: Bool = false, platformFirstMessage: Bool = false) {
         // Every string is bounded: 200 kept lines must not hold megabytes.
         self.id = String(id.unicodeScalars.prefix(TextSanitizer.maxIDScalars))
         self.user = TextSanitizer.clean(user, limit: TextSanitizer.maxNameScalars)
@@ -159,10 +199,34 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
         self.emotes = Emote.valid(emotes, in: self.text)
         self.sentAt = sentAt.flatMap { $0.isFinite && $0 >= 0 && $0 <= Self.latestSentAt ? $0 : nil }
         self.isHistory = isHistory
+        self.platformFirstMessage = platformFirstMessage
     }
 
     /// The latest send time believed (year 2286): anything beyond is no time at all.
     public static let latestSentAt = 10_000_000_000.0
+}
+
+/// A small label drawn as a pill before a row's name (the viewer memory's badges).
+public struct RowMark: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The viewer's first comment ever on the channel (初見).
+        case firstTime
+        /// Back after a long time (おかえり).
+        case back
+        /// The viewer's comment number on the channel (`#12`).
+        case count
+    }
+
+    public var kind: Kind
+    public var text: String
+
+    /// At most this many characters of a label are drawn.
+    public static let maxScalars = 16
+
+    public init(_ kind: Kind, _ text: String) {
+        self.kind = kind
+        self.text = TextSanitizer.clean(text, limit: Self.maxScalars)
+    }
 }
 
 public struct RGBColor: Sendable, Equatable, Hashable {

@@ -150,6 +150,12 @@ public enum FeedEventJSON {
             }
         case "clear":
             event = .clear
+        case "channel":
+            let id = try required(wire.id, "id")
+            guard let channel = FeedEvent.channelID(id) else {
+                throw ParseError("\"id\" of a channel event must be 1 to \(TextSanitizer.maxIDScalars) characters without spaces or controls")
+            }
+            event = .channel(id: channel)
         case "avatar":
             event = .avatar(try ImageReference.parse(try required(wire.url ?? wire.path, "url")))
         case "background":
@@ -209,6 +215,7 @@ public enum FeedEventJSON {
             case .delete(let id): wire.type = "delete"; wire.id = id
             case .deleteUser(let user): wire.type = "delete"; wire.user = user
             case .clear: wire.type = "clear"
+            case .channel(let id): wire.type = "channel"; wire.id = id
             case .avatar(let image): wire.type = "avatar"; wire.set(image)
             case .background(let image): wire.type = "background"; wire.set(image)
             case .status(let status), .relayStatus(let status):

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /// What OBS itself says about the broadcast, as the shim sends it on the renderer's stdin
 /// (`{"obs":{…}}`, docs/architecture.md): whether OBS is streaming or recording and
-/// since when, and the state of the microphone chosen in the source's properties.
+/// since when, the state of the microphone chosen in the source's properties, and OBS's UI
+/// language.
 /// Values from the shim are input like any other: checked and clamped here.
 public struct OBSLiveState: Sendable, Equatable, Decodable {
     /// Whether OBS's streaming and recording state is known (the frontend API is there).
@@ -14,6 +15,8 @@ public struct OBSLiveState: Sendable, Equatable, Decodable {
     public var mic = MicState.unknown
     /// The level meter's step, 0 (silent) to `MicLevel.steps`; nil when the meter is off.
     public var micLevel: Int?
+    /// OBS's UI locale (`ja-JP`, `en-US`); nil when not sent or not a plausible language tag.
+    public var locale: String?
 
     public enum MicLevel {
         /// The meter's resolution: the shim sends a new level only when it moves by a step.
@@ -27,6 +30,7 @@ public struct OBSLiveState: Sendable, Equatable, Decodable {
         case streamingStart = "streaming_start"
         case recordingStart = "recording_start"
         case micLevel = "mic_level"
+        case locale
     }
 
     /// Wrong types and unknown values fall back to "not known"; nothing here can fail.
@@ -40,6 +44,20 @@ public struct OBSLiveState: Sendable, Equatable, Decodable {
         recordingStart = recording ? Self.plausibleTime(value(.recordingStart)) : nil
         mic = (value(.mic) as String?).flatMap(MicState.init(rawValue:)) ?? .unknown
         micLevel = (value(.micLevel) as Int?).flatMap { $0 < 0 ? nil : min($0, MicLevel.steps) }
+        locale = Self.plausibleLocale(value(.locale))
+    }
+
+    /// A BCP 47-like tag: ASCII letters and digits in parts joined by `-` or `_`, at most 35 long.
+    static func plausibleLocale(_ text: String?) -> String? {
+        func allowed(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+        guard let text, (1...35).contains(text.utf8.count), text.utf8.allSatisfy(allowed) else { return nil }
+        return text
     }
 
     /// A start time must be a finite number of unix seconds after 2001 and not far in the future.

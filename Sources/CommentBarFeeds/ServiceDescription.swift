@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 
-/// What a feed is made from: the source settings that name a stream.
-public struct FeedRequest: Sendable, Equatable {
+/// What a feed is made from: the source settings that name a stream, and the web it reaches
+/// (the renderer's HTTPS, or a test's double).
+public struct FeedRequest: Sendable {
     public var streamID: String
     /// The `server` setting: a relay or server URL, or empty for the service's own.
     public var server: String
     /// Secrets from the source settings, by setting key (`mirrativ_session`): a platform reads
     /// only its own and never logs them.
     public var credentials: [String: String]
+    /// Every HTTPS request of the feed goes through this.
+    public var web: any WebFetching
 
-    public init(streamID: String, server: String = "", credentials: [String: String] = [:]) {
+    public init(streamID: String, server: String = "", credentials: [String: String] = [:], web: any WebFetching) {
         self.streamID = streamID
         self.server = server
         self.credentials = credentials
+        self.web = web
     }
 }
 
@@ -39,6 +43,11 @@ public struct ServiceDescription: Sendable {
     public var caseInsensitiveIDs: Bool
     /// Its mark before each row's name when the bar reads several streams.
     public var badge: PlatformBadge
+    /// Where known, the hosts the platform really serves its pictures (emotes, badges) from:
+    /// a picture URL an API or a relay names elsewhere is refused before any fetch, and its emote
+    /// shows as text (CommentBarNet's `PictureHosts.allows`). `*.` names a host's subdomains.
+    /// Empty: not known (the address policy still applies).
+    public var pictureHosts: [String]
     /// Makes the feed, or refuses the settings with a message for the bar and the log.
     public var makeFeed: MakeFeed
     /// For replayable services (demo, file): the whole timeline, so `render` can draw any moment.
@@ -48,7 +57,8 @@ public struct ServiceDescription: Sendable {
     public var mayNameLocalFiles: Bool
 
     public init(id: String, displayName: String, streamIDHelp: ServiceHelp, urlPatterns: [StreamURLPattern],
-                caseInsensitiveIDs: Bool = false, badge: PlatformBadge, makeFeed: @escaping MakeFeed,
+                caseInsensitiveIDs: Bool = false, badge: PlatformBadge, pictureHosts: [String] = [],
+                makeFeed: @escaping MakeFeed,
                 makeTimeline: MakeTimeline? = nil, mayNameLocalFiles: Bool = false) {
         self.id = id
         self.displayName = displayName
@@ -56,6 +66,7 @@ public struct ServiceDescription: Sendable {
         self.urlPatterns = urlPatterns
         self.caseInsensitiveIDs = caseInsensitiveIDs
         self.badge = badge
+        self.pictureHosts = pictureHosts
         self.makeFeed = makeFeed
         self.makeTimeline = makeTimeline
         self.mayNameLocalFiles = mayNameLocalFiles

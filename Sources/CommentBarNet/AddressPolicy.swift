@@ -9,7 +9,8 @@ import NIOPosix
 /// background, an API's `host.url` or `viewUri`): the renderer reaches public hosts only.
 /// Refused before any connection: a host that is an IP literal; `localhost`, `*.localhost`,
 /// `*.local`; a name that resolves to a loopback, private (RFC 1918), link-local, CGNAT
-/// (100.64/10), unique-local (fc00::/7), multicast or unspecified address. The fetch then
+/// (100.64/10), unique-local (fc00::/7), multicast or unspecified address, nor an IPv6 address
+/// that carries such an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4). The fetch then
 /// connects to the very address that was checked (see `PinnedClients`), and every redirect is
 /// checked again. `COMMENTBAR_CONNECT_TO` is the one explicit override: a host it maps to an
 /// address goes there unchecked (tests reach their loopback servers so; operators their proxies).
@@ -68,21 +69,38 @@ package enum AddressPolicy {
         return !refused.contains { within($0.0, $0.1) }
     }
 
-    /// IPv6 (16 bytes): unspecified, loopback, link-local, unique-local, multicast, and the
-    /// forms that carry an IPv4 address (mapped, compatible, NAT64) judged by that address.
+    /// IPv6 (16 bytes): unspecified, loopback, link-local, unique-local, multicast; and the forms
+    /// that carry an IPv4 address (`embeddedIPv4`) judged by that address, as that is where a
+    /// translator or tunnel sends them (64:ff9b::127.0.0.1 reaches 127.0.0.1 through NAT64).
     package static func isPublic(ipv6 bytes: [UInt8]) -> Bool {
         guard bytes.count == 16 else { return false }
-        let embedded = UInt32(bytes[12]) << 24 | UInt32(bytes[13]) << 16 | UInt32(bytes[14]) << 8 | UInt32(bytes[15])
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) {
-            if bytes[10] == 0xFF, bytes[11] == 0xFF { return isPublic(ipv4: embedded) }  // ::ffff:a.b.c.d
-            return false  // ::, ::1 and the deprecated ::a.b.c.d
-        }
-        if bytes[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return isPublic(ipv4: embedded) }
+        if let inside = embeddedIPv4(bytes) { return isPublic(ipv4: inside) }
         if bytes[0] & 0xFE == 0xFC { return false }  // fc00::/7, unique-local
         if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return false }  // fe80::/10, link-local
         if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0xC0 { return false }  // fec0::/10, old site-local
         if bytes[0] == 0xFF { return false }  // multicast
         return true
+    }
+
+    /// The IPv4 address (host order) inside an IPv6 address of a form that carries one, or nil:
+    /// - `::a.b.c.d` (IPv4-compatible, deprecated; `::` and `::1` are 0.0.0.0 and 0.0.0.1 so, refused)
+    ///   and `::ffff:a.b.c.d` (IPv4-mapped);
+    /// - `::ffff:0:a.b.c.d` (SIIT's IPv4-translated, RFC 2765);
+    /// - `64:ff9b::a.b.c.d` (NAT64's well-known prefix, RFC 6052) and `64:ff9b:1::/48` (local-use
+    ///   NAT64, RFC 8215), whose address is in the last 32 bits as DNS64 writes it (a /96 prefix);
+    /// - `2002:AABB:CCDD::/48` (6to4, RFC 3056): the IPv4 after the prefix.
+    static func embeddedIPv4(_ bytes: [UInt8]) -> UInt32? {
+        guard bytes.count == 16 else { return nil }
+        func ipv4(at offset: Int) -> UInt32 {
+            bytes[offset..<(offset + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+        func zero(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0 } }
+        if zero(0..<10), (zero(10..<12) || (bytes[10] == 0xFF && bytes[11] == 0xFF)) { return ipv4(at: 12) }
+        if zero(0..<8), bytes[8] == 0xFF, bytes[9] == 0xFF, zero(10..<12) { return ipv4(at: 12) }
+        if bytes[0..<4] == [0x00, 0x64, 0xFF, 0x9B], zero(4..<12) { return ipv4(at: 12) }
+        if bytes[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return ipv4(at: 12) }
+        if bytes[0] == 0x20, bytes[1] == 0x02 { return ipv4(at: 2) }
+        return nil
     }
 
     /// The host's addresses, all of them public, or why not. Resolved off the event loops.

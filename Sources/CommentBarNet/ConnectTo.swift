@@ -54,11 +54,21 @@ package struct ConnectTo: Sendable, Equatable {
 
     /// Where to connect for `host`:`port`: the first matching rule's target, else the same.
     package func target(host: String, port: Int) -> (host: String, port: Int) {
-        let key = host.lowercased()
-        for rule in rules where (rule.host == nil || rule.host == key) && (rule.port == nil || rule.port == port) {
-            return (rule.toHost ?? host, rule.toPort ?? port)
-        }
-        return (host, port)
+        guard let rule = rule(host: host, port: port) else { return (host, port) }
+        return (rule.toHost ?? host, rule.toPort ?? port)
+    }
+
+    /// The address the first matching rule sends `host`:`port` to, or nil (no rule, or one that
+    /// keeps the host and changes only the port). An address named so is the operator's (or a
+    /// test's) explicit choice, which the address policy does not second-guess; the connection
+    /// then really goes there, whether the rule names the host or matches any (an empty HOST).
+    package func address(host: String, port: Int) -> String? {
+        rule(host: host, port: port)?.toHost
+    }
+
+    private func rule(host: String, port: Int) -> Rule? {
+        let key = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()).lowercased() : host.lowercased()
+        return rules.first { ($0.host == nil || $0.host == key) && ($0.port == nil || $0.port == port) }
     }
 
     /// `a:1:[::1]:2` → ["a", "1", "::1", "2"]: colons inside brackets do not split.

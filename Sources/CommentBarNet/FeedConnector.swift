@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -44,15 +45,18 @@ package enum FeedConnector {
         return "\(bytes) bytes"
     }
 
+    /// `streamerServer`: the server the streamer typed for this feed, reached wherever it is when
+    /// the endpoint is that very host and port (an answer of the API it names may point there).
     package static func connect(to endpoint: FeedEndpoint, framing: Framing, tls: NIOSSLContext?,
-                                connectTo: ConnectTo, problems: InputProblemLog) async throws -> MessageChannel {
+                                connectTo: ConnectTo, streamerServer: StreamerServer?,
+                                problems: InputProblemLog) async throws -> MessageChannel {
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.so_keepalive), value: 1)
         // The certificate is checked against the endpoint's name, wherever connect-to sends us.
         let serverHostname = TLSSettings.serverHostname(for: endpoint.host)
         let target = connectTo.target(host: endpoint.host, port: endpoint.port)
-        let pinned = try await pinnedAddresses(for: endpoint, connectTo: connectTo)
+        let pinned = try await pinnedAddresses(for: endpoint, connectTo: connectTo, streamerServer: streamerServer)
         switch endpoint.transport {
         case .tcp:
             let ping: String
@@ -128,12 +132,12 @@ package enum FeedConnector {
     }
 
     /// Where a chat server a platform named may be reached: its public addresses, checked
-    /// before connecting (`AddressPolicy`), or nil to connect by name: the streamer typed it,
-    /// or `COMMENTBAR_CONNECT_TO` maps it.
-    package static func pinnedAddresses(for endpoint: FeedEndpoint,
-                                         connectTo: ConnectTo) async throws(AddressPolicy.Refusal) -> [SocketAddress]? {
-        guard endpoint.namedBy == .feed, !connectTo.mapsToAddress(host: endpoint.host, port: endpoint.port),
-              !StreamerTypedHosts.allows(host: endpoint.host, port: endpoint.port) else { return nil }
+    /// before connecting (`AddressPolicy`), or nil to connect by name: the streamer typed it (the
+    /// endpoint, or this feed's `streamerServer`), or `COMMENTBAR_CONNECT_TO` maps it to an address.
+    package static func pinnedAddresses(for endpoint: FeedEndpoint, connectTo: ConnectTo,
+                                         streamerServer: StreamerServer?) async throws(AddressPolicy.Refusal) -> [SocketAddress]? {
+        guard endpoint.namedBy == .feed, connectTo.address(host: endpoint.host, port: endpoint.port) == nil,
+              streamerServer?.matches(host: endpoint.host, port: endpoint.port) != true else { return nil }
         do {
             return try await AddressPolicy.publicAddresses(of: endpoint.host, port: endpoint.port)
         } catch {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarSupport
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -28,40 +29,37 @@ package enum ReconnectLoop {
 
     static func run(emit: @escaping @Sendable (FeedEvent) -> Void,
                     connectOnce: () async -> ConnectionOutcome) async {
-        var backoff = ReconnectBackoff()
+        // From 0.5 s, doubling to 30 s, with jitter so that many bars do not reconnect in step.
+        var backoff = Backoff()
         var lastImmediateRetry: ContinuousClock.Instant?
         emit(.status(.connecting))
         while !Task.isCancelled {
             let outcome = await connectOnce()
             if Task.isCancelled { return }
             if let liveFor = outcome.liveFor, liveFor >= stableAfter { backoff.reset() }
-            let delay: Double
+            let delay: Duration
             switch outcome.end {
             case .reconnectNow(let reason):
                 let now = ContinuousClock.now
                 if lastImmediateRetry.map({ now - $0 >= stableAfter }) ?? true {
                     lastImmediateRetry = now
-                    delay = 0
+                    delay = .zero
                     emit(.status(.reconnecting(reason: reason)))
                 } else {
                     delay = backoff.nextDelay()
-                    emit(.status(.reconnecting(reason: "\(reason); retrying in \(seconds(delay))")))
+                    emit(.status(.reconnecting(reason: "\(reason); retrying in \(ResolvedChatLoop.seconds(delay))")))
                 }
             case .closed(let reason):
                 delay = backoff.nextDelay()
-                emit(.status(.reconnecting(reason: "\(reason); retrying in \(seconds(delay))")))
+                emit(.status(.reconnecting(reason: "\(reason); retrying in \(ResolvedChatLoop.seconds(delay))")))
             case .failed(let message):
                 delay = backoff.nextDelay()
-                emit(.status(.error(message: "\(message); retrying in \(seconds(delay))")))
+                emit(.status(.error(message: "\(message); retrying in \(ResolvedChatLoop.seconds(delay))")))
             }
-            if delay > 0 {
-                do { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) } catch { return }
+            if delay > .zero {
+                do { try await Task.sleep(for: delay) } catch { return }
             }
         }
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value < 10 ? "\(Double(Int(value * 10)) / 10) s" : "\(Int(value)) s"
     }
 
     /// BoringSSL's reasons are long and name source files: keep the reason code only.
@@ -127,7 +125,7 @@ extension ReconnectLoop {
                 let tls = endpoint.usesTLS ? try TLSSettings.makeContext() : nil
                 let connection = try await FeedConnector.connect(to: endpoint, framing: framing, tls: tls,
                                                                  connectTo: try ConnectTo.fromEnvironment(),
-                                                                 problems: problems)
+                                                                 streamerServer: nil, problems: problems)
                 end = try await session(connection, problems, live)
             } catch {
                 end = self.end(for: error)

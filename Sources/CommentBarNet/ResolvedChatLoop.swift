@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarSupport
 import FoundationEssentials
 
 /// Keeps a feed on a platform whose chat address comes from a web API before every
@@ -50,7 +51,7 @@ package enum ResolvedChatLoop {
         connect: (Target) async throws -> SessionEnd
     ) async {
         let recheck = max(recheck, .seconds(1))
-        var backoff = ReconnectBackoff()
+        var backoff = Backoff()
         // After the end of a broadcast the bar keeps saying so while the stream stays off.
         var sawEnd = false
         // A stream that stays off is checked every minute; its state is shown once, not each time.
@@ -73,7 +74,7 @@ package enum ResolvedChatLoop {
                 report(.ended(reason: reason))
                 wait = recheck
             case .failed(let message, let retryAfter):
-                let delay = max(Duration.milliseconds(Int(backoff.nextDelay() * 1000)), retryAfter)
+                let delay = max(backoff.nextDelay(), retryAfter)
                 report(.error(message: "\(message); retrying in \(seconds(delay))"))
                 wait = delay
             case .live(let target):
@@ -99,11 +100,11 @@ package enum ResolvedChatLoop {
                     report(.ended(reason: reason))
                     wait = recheck
                 case .closed(let reason):
-                    let delay = Duration.milliseconds(Int(backoff.nextDelay() * 1000))
+                    let delay = backoff.nextDelay()
                     report(.reconnecting(reason: "\(reason); retrying in \(seconds(delay))"))
                     wait = delay
                 case .failed(let reason):
-                    let delay = Duration.milliseconds(Int(backoff.nextDelay() * 1000))
+                    let delay = backoff.nextDelay()
                     report(.error(message: "\(reason); retrying in \(seconds(delay))"))
                     wait = delay
                 }
@@ -113,7 +114,7 @@ package enum ResolvedChatLoop {
     }
 
     /// The `retryAfter` for an HTTP failure: 30 s after a 429 (too many requests), else none.
-    package static func retryAfter(_ failure: HTTPFetcher.Failure) -> Duration {
+    package static func retryAfter(_ failure: WebFailure) -> Duration {
         failure.status == 429 ? .seconds(30) : .zero
     }
 
@@ -125,12 +126,13 @@ package enum ResolvedChatLoop {
 
 extension ResolvedChatLoop {
     /// Opens a WebSocket chat (TLS per the endpoint, `COMMENTBAR_CA_FILE` and
-    /// `COMMENTBAR_CONNECT_TO` honoured) with whole messages as its framing.
-    package static func openWebSocket(_ endpoint: FeedEndpoint, problems: InputProblemLog) async throws
-        -> FeedConnector.MessageChannel
-    {
+    /// `COMMENTBAR_CONNECT_TO` honoured) with whole messages as its framing; `streamerServer` is
+    /// the feed's typed server, if any (`FeedConnector.connect`).
+    package static func openWebSocket(_ endpoint: FeedEndpoint, streamerServer: StreamerServer?,
+                                      problems: InputProblemLog) async throws -> FeedConnector.MessageChannel {
         let tls = endpoint.usesTLS ? try TLSSettings.makeContext() : nil
         return try await FeedConnector.connect(to: endpoint, framing: .messages, tls: tls,
-                                               connectTo: try ConnectTo.fromEnvironment(), problems: problems)
+                                               connectTo: try ConnectTo.fromEnvironment(), streamerServer: streamerServer,
+                                               problems: problems)
     }
 }

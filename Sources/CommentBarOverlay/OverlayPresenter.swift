@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarServe
+import CommentBarSupport
 import FoundationEssentials
 import Logging
 import Synchronization
@@ -19,7 +20,7 @@ public final class OverlayPresenter: FramePresenter {
         /// Helpers told to stop, reaped by the supervisor.
         var stopping: [OverlayHelperProcess] = []
         var sequence: UInt64 = 0
-        var failures = 0
+        var backoff = OverlayPresenter.restartBackoff
         var retryAt = ContinuousClock.now
         var lastProblem: String?
         var waylandRefused = false
@@ -32,7 +33,9 @@ public final class OverlayPresenter: FramePresenter {
     private let state = Mutex(State())
     /// How often the supervisor looks for an exited helper while the overlay is on.
     static let supervisePeriod = Duration.milliseconds(250)
-    static let longestBackoff = 30
+    /// A helper that keeps failing is started again after 1 s, doubling to 30 s (no jitter: one
+    /// helper per renderer, and the log and the docs name these waits).
+    static let restartBackoff = Backoff(base: .seconds(1), cap: .seconds(30), jitter: false)
 
     /// `poolFd`: the frame pool's fd, inherited by the helper.
     public init(poolFd: Int32, log: Logger) {
@@ -97,9 +100,7 @@ public final class OverlayPresenter: FramePresenter {
             log.warning("\(problem)")
             s.lastProblem = problem
         }
-        s.failures += 1
-        let seconds = min(1 << min(s.failures - 1, 5), Self.longestBackoff)
-        s.retryAt = ContinuousClock.now + .seconds(seconds)
+        s.retryAt = ContinuousClock.now + s.backoff.nextDelay()
     }
 
     /// Reaps helpers, logs why one stopped, starts it again when due; ends when the overlay is off
@@ -129,7 +130,7 @@ public final class OverlayPresenter: FramePresenter {
         let problem = helper.lastProblem ?? "overlay: \(helper.program.rawValue) exited with status \(status)"
         if ContinuousClock.now - helper.started > .seconds(60) {
             // It ran well for a while: a new fault is news again, and the backoff starts over.
-            s.failures = 0
+            s.backoff.reset()
             s.lastProblem = nil
         }
         switch status {

@@ -4,8 +4,9 @@ import Glibc
 
 /// The writer's side of the pool's audio ring (commentbar_pool.h: struct cb_audio_ring,
 /// docs/pool-abi.md): mono float frames at 48 kHz for the shim's audio thread. The ring is
-/// found through the pool header and checked like the rest of it; a pool from a shim that
-/// made no ring has none, and speech then has nowhere to go (said in the log).
+/// where the pool's checked layout (`cb_pool_check`) puts it, and its own header is checked
+/// too; a pool from a shim that made no ring has none, and speech then has nowhere to go (said
+/// in the log).
 public final class SharedMemoryAudioRing: @unchecked Sendable {
     // @unchecked: one writer (the speech reader's task) by design; the shared counters are atomics.
     private let mapping: SharedMemoryFramePool.Mapping
@@ -14,10 +15,10 @@ public final class SharedMemoryAudioRing: @unchecked Sendable {
     private let capacity: Int
     public let sampleRate = Int(CB_AUDIO_RATE)
 
-    init?(mapping: SharedMemoryFramePool.Mapping, header: cb_pool_header, poolSize: Int) {
-        guard let offset = Int(exactly: header.audio_offset), let size = Int(exactly: header.audio_size),
-              offset >= poolSize, offset % Int(CB_POOL_SLOT_ALIGN) == 0, size == Int(cb_audio_ring_size()),
-              offset <= mapping.size - size else { return nil }
+    /// `layout`: what `cb_pool_check` found in the mapping (the ring's place inside it).
+    init?(mapping: SharedMemoryFramePool.Mapping, layout: cb_pool_layout) {
+        guard layout.audio_offset != 0, layout.audio_size == cb_audio_ring_size(),
+              let offset = Int(exactly: layout.audio_offset) else { return nil }
         let ring = (mapping.base + offset).assumingMemoryBound(to: cb_audio_ring.self)
         let fields = ring.pointee
         guard fields.magic == CB_AUDIO_MAGIC, fields.version == CB_AUDIO_VERSION,

@@ -36,34 +36,20 @@ public final class SharedMemoryFramePool: FramePool {
         guard let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED else {
             throw AttachError(description: "pool fd \(fd): mmap failed: \(String(cString: strerror(errno)))")
         }
-        let header = mapping.assumingMemoryBound(to: cb_pool_header.self).pointee
-        let width = Int(header.width), height = Int(header.height), stride = Int(header.stride)
-        // 64-bit fields are converted only if they fit, so no value in the header can trap.
-        let slotSize = Int(exactly: header.slot_size) ?? -1
-        let poolSize = Int(exactly: header.pool_size) ?? -1
-        let slotsBytes = slotSize.multipliedReportingOverflow(by: Int(CB_POOL_SLOTS))
-        let maxDimension = Int(CB_POOL_MAX_DIMENSION)
-        let problem: String? =
-            if header.magic != CB_POOL_MAGIC { "bad magic" }
-            else if header.version != CB_POOL_VERSION { "version \(header.version), expected \(CB_POOL_VERSION)" }
-            else if header.header_size != CB_POOL_HEADER_SIZE { "header size \(header.header_size)" }
-            else if header.slot_count != CB_POOL_SLOTS { "slot count \(header.slot_count)" }
-            else if !(1...maxDimension).contains(width) || !(1...maxDimension).contains(height) { "size \(width)x\(height)" }
-            else if stride < width * 4 || stride % 4 != 0 { "stride \(stride)" }
-            else if slotSize < stride * height || slotSize % Int(CB_POOL_SLOT_ALIGN) != 0 { "slot size \(header.slot_size)" }
-            else if slotsBytes.overflow || poolSize != Int(CB_POOL_HEADER_SIZE) + slotsBytes.partialValue || poolSize > size {
-                "pool size \(header.pool_size) for a mapping of \(size)"
-            } else { nil }
-        if let problem {
+        // The ABI's one check (the shim's and the overlay's too), on a copy: the shim may write meanwhile.
+        var header = mapping.assumingMemoryBound(to: cb_pool_header.self).pointee
+        var layout = cb_pool_layout()
+        if let problem = cb_pool_check(&header, UInt64(size), &layout) {
             munmap(mapping, size)
-            throw AttachError(description: "pool fd \(fd) is not a comment-bar pool: \(problem)")
+            throw AttachError(description: "pool fd \(fd) is not a comment-bar pool: \(String(cString: problem))")
         }
         self.mapping = Mapping(base: mapping, size: size)
-        self.width = width
-        self.height = height
-        self.stride = stride
-        self.slotSize = slotSize
-        audioRing = SharedMemoryAudioRing(mapping: self.mapping, header: header, poolSize: poolSize)
+        // Checked: dimensions within 1...8192, every size within the mapping, so none traps here.
+        width = Int(layout.width)
+        height = Int(layout.height)
+        stride = Int(layout.stride)
+        slotSize = Int(layout.slot_size)
+        audioRing = SharedMemoryAudioRing(mapping: self.mapping, layout: layout)
         store32(\.producer_pid, UInt32(truncatingIfNeeded: getpid()))
         heartbeat()
     }

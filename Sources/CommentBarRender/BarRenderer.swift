@@ -34,6 +34,10 @@ public final class BarRenderer {
     private var clock: ClockFace?
     private var stable: StableLayer
     private var lineImages: [String: LineImage] = [:]
+    /// The pinned comment's strip, while one is pinned.
+    private var pinStrip: PinStrip?
+    /// Where the rows stack: the comment area below the pinned comment's strip, if any.
+    private var rowsArea: PixelRect
 
     /// A comment row as placed in the last published frame.
     private struct Placed {
@@ -78,6 +82,7 @@ public final class BarRenderer {
         self.width = width
         self.height = height
         layout = BarLayout(settings: self.settings, width: width, height: height)
+        rowsArea = layout.comments
         textStyle = TextStyle(settings: self.settings, layout: layout)
         stable = StableLayer(width: width, height: height)
         damage = DamageTracker(width: width, height: height)
@@ -95,6 +100,8 @@ public final class BarRenderer {
             textStyle = newTextStyle
             lineImages.removeAll()
         }
+        pinStrip = nil
+        rowsArea = layout.comments
         if Self.clockStyle(settings: settings, layout: layout) != clock?.style {
             clock = Self.makeClock(settings: settings, layout: layout, engine: engine)
         }
@@ -105,6 +112,7 @@ public final class BarRenderer {
     /// Drops every cache: the next frame is drawn from nothing (a full redraw).
     public func invalidateCaches() {
         lineImages.removeAll()
+        pinStrip = nil
         clock = Self.makeClock(settings: settings, layout: layout, engine: engine)
         stable.forget()
         lastShown = nil
@@ -142,18 +150,19 @@ public final class BarRenderer {
         // Another pool: nothing in it is known.
         if damage.use(pool: ObjectIdentifier(pool)) { lastPlaced = nil }
         if changes.stable { redrawStableLayer(content.stable) }
+        updatePinStrip(content.pinned)
         let placed = changes.lines || lastPlaced == nil ? place(state.lines, work: &lastWork) : (lastPlaced ?? [])
         let animation = animationFrames(placed, now: now)
         guard let stablePixels = stable.image.data() else { return false }
 
         let changed: [PixelRect]
-        let rowsTop = placed.last.map { max($0.y, layout.comments.y) } ?? layout.comments.maxY
+        let rowsTop = placed.last.map { max($0.y, rowsArea.y) } ?? rowsArea.maxY
         if let previous = lastPlaced, let base = pool.lastPublished(), let scroll = scrollPlan(from: previous, to: placed) {
             let rowsMoved = scroll.distance != 0 || scroll.newRows != 0 || previous.count != placed.count
             // Above both this frame's rows and those of the frame the slot holds, the area is the
             // stable layer's in both: only the rows from there down are written.
-            let rewriteTop = min(rowsTop, damage.rowsTop(in: slot) ?? layout.comments.y)
-            catchUp(frame, slot: slot, from: base, except: rowsMoved ? layout.comments : nil)
+            let rewriteTop = min(rowsTop, damage.rowsTop(in: slot) ?? rowsArea.y)
+            catchUp(frame, slot: slot, from: base, except: rowsMoved ? rowsArea : nil)
             changed = update(frame, base: base, stablePixels: stablePixels, rows: placed,
                              scroll: rowsMoved ? scroll : nil, rewriteTop: rewriteTop,
                              changedTop: min(rowsTop, lastRowsTop), animation: animation, content: content,
@@ -191,14 +200,37 @@ public final class BarRenderer {
             inputs.notice = inputs.notice ?? problem
         }
         return FrameContent(stable: inputs, lines: state.lines, clockText: clockText,
-                            meterLevel: layout.header.meter != nil ? obs.micLevel ?? 0 : nil)
+                            meterLevel: layout.header.meter != nil ? obs.micLevel ?? 0 : nil,
+                            pinned: state.pinned.flatMap { $0.holds(at: now) ? $0.line : nil })
     }
 
-    /// A picture a shown row waits for has arrived (or failed): that row is laid out again.
+    /// The strip for the pinned comment (nil: none): made when the pin or the rows' style
+    /// changed, and then the rows move below it (or back up), so the frame is composed.
+    private func updatePinStrip(_ pinned: ChatLine?) {
+        guard pinned != pinStrip?.line || (pinStrip != nil && pinStrip?.style != textStyle) else { return }
+        pinStrip = pinned.map { PinStrip(line: $0, style: textStyle, engine: engine, emotes: emotes) }
+        let area = layout.comments
+        if let pinStrip {
+            let taken = pinStrip.height + layout.rowGap
+            rowsArea = PixelRect(x: area.x, y: area.y + taken, width: area.width, height: max(0, area.height - taken))
+            lastWork.linesLaidOut += 1
+        } else {
+            rowsArea = area
+        }
+        lastPlaced = nil
+        damage.forgetRowsTops()
+    }
+
+    /// A picture a shown row waits for has arrived (or failed): that row is laid out again, and
+    /// so is the pinned comment's strip when it waits for one (it is made again in this frame).
     private func forgetRowsWaitingForPictures() {
         guard let revision = emotes?.revision, revision != lastEmoteRevision else { return }
         lastEmoteRevision = revision
         if lastPlaced?.contains(where: { !$0.image.pendingURLs.isEmpty }) == true { lastPlaced = nil }
+        if let strip = pinStrip, arrived(strip.pendingURLs) {
+            pinStrip = nil
+            lastPlaced = nil
+        }
     }
 
     /// Whether an animated emote of the last frame shows another frame of its animation at `now`.
@@ -219,6 +251,7 @@ public final class BarRenderer {
         copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
                  destinationStride: frame.stride, rect: damage.bounds)
         blend(placed[...], into: frame)
+        blendPinStrip(into: frame)
         _ = redrawAnimated(placed, frames: animation, in: frame, stablePixels: nil)
         drawClock(content.clockText, in: frame)
         drawMeter(content.meterLevel, in: frame)
@@ -235,7 +268,7 @@ public final class BarRenderer {
                         animation: [Int], content: FrameContent, changes: FrameChanges) -> [PixelRect] {
         var changed: [PixelRect] = []
         if let scroll {
-            let area = layout.comments
+            let area = rowsArea
             scrollArea(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop,
                        from: max(rewriteTop, area.y))
             blend(placed.prefix(scroll.newRows), into: frame)
@@ -260,7 +293,7 @@ public final class BarRenderer {
     /// The comments that fit, newest first and at the bottom, with their images (those not
     /// cached are laid out, counted in `work`). Images of rows that no longer fit are dropped.
     private func place(_ lines: [ChatLine], work: inout Work) -> [Placed] {
-        let area = layout.comments
+        let area = rowsArea
         guard area.width > 0, area.height > 0 else { return [] }
         var placed: [Placed] = []
         var bottom = area.maxY
@@ -291,12 +324,12 @@ public final class BarRenderer {
     /// must be the same images, all moved up by one distance, with only new rows
     /// below them. Nil when the frame must be composed instead.
     private func scrollPlan(from previous: [Placed], to placed: [Placed]) -> ScrollPlan? {
-        guard commentAreaScrolls, placed.allSatisfy({ $0.y >= layout.comments.y }) else { return nil }
+        guard commentAreaScrolls, placed.allSatisfy({ $0.y >= rowsArea.y }) else { return nil }
         guard let firstKept = previous.first,
               let newRows = placed.firstIndex(where: { $0.image === firstKept.image })
         else {
             // Nothing kept: only possible without a scroll if both are empty.
-            return previous.isEmpty && placed.isEmpty ? ScrollPlan(distance: 0, newRows: 0, keptTop: layout.comments.maxY) : nil
+            return previous.isEmpty && placed.isEmpty ? ScrollPlan(distance: 0, newRows: 0, keptTop: rowsArea.maxY) : nil
         }
         let distance = firstKept.y - placed[newRows].y
         guard distance >= 0 else { return nil }
@@ -304,7 +337,7 @@ public final class BarRenderer {
             guard offset < previous.count, previous[offset].image === row.image,
                   previous[offset].y - distance == row.y else { return nil }
         }
-        return ScrollPlan(distance: distance, newRows: newRows, keptTop: placed.last?.y ?? layout.comments.maxY)
+        return ScrollPlan(distance: distance, newRows: newRows, keptTop: placed.last?.y ?? rowsArea.maxY)
     }
 
     /// The comment rows moved up by `distance`, with `newRows` new rows below them; rows
@@ -335,7 +368,7 @@ public final class BarRenderer {
     /// the stable layer.
     private func scrollArea(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
                             by distance: Int, keptTop: Int, from top: Int) {
-        let area = layout.comments
+        let area = rowsArea
         let stableStride = stable.image.stride
         let rowBytes = area.width * 4
         lastWork.rowsScrolled = area.maxY - top
@@ -350,7 +383,7 @@ public final class BarRenderer {
 
     private func blend(_ rows: ArraySlice<Placed>, into frame: FrameBuffer) {
         guard !rows.isEmpty else { return }
-        let area = layout.comments
+        let area = rowsArea
         withCairo(on: frame) { cr in
             cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
             cairo_clip(cr)
@@ -360,6 +393,18 @@ public final class BarRenderer {
             }
         }
         lastWork.linesBlended += rows.count
+    }
+
+    /// The pinned comment's strip at the top of the comment area, clipped to it.
+    private func blendPinStrip(into frame: FrameBuffer) {
+        guard let pinStrip else { return }
+        let area = layout.comments
+        withCairo(on: frame) { cr in
+            cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
+            cairo_clip(cr)
+            cairo_set_source_surface(cr, pinStrip.image.surface, Double(area.x), Double(area.y))
+            cairo_paint(cr)
+        }
     }
 
     /// Whether a picture among `urls` (loading when a row was laid out) is no longer loading.
@@ -381,7 +426,7 @@ public final class BarRenderer {
     /// row's image, and the rectangles are returned as damage.
     private func redrawAnimated(_ placed: [Placed], frames: [Int], in frame: FrameBuffer,
                                 stablePixels: UnsafeMutableRawPointer?) -> [PixelRect] {
-        let area = layout.comments
+        let area = rowsArea
         var damage: [PixelRect] = []
         var index = 0
         withCairo(on: frame) { cr in

@@ -49,6 +49,12 @@ struct DamageTracker {
         isKnown(slot) ? slotRowsTop[slot] : nil
     }
 
+    /// The comment area moved (a pinned comment came or went): where the rows of the frames the
+    /// slots hold begin says nothing of the new area, so each slot's comment area is written whole.
+    mutating func forgetRowsTops() {
+        slotRowsTop.removeAll()
+    }
+
     /// Whether what `slot` lacks is known: it was written, and the frames since are in the log.
     private func isKnown(_ slot: Int) -> Bool {
         guard let held = slotHolds[slot], let oldest = log.first else { return false }

@@ -10,6 +10,8 @@ struct FrameContent {
     var clockText: String
     /// The mic level meter's step; nil when the meter is off.
     var meterLevel: Int?
+    /// The pinned comment in its strip at the top (nil: none, or its time is up).
+    var pinned: ChatLine?
 }
 
 /// What differs between the frame published last and the next one. With nothing
@@ -21,8 +23,10 @@ struct FrameChanges {
     let lines: Bool
     let clock: Bool
     let meter: Bool
+    /// The pinned comment came, went or changed: the rows move, the frame is composed.
+    let pin: Bool
 
-    var any: Bool { stable || lines || clock || meter }
+    var any: Bool { stable || lines || clock || meter || pin }
 
     /// `last`: the frame published last (nil: none, everything changed);
     /// `stableLayer`: what the cached stable layer shows.
@@ -31,5 +35,6 @@ struct FrameChanges {
         lines = last.map { $0.lines != next.lines } ?? true
         clock = last.map { $0.clockText != next.clockText } ?? true
         meter = last.map { $0.meterLevel != next.meterLevel } ?? true
+        pin = last.map { $0.pinned != next.pinned } ?? true
     }
 }

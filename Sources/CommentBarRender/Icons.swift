@@ -49,6 +49,31 @@ enum Icons {
         cairo_restore(cr)
     }
 
+    /// A push pin, leaning: the pinned comment's mark.
+    static func pin(_ cr: OpaquePointer, x: Double, y: Double, size s: Double, color: RGBA) {
+        cairo_save(cr)
+        cairo_translate(cr, x + s / 2, y + s / 2)
+        cairo_rotate(cr, Double.pi / 5)
+        color.setSource(cr)
+        // The head, its collar and the needle, from the top down.
+        roundedRect(cr, -s * 0.2, -s * 0.46, s * 0.4, s * 0.12, s * 0.05)
+        cairo_fill(cr)
+        cairo_move_to(cr, -s * 0.12, -s * 0.34)
+        cairo_line_to(cr, s * 0.12, -s * 0.34)
+        cairo_line_to(cr, s * 0.16, -s * 0.02)
+        cairo_line_to(cr, -s * 0.16, -s * 0.02)
+        cairo_close_path(cr)
+        cairo_fill(cr)
+        roundedRect(cr, -s * 0.3, -s * 0.04, s * 0.6, s * 0.1, s * 0.04)
+        cairo_fill(cr)
+        cairo_set_line_width(cr, max(1, s * 0.07))
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_move_to(cr, 0, s * 0.06)
+        cairo_line_to(cr, 0, s * 0.46)
+        cairo_stroke(cr)
+        cairo_restore(cr)
+    }
+
     /// A microphone; when off, struck through.
     static func microphone(_ cr: OpaquePointer, x: Double, y: Double, size s: Double, on: Bool, color: RGBA,
                            offColor: RGBA) {

@@ -37,6 +37,11 @@ final class LineImage {
                                      descent: emoteHeight * 0.2)
             }
         }
+        for (_, bytes) in composed.marks {
+            attributes.smaller(Self.markScale, rise: style.size * 0.05, bytes: bytes)
+            attributes.bold(bytes: bytes)
+            attributes.color(RGBColor(red: 255, green: 255, blue: 255), bytes: bytes)
+        }
         let nameColor = Palette.nameColor(for: line)
         if !composed.name.isEmpty {
             attributes.bold(bytes: composed.name)
@@ -75,6 +80,9 @@ final class LineImage {
                 Icons.roundedRect(cr, 0, 0, Double(image.width), Double(image.height), Double(image.height) / 2)
                 cairo_fill(cr)
             }
+            for (mark, bytes) in composed.marks {
+                Self.drawPill(for: mark, bytes: bytes, in: layout, x: Double(inset), y: Double(verticalInset), on: cr)
+            }
             layout.draw(cr, x: Double(inset), y: Double(verticalInset), color: style.textColor)
             for placed in composed.pictures {
                 let box = layout.box(atByte: placed.byte)
@@ -99,6 +107,35 @@ final class LineImage {
         }
         self.image = image
         animated = animatedEmotes
+    }
+
+    /// How large a memory label's text is beside the row's.
+    static let markScale = 0.75
+
+    /// The pill behind a memory label: the label's run on its line, a little shorter than the
+    /// line, in the label's colour (teal first time, amber back, slate for the count).
+    static func drawPill(for mark: RowMark, bytes: Range<Int>, in layout: TextLayout, x: Double, y: Double,
+                         on cr: OpaquePointer) {
+        // The range ends with a thin space (3 bytes): the pill ends where it ends. (The byte
+        // after it is the isolate's closing mark, which Pango places elsewhere.)
+        let start = layout.box(atByte: bytes.lowerBound)
+        let last = layout.box(atByte: bytes.upperBound - 3)
+        // A label is first on its row; if the bar is so narrow that it wraps, it ends at the line's end.
+        let width = last.y == start.y ? last.x + last.width - start.x : Double(layout.width) - start.x
+        guard width > 0, start.height > 0 else { return }
+        let height = start.height * 0.84
+        let top = y + start.y + (start.height - height) / 2
+        RGBA(pillColor(mark.kind), alpha: 0.95).setSource(cr)
+        Icons.roundedRect(cr, x + start.x, top, width, height, height * 0.35)
+        cairo_fill(cr)
+    }
+
+    static func pillColor(_ kind: RowMark.Kind) -> RGBColor {
+        switch kind {
+        case .firstTime: return RGBColor(red: 0x26, green: 0xA6, blue: 0x9A)
+        case .back: return RGBColor(red: 0xEF, green: 0x6C, blue: 0x00)
+        case .count: return RGBColor(red: 0x54, green: 0x6E, blue: 0x7A)
+        }
     }
 
     /// Draws frame `frame` of `art` scaled into `rect`.

@@ -21,6 +21,9 @@ struct RowText {
     var name: Range<Int> = 0..<0
     var body: Range<Int> = 0..<0
     var pictures: [Placed] = []
+    /// The viewer memory's labels (初見, おかえり, #12), each drawn small on a pill before the name;
+    /// the range includes the thin spaces that pad the label inside its pill.
+    var marks: [(mark: RowMark, bytes: Range<Int>)] = []
     /// Emote URLs still loading when the row was composed: the row is laid out again when they arrive.
     var pendingURLs: [String] = []
 
@@ -51,15 +54,22 @@ struct RowText {
             for badge in badges { picture(.badge(badge)) }
             if !badges.isEmpty { text += " " }
         }
+        for mark in line.marks.prefix(3) {
+            // Isolated too: a label the streamer typed in a right-to-left script stays in its pill.
+            let bytes = isolated { $0.append("\u{2009}" + mark.text + "\u{2009}") }
+            marks.append((mark, bytes))
+            text += " "
+        }
         // Names and messages are each isolated (FSI … PDI): a right-to-left name cannot
-        // reorder the message after it, nor a message the name before it.
+        // reorder the message after it, nor a message the name before it. The name is the
+        // viewer's nickname where the memory knows one.
         switch line.kind {
         case .comment:
-            name = isolated { $0.append(line.user) }
+            name = isolated { $0.append(line.shownName) }
             text += "  "
             body = isolated { $0.appendBody(line, emotes: emotes) }
         case .action:
-            name = isolated { $0.append(line.user) }
+            name = isolated { $0.append(line.shownName) }
             text += " "
             body = isolated { $0.appendBody(line, emotes: emotes) }
         case .notice:
@@ -67,7 +77,7 @@ struct RowText {
             body = isolated { $0.appendBody(line, emotes: emotes) }
         case .gift(let giftName, let count):
             text += "🎁 "
-            name = isolated { $0.append(line.user) }
+            name = isolated { $0.append(line.shownName) }
             text += "  "
             body = isolated { $0.append(count > 1 ? "\(giftName) ×\(count)" : giftName) }
             if !line.text.isEmpty {

@@ -140,6 +140,11 @@ final class TextAttributes {
     }
 
     func bold(bytes: Range<Int>) { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD), bytes) }
+    /// Smaller text (`scale` of the font's size), raised by `rise` pixels: a label on a pill.
+    func smaller(_ scale: Double, rise: Double, bytes: Range<Int>) {
+        add(pango_attr_scale_new(scale), bytes)
+        add(pango_attr_rise_new(Int32(rise * Double(PANGO_SCALE))), bytes)
+    }
     func italic(bytes: Range<Int>) { add(pango_attr_style_new(PANGO_STYLE_ITALIC), bytes) }
 
     private func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ bytes: Range<Int>) {

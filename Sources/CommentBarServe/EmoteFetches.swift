@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
 import CommentBarRender
-import Dispatch
+import FoundationEssentials
 import Logging
 import Synchronization
 
 /// Fetches and decodes the emotes' pictures off the render path, each URL once however
-/// many rows show it, a few at a time, into `EmoteImages`; the frame loop is woken when
-/// one arrives. A picture that cannot be used (too large, too many frames, not a picture,
-/// no answer in 10 s) fails once, with one log line, and the emote shows as its text.
+/// many rows show it, a few at a time (and at most two from one host, so a host that drips its
+/// answers cannot take every slot), into `EmoteImages`; the frame loop is woken when one
+/// arrives. A picture that cannot be used (too large, too many frames, not a picture, not
+/// whole within 10 s) fails once, with one log line, and the emote shows as its text.
 public final class EmoteFetches: Sendable {
-    /// Issue 12's caps: a download of at most 2 MiB in 10 s.
-    package static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(10))
-    static let maxConcurrent = 4
+    /// Issue 12's caps: a download of at most 2 MiB in 10 s (the whole download: a host that drips
+    /// its body holds a slot no longer than that).
+    package static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(10))
+    static let maxConcurrent = 6
+    /// Fetches from one host at once at most: a slow or dripping host holds no more slots.
+    static let maxConcurrentPerHost = 2
     /// Pictures waiting for their turn at most: a chat naming picture after picture drops the
     /// oldest waiting ones (their rows show text; a row asking again fetches them).
     static let maxWaiting = 256
@@ -84,14 +89,18 @@ public final class EmoteFetches: Sendable {
         }
         for url in unfinished {
             store.finish(url, .failed)
-            log.warning("emote shown as text: \(HTTPFetcher.shown(url)): no picture within \(Int(seconds)) s")
+            log.warning("emote shown as text: \(WebFailure.shown(url)): no picture within \(Int(seconds)) s")
         }
     }
 
     private func startWaiting() {
         queue.withLock { queue in
-            while queue.running.count < Self.maxConcurrent, !queue.waiting.isEmpty {
-                let url = queue.waiting.removeFirst()
+            while queue.running.count < Self.maxConcurrent,
+                  let next = queue.waiting.firstIndex(where: { url in
+                      let host = Self.host(of: url)
+                      return queue.running.keys.count { Self.host(of: $0) == host } < Self.maxConcurrentPerHost
+                  }) {
+                let url = queue.waiting.remove(at: next)
                 queue.running[url] = Task { [self] in
                     let state = await load(url)
                     if Task.isCancelled { return }  // given up: already marked failed
@@ -108,9 +117,9 @@ public final class EmoteFetches: Sendable {
         let problem: String
         switch await fetch(url) {
         case .success(let bytes):
-            switch await Self.decode(bytes, name: HTTPFetcher.shown(url)) {
+            switch await Self.decode(bytes, name: WebFailure.shown(url)) {
             case .success(let art): return .ready(art)
-            case .failure(let error): problem = "\(error)"
+            case .failure(let error): problem = error.description
             }
         case .failure(let failure):
             problem = failure.description
@@ -124,16 +133,20 @@ public final class EmoteFetches: Sendable {
         return .failed
     }
 
-    /// Pictures are decoded one at a time on a thread of their own, never on the tasks' shared
-    /// threads: a slow picture (within its decode budget) cannot hold up the frame loop or the heartbeat.
-    private static let decoder = DispatchQueue(label: "commentbar.emote-decoder", qos: .utility)
+    /// The host a URL names (lower case), for the per-host limit; the whole URL when it names none.
+    static func host(of url: String) -> String {
+        URLComponents(string: url)?.host?.lowercased() ?? url
+    }
 
-    private static func decode(_ bytes: [UInt8], name: String) async -> Result<EmoteArt, any Error> {
-        await withCheckedContinuation { continuation in
-            decoder.async {
-                continuation.resume(returning: Result {
-                    try ImageLoader.emoteArt(bytes: bytes, name: name, height: EmoteImages.decodeHeight)
-                })
+    /// Pictures are decoded on threads of their own (`PictureDecoders.emotes`), never on the tasks'
+    /// shared threads: a slow picture (within its decode budget) cannot hold up the frame loop,
+    /// the heartbeat, or the other emotes' decoders.
+    private static func decode(_ bytes: [UInt8], name: String) async -> Result<EmoteArt, Failure> {
+        await PictureDecoders.emotes.run {
+            do {
+                return .success(try ImageLoader.emoteArt(bytes: bytes, name: name, height: EmoteImages.decodeHeight))
+            } catch {
+                return .failure(Failure("\(error)"))
             }
         }
     }
@@ -141,16 +154,22 @@ public final class EmoteFetches: Sendable {
     /// The disk cache shared by every fetch of this process (nil when it cannot be made).
     static let diskCache = HTTPDiskCache()
 
-    /// HTTPS with the caps above, through the disk cache: an emote seen in an earlier run is
-    /// not downloaded again while the server said it stays fresh.
-    public static let https: Fetch = { url in
-        if let cached = diskCache?.get(url) { return .success(cached) }
-        do throws(HTTPFetcher.Failure) {
-            let (body, cacheControl) = try await HTTPFetcher.getCacheable(url, limits: limits, accept: "image/*")
-            diskCache?.put(url, body: body, cacheControl: cacheControl)
-            return .success(body)
-        } catch {
-            return .failure(Failure(error.description))
+    /// The renderer's HTTPS (`web`), within `limits`, through the disk cache: an emote seen in an
+    /// earlier run is not downloaded again while the server said it stays fresh.
+    package static func fetching(from web: any WebFetching, limits: WebLimits = EmoteFetches.limits,
+                                 cache: HTTPDiskCache? = EmoteFetches.diskCache) -> Fetch {
+        { url in
+            if let cached = cache?.get(url) { return .success(cached) }
+            do throws(WebFailure) {
+                let answer = try await web.fetch(WebRequest(url: url, accept: "image/*", limits: limits))
+                cache?.put(url, body: answer.body, cacheControl: answer.cacheControl)
+                return .success(answer.body)
+            } catch {
+                return .failure(Failure(error.description))
+            }
         }
     }
+
+    /// `fetching` over the renderer's HTTPS.
+    public static let https: Fetch = fetching(from: HTTPSTransport.shared)
 }

@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
 import CommentBarRender
+import CommentBarSupport
 import Logging
 import Synchronization
 
 /// Fetches the `https://` images the bar shows (avatar, background) off the render path,
 /// into a `RemoteImageStore`; the frame loop is woken when one arrives. One fetch per
 /// slot at a time: a feed that names a new image cancels the fetch of the old one, so a
-/// flood of image events costs at most two fetches in flight.
+/// flood of image events costs at most two fetches in flight. Its store has the bar's pictures
+/// decoded off the frame loop too (`PictureDecoders.bar`), unless `decodesOffFrameLoop` is false
+/// (`render`, which draws once); a remote picture that cannot be decoded is logged once.
 public final class RemoteImageFetches: Sendable {
     public enum Slot: Sendable, Hashable {
         case avatar
         case background
     }
 
-    /// An avatar or its background: a small picture, well under 2 MiB.
-    package static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(10))
+    /// An avatar or its background: a small picture, well under 2 MiB, in 10 s (the whole download).
+    package static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(10))
 
     public typealias Fetch = @Sendable (String) async -> RemoteImageStore.State
 
@@ -25,10 +29,16 @@ public final class RemoteImageFetches: Sendable {
     private let arrived: @Sendable () -> Void
     private let log: Logger
     private let inFlight = Mutex<[Slot: (url: String, task: Task<Void, Never>)]>([:])
+    /// A picture that cannot be decoded is said once (per URL, for an hour): the frame loop asks
+    /// for it again after a settings change.
+    static let decodeFailureLogInterval: Duration = .seconds(3600)
 
-    public init(store: RemoteImageStore = RemoteImageStore(), log: Logger, fetch: @escaping Fetch = RemoteImageFetches.https,
+    public init(log: Logger, fetch: @escaping Fetch = RemoteImageFetches.https, decodesOffFrameLoop: Bool = true,
                 arrived: @escaping @Sendable () -> Void) {
-        self.store = store
+        let throttle = LogThrottle(interval: Self.decodeFailureLogInterval)
+        store = RemoteImageStore(decoding: decodesOffFrameLoop ? RemoteImageStore.Decoding(decoded: arrived, failed: { url, reason in
+            if throttle.admit(url) != nil { log.warning("image not shown: \(reason)") }
+        }) : nil)
         self.fetch = fetch
         self.arrived = arrived
         self.log = log
@@ -74,15 +84,20 @@ public final class RemoteImageFetches: Sendable {
         }
     }
 
-    /// The real fetch: HTTPS with the caps above.
-    public static let https: Fetch = { url in
-        do throws(HTTPFetcher.Failure) {
-            let bytes = try await HTTPFetcher.get(url, limits: limits, accept: "image/*")
-            // Checked here, off the render path, so a bad picture is one log line and never decoded.
-            if let problem = ImageLoader.problem(inImage: bytes, name: HTTPFetcher.shown(url)) { return .failed(problem) }
-            return .loaded(bytes)
-        } catch {
-            return .failed(error.description)
+    /// The fetch over `web` with the caps above.
+    package static func fetching(from web: any WebFetching, limits: WebLimits = RemoteImageFetches.limits) -> Fetch {
+        { url in
+            do throws(WebFailure) {
+                let bytes = try await web.get(url, limits: limits, accept: "image/*")
+                // Checked here, off the render path, so a bad picture is one log line and never decoded.
+                if let problem = ImageLoader.problem(inImage: bytes, name: WebFailure.shown(url)) { return .failed(problem) }
+                return .loaded(bytes)
+            } catch {
+                return .failed(error.description)
+            }
         }
     }
+
+    /// The real fetch: the renderer's HTTPS with the caps above.
+    public static let https: Fetch = fetching(from: HTTPSTransport.shared)
 }

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarControl
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarFrames
+import CommentBarMemory
 import CommentBarRender
 import CommentBarServices
 import CommentBarSpeech
+import CommentBarSupport
 import FoundationEssentials
 import Glibc
 import Logging
 import Synchronization
 
-/// One renderer process's work: it takes messages (settings, shown/hidden, OBS state), runs the
+/// One renderer process's work: it takes messages (settings, shown/hidden, OBS state, hotkeys), runs the
 /// feed the settings name, and makes a frame into the sink whenever something visible
 /// changed, at most `fps` times a second. `run` returns when the messages end (the
 /// shim closed stdin: OBS is gone or the source was destroyed).
-public final class ServeSession: @unchecked Sendable {
+public final class ServeSession: BarActionHandler, @unchecked Sendable {
     // @unchecked: `sink` is used by `run` before the tasks start and then only by the
     // frame loop (the ticker has its own Sendable heartbeat); all else shared is in `shared`.
     private let sink: any FrameSink
@@ -38,9 +41,9 @@ public final class ServeSession: @unchecked Sendable {
         var latency: RowLatencyTrace?
 
         /// Applies what the flow released at `now`; returns what speech hears of it.
-        mutating func apply(_ released: [ChatFlow.Release], now: Double) -> [(FeedEvent, ChatLine?)] {
+        mutating func apply(_ released: [ChatFlow.Release], now: Double) -> [((FeedEvent, ChatLine?), BarState.Origin)] {
             let revision = state.linesRevision
-            let heard = released.map { ServeSession.apply($0.event, from: $0.origin, to: &state) }
+            let heard = released.map { (ServeSession.apply($0.event, from: $0.origin, to: &state), $0.origin) }
             if state.linesRevision != revision { latency?.changed(to: state.linesRevision, at: now) }
             return heard
         }
@@ -60,23 +63,39 @@ public final class ServeSession: @unchecked Sendable {
     private let flowAlarm: FlowAlarm
     /// Reading the chat aloud: idle (nothing loaded) while `speech` is off.
     let speech: SpeechHook
+    /// The viewer memory (issue 29): badges, nicknames and the chat log; idle while `remember` is off.
+    let memory: MemoryHook
     /// The overlay, when this renderer can show one (nil: the frames go to the sink only).
     private let presenter: (any FramePresenter)?
+    /// Who acts on the `actions` hotkeys: the session itself (pin, unpin, the control page)
+    /// unless a test gives its own.
+    private let actions: (any BarActionHandler)?
+    /// The control page and event API (issue 30): no socket, no thread while `control` is off.
+    public let control: ControlHook
+    /// Where the source's secrets are kept (nil: nowhere, they last while their line does).
+    private let secretStore: SecretStore?
 
     /// `fetch`: how remote images are fetched (HTTPS by default; the tests give their own).
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
                 emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https,
-                presenter: (any FramePresenter)? = nil, audio: (any SpeechAudioSink)? = nil) {
+                presenter: (any FramePresenter)? = nil, audio: (any SpeechAudioSink)? = nil,
+                actions: (any BarActionHandler)? = nil, secretStore: SecretStore? = SecretStore.standard()) {
         self.sink = sink
+        self.secretStore = secretStore
         self.presenter = presenter
+        self.actions = actions
         self.log = log
         let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (self.wake, self.wakeUp) = (wake, wakeUp)
         // A reading problem is a line on the bar's status: the frame loop picks it up.
         speech = SpeechHook(sink: audio, log: log, changed: { wakeUp.yield() })
+        memory = MemoryHook(log: log, changed: { wakeUp.yield() })
         flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
+        let backend = SessionControlBackend(speech: speech, memory: memory)
+        control = ControlHook(log: log, backend: backend, changed: { wakeUp.yield() })
+        backend.connect(self)
     }
 
     /// Runs until `messages` ends. Each element is one stdin line (a `StdinMessage`).
@@ -89,20 +108,48 @@ public final class ServeSession: @unchecked Sendable {
             await self.follow(messages)
             group.cancelAll()
         }
+        await control.shutdown()
     }
 
     private func follow(_ messages: AsyncStream<String>) async {
         var feedTask: Task<Void, Never>?
         var feedKey: [String]?
+        var actionTracker = ActionTracker()
+        var secrets = SourceSecrets(store: secretStore)
         for await line in messages {
-            let message: StdinMessage
+            // Each line is decoded once; each kind goes to its consumer typed.
+            var message: StdinMessage
             do {
                 message = try StdinMessage.decode(line: line)
             } catch {
                 log.error("\(error.description)")
                 continue
             }
-            speech.command(line)
+            // Before anything starts a feed: a secret sent once is saved, a saved one read back.
+            if let settings = message.settings {
+                message.settings?.credentials = secrets.credentials(for: settings, reference: message.secrets, log: log)
+            }
+            if let speechSettings = message.speechSettings { speech.configure(speechSettings) }
+            if let hotkeys = message.speech {
+                // The event API hears the hotkeys' skips and pauses as it hears the page's.
+                for action in speech.control(hotkeys) { control.speechAction(action.rawValue) }
+            }
+            if let counters = message.actions {
+                for action in actionTracker.actions(for: counters) {
+                    guard action == .forgetSecrets else {
+                        (actions ?? self).perform(action)
+                        continue
+                    }
+                    secrets.forget(log: log)
+                    // The feeds stop using them now (the shim's settings line says so too).
+                    var settings = shared.withLock { $0.settings }
+                    if !settings.credentials.isEmpty {
+                        settings.credentials = [:]
+                        message.settings = settings
+                    }
+                }
+            }
+            memory.command(settings: message.settings, obs: message.obs)
             if let active = message.active {
                 shared.withLock { $0.active = active }
                 log.info("\(active ? "shown: rendering" : "hidden everywhere: paused")")
@@ -112,7 +159,9 @@ public final class ServeSession: @unchecked Sendable {
             }
             if let settings = message.settings {
                 for unknown in settings.unknownChoices { log.warning("settings: \(unknown)") }
+                // A new secret (or none after "Forget") reconnects the feeds with it.
                 let key = [settings.service, settings.streamID, settings.server] + settings.feeds
+                    + settings.credentials.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value }
                 let filters = settings.filters
                 shared.withLock {
                     $0.settings = settings
@@ -122,6 +171,7 @@ public final class ServeSession: @unchecked Sendable {
                     $0.flow.options = settings.flowOptions
                 }
                 presenter?.settingsChanged(settings)
+                control.configure(enabled: settings.control, port: settings.controlPort)
                 if key != feedKey {
                     feedTask?.cancel()
                     feedKey = key
@@ -132,6 +182,7 @@ public final class ServeSession: @unchecked Sendable {
         }
         log.info("stdin closed: exiting")
         feedTask?.cancel()
+        memory.stop()
         flowAlarm.cancel()
         wakeUp.finish()
     }
@@ -149,6 +200,10 @@ public final class ServeSession: @unchecked Sendable {
         let plan = StreamPlan(settings: settings)
         for problem in plan.problems { log.error("\(problem)") }
         log.info("feeds: \(plan.streams.map(\.name).joined(separator: ", "))")
+        control.streamsChanged(plan.streams.map {
+            ControlStream(platform: $0.service, channel: $0.channel, colour: $0.badge.color.hex)
+        })
+        let memory = self.memory
         return Task {
             await withTaskGroup(of: Void.self) { group in
                 for (index, stream) in plan.streams.enumerated() {
@@ -156,26 +211,81 @@ public final class ServeSession: @unchecked Sendable {
                                                  service: stream.service, badge: stream.badge)
                     group.addTask {
                         // Each stream runs on its own: one that fails or hangs never stalls the others.
-                        await stream.feed.run { [weak self] event in
+                        let isReplay = ServiceRegistry.product.service(id: stream.service)?.makeTimeline != nil
+                        let feed = memory.feed(stream.feed, address: stream.address, isReplay: isReplay)
+                        await feed.run { [weak self] event in
                             guard let self else { return }
                             if case .status(let status) = event {
                                 self.log.info("feed status\(origin.count > 1 ? " (\(origin.name))" : ""): \(status.label)")
                             }
                             let now = self.flowAlarm.now
                             let (streams, due, heard) = self.shared.withLock {
-                                shared -> ([BarState.StreamSlot], Double?, [(FeedEvent, ChatLine?)]) in
+                                shared -> ([BarState.StreamSlot], Double?, [((FeedEvent, ChatLine?), BarState.Origin)]) in
                                 guard shared.feedGeneration == generation else { return ([], nil, []) }
                                 let heard = shared.apply(shared.flow.receive(event, from: origin, now: now), now: now)
                                 return (shared.state.streams, shared.flow.nextDue, heard)
                             }
                             self.flowAlarm.set(due)
-                            for (event, shown) in heard { self.speech.heard(event, shown: shown) }
+                            for ((event, shown), origin) in heard { self.heard(event, shown: shown, origin: origin) }
                             if case .viewers = event, origin.count > 1 { self.logViewers(streams) }
                             self.wakeUp.yield()
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// What speech and the control page hear of an event the bar applied.
+    private func heard(_ event: FeedEvent, shown: ChatLine?, origin: BarState.Origin) {
+        speech.heard(event, shown: shown)
+        control.heard(event, shown: shown, origin: origin)
+    }
+
+    /// Pins `line` at the top of the bar for `pin_seconds` (0: until unpinned); when the pin ends.
+    func pin(_ line: ChatLine) -> Double? {
+        let until = shared.withLock { shared -> Double? in
+            let seconds = shared.settings.pinSeconds
+            let until = seconds > 0 ? Date().timeIntervalSince1970 + Double(seconds) : nil
+            shared.state.pin(line, until: until)
+            return until
+        }
+        wakeUp.yield()
+        return until
+    }
+
+    /// Takes the pin away (only row `id`'s, when given); whether one went.
+    @discardableResult
+    func unpin(id: String? = nil) -> Bool {
+        let went = shared.withLock { $0.state.unpin(id: id) }
+        if went { wakeUp.yield() }
+        return went
+    }
+
+    /// The "Pin the newest comment" hotkey: the newest row the bar shows goes to the top.
+    public func pinNewest() {
+        guard let newest = shared.withLock({ $0.state.lines.last }) else { return }
+        _ = pin(newest)
+        log.info("pinned the newest comment (hotkey)")
+    }
+
+    /// The "Unpin" hotkey.
+    public func unpinComment() {
+        if unpin() { log.info("unpinned (hotkey)") }
+    }
+
+    /// The source's "Open control page" button: the page in the default browser, with its token.
+    public func openControlPage() {
+        control.openPage()
+    }
+
+    /// The shim's pin and control hotkeys, one call per press.
+    public func perform(_ action: BarAction) {
+        switch action {
+        case .pinNewest: pinNewest()
+        case .unpin: unpinComment()
+        case .openControl: openControlPage()
+        case .forgetSecrets: break  // never handed here: the stdin loop keeps the secrets
         }
     }
 
@@ -209,17 +319,11 @@ public final class ServeSession: @unchecked Sendable {
         row.id == (origin.count > 1 ? "\(origin.index)/\(line.id)" : line.id) ? row : nil
     }
 
-    /// When the viewers of several streams were last logged: their breakdown, at most once a minute.
-    private let viewersLogged = Mutex<ContinuousClock.Instant?>(nil)
+    /// The viewers of several streams, their breakdown: logged at most once a minute.
+    private let viewersLog = LogThrottle(interval: .seconds(60))
 
     private func logViewers(_ streams: [BarState.StreamSlot]) {
-        let now = ContinuousClock.now
-        let due = viewersLogged.withLock { last in
-            guard last.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
+        guard viewersLog.admit() != nil else { return }
         let parts = streams.map { "\($0.name) \($0.viewers.map(String.init) ?? "–")" }
         let total = streams.compactMap(\.viewers).reduce(0, +)
         log.info("viewers: \(parts.joined(separator: ", ")) (\(total) in all)")
@@ -255,10 +359,12 @@ public final class ServeSession: @unchecked Sendable {
                 shared.frameLoopProgress = clock.now
                 // Comments that came due (the alarm rang, or any other wake-up) are shown now.
                 let heard = shared.apply(shared.flow.release(now: now), now: now)
+                shared.state.expirePin(now: Date().timeIntervalSince1970)
                 return (shared, shared.flow.nextDue, heard)
             }
             flowAlarm.set(nextComment)
-            for (event, shown) in released { speech.heard(event, shown: shown) }
+            for ((event, shown), origin) in released { heard(event, shown: shown, origin: origin) }
+            control.pinShown(snapshot.state.pinned)
             let status = Self.sinkStatus(snapshot.active ? snapshot.state.status : .paused)
             if lastStatus?.0 != status.0 || lastStatus?.1 != status.1 {
                 sink.setStatus(status.0, detail: status.1)
@@ -293,7 +399,8 @@ public final class ServeSession: @unchecked Sendable {
             let wait = pacer.earliest(now: flowAlarm.now) - flowAlarm.now
             if wait > 0 { try? await clock.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
             let latest = shared.withLock { $0 }
-            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem, now: Date().timeIntervalSince1970,
+            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem ?? memory.problem ?? control.problem,
+                               now: Date().timeIntervalSince1970,
                                into: sink) {
                 let published = flowAlarm.now
                 pacer.made(at: published)

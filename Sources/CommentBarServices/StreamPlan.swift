@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarNet
 
 /// The feeds a bar's settings name: the `feeds` list (URLs or `service:id`), or the
 /// older single `service`/`stream_id`/`server`. Each stream becomes a feed; one that
@@ -14,11 +15,17 @@ public struct StreamPlan: Sendable {
         /// The mark of its rows when the bar reads several streams.
         public var badge: PlatformBadge
         public var feed: any CommentFeed
+        /// Where it reads (service, stream id, server): the viewer memory's channel. Nil for a
+        /// stream that could not be made (it only reports why).
+        public var address: StreamAddress?
+        /// The stream's id on its service (a channel, a video): what the control page's events name.
+        public var channel: String { address?.streamID ?? "" }
     }
 
     public var streams: [Stream]
 
-    public init(settings: BarSettings, registry: ServiceRegistry = .product) {
+    /// `web`: what the feeds reach the web through (the renderer's HTTPS; a test's double).
+    public init(settings: BarSettings, registry: ServiceRegistry = .product, web: any WebFetching = StreamPlan.https) {
         var entries: [(address: StreamAddress?, problem: String?)] = []
         if settings.feeds.contains(where: { !$0.trimmingWhitespace(andNewlines: true).isEmpty }) {
             let (addresses, problems) = StreamAddress.list(settings.feeds, table: registry.streamURLs)
@@ -41,13 +48,17 @@ public struct StreamPlan: Sendable {
             do throws(FeedConfigError) {
                 let feed = try registry.makeFeed(service: address.service,
                                                  request: FeedRequest(streamID: address.streamID, server: address.server,
-                                                                       credentials: settings.credentials))
-                return Stream(name: name, service: address.service, badge: badge, feed: feed)
+                                                                       credentials: settings.credentials, web: web))
+                return Stream(name: name, service: address.service, badge: badge, feed: feed, address: address)
             } catch {
-                return Stream(name: name, service: address.service, badge: badge, feed: FailedFeed(message: error.message))
+                return Stream(name: name, service: address.service, badge: badge,
+                              feed: FailedFeed(message: error.message))
             }
         }
     }
+
+    /// The renderer's HTTPS (`HTTPSTransport`, made from the process's environment).
+    public static var https: any WebFetching { HTTPSTransport.shared }
 
     /// What the plan's problems say, for the log (empty when every stream has a feed).
     public var problems: [String] {

@@ -31,7 +31,7 @@ struct BouyomiChanEngine: SpeechEngine {
         -> SpeechAudio?
     {
         let address = try SpeechServer.parse(server, defaultPort: Self.defaultPort)
-        let command = Self.talkCommand(text, options: options)
+        let command = Self.talkCommand(inputBound.bounded(text), options: options)
         do {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(Self.timeout)

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Dispatch
+import CommentBarSupport
 import Glibc
 
-/// Open JTalk: Debian's `open_jtalk` run as a child process (no shell) with the naist-jdic
-/// dictionary and the HTS voice file `speech_voice`, writing a WAV into a private temporary
-/// folder that is read back and removed.
+/// Open JTalk: Debian's `open_jtalk` run as a child process (`ChildProcess`: no shell, limited
+/// memory and CPU time, killed at its time limit) with the naist-jdic dictionary and the HTS
+/// voice file `speech_voice`; the text goes in on its stdin and the WAV comes out on its stdout.
 struct OpenJTalkEngine: SpeechEngine {
     var name: String { "openjtalk" }
     var program = "/usr/bin/open_jtalk"
     var dictionary = "/var/lib/mecab/dic/open-jtalk/naist-jdic"
-    /// A child that takes longer is killed (a 1,000-character line takes about 1 s here).
-    static let timeoutSeconds = 20
-    private static let queue = DispatchQueue(label: "commentbar.openjtalk")
+    /// A child that takes longer is killed (its longest sentence takes about 1 s here).
+    var timeLimit = Duration.seconds(20)
+    /// Its address space holds the dictionary (about 100 MB, mapped) and the voice: 512 MiB is
+    /// room for both and a bound; the CPU limit matches the time limit.
+    static let limits = ChildProcess.Limits(addressSpaceBytes: 512 << 20, cpuSeconds: 20, openFiles: 64)
+    /// Voices are 48 kHz at most (Mei: 48 kHz): `WAVFile.maxSeconds` of it.
+    static let outputLimit = WAVFile.bytesFor(maxSecondsAt: 48000)
+    /// Its sentence buffer is 1,024 bytes after full-width expansion (`SpeechInputBound.openJTalk`).
+    var inputBound: SpeechInputBound { .openJTalk }
 
     func speak(_ text: String, language: SpeechLanguage, options: VoiceOptions) async throws(SpeechError)
         -> SpeechAudio?
@@ -23,11 +29,7 @@ struct OpenJTalkEngine: SpeechEngine {
         guard access(dictionary, R_OK) == 0 else {
             throw SpeechError("Open JTalk's dictionary is missing (open-jtalk-mecab-naist-jdic: \(dictionary))")
         }
-        let job = (text: text, options: options)
-        let result: Result<SpeechAudio, SpeechError> = await withCheckedContinuation { continuation in
-            Self.queue.async { continuation.resume(returning: self.run(job.text, job.options)) }
-        }
-        return try result.get()
+        return try await run(inputBound.bounded(text), options)
     }
 
     /// An HTS voice is a regular file that starts with its `[GLOBAL]` section.
@@ -46,102 +48,30 @@ struct OpenJTalkEngine: SpeechEngine {
         }
     }
 
-    private func run(_ text: String, _ options: VoiceOptions) -> Result<SpeechAudio, SpeechError> {
-        var template = Array("\(Self.temporaryRoot())/commentbar-speech-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { return .failure(SpeechError("no temporary folder for Open JTalk")) }
-        let folder = String(cString: made)
-        let input = folder + "/in.txt", output = folder + "/out.wav"
-        defer {
-            unlink(input)
-            unlink(output)
-            rmdir(folder)
-        }
-        do {
-            try ChildProcess.write(Array(text.utf8), to: input)
-        } catch {
-            return .failure(error)
-        }
+    private func run(_ text: String, _ options: VoiceOptions) async throws(SpeechError) -> SpeechAudio {
+        // A voice path that starts with "-" would read as an option (open_jtalk scans argv for "-x", "-m").
+        let voice = options.voice.hasPrefix("-") ? "./" + options.voice : options.voice
         let speed = String(Double(options.rate) / 100)
-        let arguments = [program, "-x", dictionary, "-m", options.voice, "-r", speed, "-ow", output, input]
-        switch ChildProcess.run(arguments, timeoutSeconds: Self.timeoutSeconds) {
-        case .failure(let error): return .failure(error)
-        case .success(let status) where status != 0:
-            return .failure(SpeechError("Open JTalk failed (exit \(status)) with voice \(options.voice.suffix(80))"))
-        case .success:
-            break
+        // The WAV comes back on its stdout (it writes it in one go, no seeking): no temporary file.
+        let arguments = [program, "-x", dictionary, "-m", voice, "-r", speed, "-ow", "/dev/stdout"]
+        let outcome: ChildProcess.Outcome
+        do {
+            // It reads one line of text from its stdin, given only once its limits are set.
+            outcome = try await ChildProcess.run(.init(arguments, limits: Self.limits), input: Array(text.utf8) + [0x0A],
+                                                 outputLimit: Self.outputLimit, timeLimit: timeLimit)
+        } catch {
+            throw SpeechError(error.description)
+        }
+        if outcome.timedOut { throw SpeechError("Open JTalk took more than \(timeLimit.components.seconds) s: stopped") }
+        // Cut at the longest item: what it said so far is read (it was stopped there).
+        guard outcome.outputCut || outcome.termination == .exited(0) else {
+            let said = outcome.lastErrorLine.map { ": \($0)" } ?? ""
+            throw SpeechError("Open JTalk failed (\(outcome.termination)) with voice \(options.voice.suffix(80))\(said)")
         }
         do {
-            return .success(try WAVFile.decode(try ChildProcess.read(output, limit: WAVFile.maxBytes)))
+            return try WAVFile.decode(outcome.output, overlong: .cut)
         } catch {
-            return .failure(SpeechError("Open JTalk: \(error.description)"))
-        }
-    }
-
-    static func temporaryRoot() -> String {
-        if let dir = getenv("TMPDIR"), dir.pointee != 0 { return String(cString: dir) }
-        return "/tmp"
-    }
-}
-
-/// A program run without a shell, its output discarded, killed after a time limit.
-enum ChildProcess {
-    static func run(_ arguments: [String], timeoutSeconds: Int) -> Result<Int32, SpeechError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &cArguments, environ)
-        guard spawned == 0 else {
-            return .failure(SpeechError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))"))
-        }
-        var status: Int32 = 0
-        for _ in 0..<(timeoutSeconds * 100) {
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid { return .success(exitCode(status)) }
-            if done < 0 && errno != EINTR { return .failure(SpeechError("waiting for \(arguments[0]) failed")) }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return .failure(SpeechError("\(arguments[0]) took more than \(timeoutSeconds) s: stopped"))
-    }
-
-    private static func exitCode(_ status: Int32) -> Int32 {
-        // WIFEXITED / WEXITSTATUS: signalled children report 128 + the signal.
-        (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    }
-
-    static func write(_ bytes: [UInt8], to path: String) throws(SpeechError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SpeechError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw SpeechError("cannot write \(path)") }
-            written += result
-        }
-    }
-
-    static func read(_ path: String, limit: Int) throws(SpeechError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SpeechError("no output file") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw SpeechError("cannot read the output file") }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            guard bytes.count <= limit else { throw SpeechError("output larger than \(limit) bytes") }
+            throw SpeechError("Open JTalk: \(error.description)")
         }
     }
 }

@@ -20,7 +20,7 @@ public struct ReadingRules: Sendable, Equatable {
     /// The sentence for a row, or nil when nothing of it is to be read.
     public func sentence(for line: ChatLine) -> String? {
         let body = Self.cleaned(line.text, emotes: line.emotes)
-        let name = Self.cleaned(line.user, emotes: [])
+        let name = Self.cleaned(line.shownName, emotes: [])  // the nickname, where the viewer memory knows one
         switch line.kind {
         case .gift(let gift, let count):
             let giftName = Self.cleaned(gift, emotes: [])

@@ -32,17 +32,24 @@ public struct VoiceOptions: Sendable, Equatable {
 }
 
 /// A text-to-speech engine. `speak` returns the audio to play, or nil when the engine
-/// plays it itself (棒読みちゃん). It is called off the frame loop, one item at a time.
+/// plays it itself (棒読みちゃん). It is called off the frame loop, one item at a time, and
+/// hands on only `inputBound.bounded(text)`.
 public protocol SpeechEngine: Sendable {
     var name: String { get }
+    /// What of a text this engine may be handed, in its own bytes.
+    var inputBound: SpeechInputBound { get }
     func speak(_ text: String, language: SpeechLanguage, options: VoiceOptions) async throws(SpeechError) -> SpeechAudio?
 }
 
-/// The engines `speech_engine` names. Nothing is loaded or connected until an item is spoken.
+extension SpeechEngine {
+    public var inputBound: SpeechInputBound { .plain }
+}
+
+/// The engines `speech_engine` names. Nothing is started or connected until an item is spoken.
 public enum SpeechEngines {
     public static func make(_ settings: SpeechSettings) -> any SpeechEngine {
         switch settings.engine {
-        case .espeak: return ESpeakEngine.shared
+        case .espeak: return ESpeakEngine()
         case .openjtalk: return OpenJTalkEngine()
         case .voicevox: return VoicevoxEngine(server: settings.server)
         case .bouyomichan: return BouyomiChanEngine(server: settings.server)
@@ -63,6 +70,6 @@ struct AutoEngine: SpeechEngine {
         }
         var espeak = options
         if espeak.voice.hasSuffix(".htsvoice") { espeak.voice = "" }
-        return try await ESpeakEngine.shared.speak(text, language: language, options: espeak)
+        return try await ESpeakEngine().speak(text, language: language, options: espeak)
     }
 }

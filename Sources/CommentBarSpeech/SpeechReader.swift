@@ -1,40 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarSupport
 import Logging
 import Synchronization
 
-/// Reads rows aloud while speech is on: the rules make each row's sentence, the queue keeps
-/// reading within `speech_max_delay`, the engine synthesizes on its own task (never the frame
-/// loop) and the PCM goes to the sink a little ahead of playback, so a skip or a pause takes
-/// effect at once.
+/// Reads rows aloud while speech is on, and rings the first-time sound (issue 29) for a viewer's
+/// first comment ever while that is on: the rules make each row's sentence, the queue keeps
+/// reading within `speech_max_delay` and chimes in order with it, the engine synthesizes on its
+/// own task (never the frame loop) and the PCM goes to the sink a little ahead of playback, so a
+/// skip or a pause takes effect at once. A skip or a pause cuts a reading, never a chime: a
+/// chime plays to its end, after the reading it waited for.
 public final class SpeechReader: Sendable {
     struct State {
         var settings: SpeechSettings
         var queue: SpeechQueue
+        /// The first-time sound (nil: off).
+        var chime: SpeechAudio?
         var busyUntil: Double = 0
+        /// What is being played now (nil: nothing).
+        var playing: SpeechQueue.Item.Kind?
+        /// Bumped by every skip (a hotkey's or the control page's): the reading playing stops.
         var skips = 0
+        /// The shim's skip counter as last seen: a new value is one press of the hotkey.
+        var hotkeySkips = 0
         var paused = false
-        /// The problem the bar shows now (nil: none), and when its text was last logged.
+        /// The problem the bar shows now (nil: none).
         var showing: String?
-        var lastLogged: (text: String, at: Double)?
+
+        /// A skip or a pause cuts what plays now only when it is a reading.
+        var readingNow: Bool { playing == .speech }
     }
 
     /// How far ahead of playback PCM is written (seconds).
     static let writeAhead = 0.3
     private let state: Mutex<State>
     private let sink: any SpeechAudioSink
+    private let engines: @Sendable (SpeechSettings) -> any SpeechEngine
     private let report: @Sendable (SpeechProblem?) -> Void
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private let wake: AsyncStream<Void>.Continuation
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+    /// The same problem is logged at most once a minute (the bar shows it every time).
+    private let problemLog = LogThrottle(interval: .seconds(60), maxKeys: 32)
 
-    /// `report`: an item could not be spoken (a line for the bar's status, and for the log when
-    /// `logged`), or nil: an item was spoken again after a problem, the status line goes.
-    public init(settings: SpeechSettings, sink: any SpeechAudioSink,
+    /// `chime`: the first-time sound, if it is on. `engines`: what speaks a reading (the tests
+    /// give their own). `report`: an item could not be spoken (a line for the bar's status, and
+    /// for the log when `logged`), or nil: an item was spoken again after a problem, the status
+    /// line goes.
+    public init(settings: SpeechSettings, sink: any SpeechAudioSink, chime: SpeechAudio? = nil,
+                engines: @escaping @Sendable (SpeechSettings) -> any SpeechEngine = SpeechEngines.make,
                 report: @escaping @Sendable (SpeechProblem?) -> Void) {
-        state = Mutex(State(settings: settings, queue: SpeechQueue(maxDelay: Double(settings.maxDelay))))
+        var queue = SpeechQueue(maxDelay: Double(settings.maxDelay))
+        queue.chimeSeconds = chime?.seconds ?? 0
+        state = Mutex(State(settings: settings, queue: queue, chime: chime))
         self.sink = sink
+        self.engines = engines
         self.report = report
         start = clock.now
         let (stream, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -64,23 +85,51 @@ public final class SpeechReader: Sendable {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
+    /// New settings; with speech turned off, what waits to be read goes and a reading stops
+    /// (chimes stay).
     public func update(_ settings: SpeechSettings) {
-        state.withLock {
-            $0.settings = settings
-            $0.queue.maxDelay = Double(settings.maxDelay)
+        let cut = state.withLock { state -> Bool in
+            let silenced = state.settings.enabled && !settings.enabled
+            state.settings = settings
+            state.queue.maxDelay = Double(settings.maxDelay)
+            guard silenced else { return false }
+            state.queue.removeAll(.speech)
+            state.skips &+= 1
+            return state.readingNow
+        }
+        if cut { sink.discardQueued() }
+    }
+
+    /// The first-time sound changed (nil: off; what waits to ring goes).
+    public func setChime(_ chime: SpeechAudio?) {
+        state.withLock { state in
+            state.chime = chime
+            state.queue.chimeSeconds = chime?.seconds ?? 0
+            if chime == nil { state.queue.removeAll(.chime) }
         }
     }
 
-    /// A row the bar shows (already through its filters).
+    /// A row the bar shows (already through its filters): its reading while speech is on, and
+    /// first its chime when it is a viewer's first comment ever and the sound is on. History
+    /// never chimes (nor is read: `ServeSession` hands no history row).
     public func add(_ line: ChatLine) {
-        let rules = state.withLock { ReadingRules($0.settings) }
-        guard let text = rules.sentence(for: line) else { return }
+        let (rules, speaking, sounding) = state.withLock { ($0.settings.enabled ? ReadingRules($0.settings) : nil,
+                                                            $0.settings.enabled, $0.chime != nil) }
+        let chimes = sounding && !line.isHistory && line.marks.contains { $0.kind == .firstTime }
+        let text = speaking ? rules?.sentence(for: line) : nil
+        guard chimes || text != nil else { return }
         let user = (line.login ?? line.user).lowercased()
         sink.markArrival()
         let time = now
         state.withLock {
-            $0.queue.add(SpeechQueue.Item(id: line.id, user: user, text: text, arrived: time), now: time,
-                         busyUntil: $0.busyUntil)
+            if chimes {
+                $0.queue.add(SpeechQueue.Item(id: line.id, user: user, text: "", arrived: time, kind: .chime),
+                             now: time, busyUntil: $0.busyUntil)
+            }
+            if let text {
+                $0.queue.add(SpeechQueue.Item(id: line.id, user: user, text: text, arrived: time), now: time,
+                             busyUntil: $0.busyUntil)
+            }
         }
         wake.yield()
     }
@@ -98,30 +147,57 @@ public final class SpeechReader: Sendable {
     }
 
     public func control(_ control: SpeechControl) {
-        let changed = state.withLock { state -> Bool in
-            let skip = control.skip != state.skips
-            state.skips = control.skip
+        let cut = state.withLock { state -> Bool in
+            let skip = control.skip != state.hotkeySkips
+            state.hotkeySkips = control.skip
+            if skip { state.skips &+= 1 }
             state.paused = control.paused
-            return skip || control.paused
+            return (skip || control.paused) && state.readingNow
         }
-        if changed { sink.discardQueued() }
+        if cut { sink.discardQueued() }
         wake.yield()
+    }
+
+    /// Cuts short what is being read (the control page's skip); a chime plays on.
+    public func skip() {
+        let cut = state.withLock { state -> Bool in
+            state.skips &+= 1
+            return state.readingNow
+        }
+        if cut { sink.discardQueued() }
+        wake.yield()
+    }
+
+    /// Pauses (true) or resumes (false) reading, or toggles it (nil); the state after.
+    public func pause(_ paused: Bool?) -> Bool {
+        let (now, cut) = state.withLock { state -> (Bool, Bool) in
+            state.paused = paused ?? !state.paused
+            return (state.paused, state.paused && state.readingNow)
+        }
+        if cut { sink.discardQueued() }
+        wake.yield()
+        return now
     }
 
     private func readWaiting() async {
         while !Task.isCancelled {
             let time = now
-            let next = state.withLock { state -> (SpeechQueue.Utterance, SpeechSettings, Int)? in
-                guard !state.paused, let utterance = state.queue.next(now: time) else { return nil }
-                return (utterance, state.settings, state.skips)
+            let next = state.withLock { state -> (SpeechQueue.Utterance, SpeechSettings, Int, SpeechAudio?)? in
+                guard let utterance = state.queue.next(now: time, paused: state.paused) else { return nil }
+                state.playing = utterance.item.kind
+                return (utterance, state.settings, state.skips, state.chime)
             }
-            guard let (utterance, settings, skips) = next else { return }
-            await read(utterance, settings: settings, skips: skips)
+            guard let (utterance, settings, skips, chime) = next else { return }
+            switch utterance.item.kind {
+            case .speech: await read(utterance, settings: settings, skips: skips)
+            case .chime: if let chime { await ring(chime) }
+            }
+            state.withLock { $0.playing = nil }
         }
     }
 
     private func read(_ utterance: SpeechQueue.Utterance, settings: SpeechSettings, skips: Int) async {
-        let engine = SpeechEngines.make(settings)
+        let engine = engines(settings)
         let options = VoiceOptions(voice: settings.voice, rate: settings.rate, volume: settings.volume)
         let audio: SpeechAudio?
         do {
@@ -132,28 +208,38 @@ public final class SpeechReader: Sendable {
         }
         spoke()
         guard let audio else { return }
-        var samples = LinearResampler.resample(audio, to: sink.sampleRate).samples
-        let gain = Float(settings.volume) / 100
-        if gain != 1 { for index in samples.indices { samples[index] *= gain } }
-        let rate = Double(sink.sampleRate)
-        state.withLock { $0.busyUntil = now + Double(samples.count) / rate }
-        await play(samples, skips: skips)
-        state.withLock { $0.busyUntil = now }
+        // Resampled (and its volume set) a chunk at a time as the ring takes it.
+        await play(LinearResampler(audio, to: sink.sampleRate, gain: Float(settings.volume) / 100), skips: skips)
     }
 
-    /// Writes at most `writeAhead` seconds ahead of playback, until done, skipped or paused.
-    private func play(_ samples: [Float], skips: Int) async {
+    /// The first-time sound at its own level: only stopping the reader cuts it. It is over when
+    /// the ring has played it (a skip of the reading after it must not discard its end).
+    private func ring(_ chime: SpeechAudio) async {
+        await play(LinearResampler(chime, to: sink.sampleRate), skips: nil)
+        let drained = clock.now + .seconds(Self.writeAhead * 2)
+        while sink.queuedFrames() > 0, clock.now < drained, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Writes at most `writeAhead` seconds ahead of playback, until done, or (a reading, whose
+    /// `skips` is given) skipped or paused.
+    private func play(_ resampler: LinearResampler, skips: Int?) async {
+        var resampler = resampler
+        let rate = Double(sink.sampleRate)
+        state.withLock { $0.busyUntil = now + Double(resampler.count) / rate }
+        defer { state.withLock { $0.busyUntil = now } }
         let ahead = Int(Self.writeAhead * Double(sink.sampleRate))
-        var offset = 0
-        while offset < samples.count, !Task.isCancelled {
-            let interrupted = state.withLock { $0.skips != skips || $0.paused }
-            if interrupted {
+        var pending: ArraySlice<Float> = []
+        while !(pending.isEmpty && resampler.isDone), !Task.isCancelled {
+            if let skips, state.withLock({ $0.skips != skips || $0.paused }) {
                 sink.discardQueued()
                 return
             }
             let room = ahead - sink.queuedFrames()
             if room > 0 {
-                offset += sink.write(samples[offset..<min(offset + room, samples.count)])
+                if pending.isEmpty { pending = resampler.next(room)[...] }
+                pending = pending.dropFirst(sink.write(pending.prefix(room)))
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -162,14 +248,8 @@ public final class SpeechReader: Sendable {
     /// Each problem is shown on the bar; in the log the same problem again within a minute is
     /// not repeated.
     private func problem(_ text: String) {
-        let time = now
-        let logged = state.withLock { state -> Bool in
-            state.showing = text
-            if let last = state.lastLogged, last.text == text, time - last.at < 60 { return false }
-            state.lastLogged = (text, time)
-            return true
-        }
-        report(SpeechProblem(text: text, logged: logged))
+        state.withLock { $0.showing = text }
+        report(SpeechProblem(text: text, logged: problemLog.admit(text) != nil))
     }
 
     /// An item went to the engine fine: a problem shown before is over.
@@ -187,82 +267,4 @@ public final class SpeechReader: Sendable {
 public struct SpeechProblem: Sendable, Equatable {
     public var text: String
     public var logged: Bool
-}
-
-/// What `serve` hands to speech: its settings and hotkeys from stdin, and the rows the bar
-/// shows. With speech off nothing runs and no engine is loaded; the reader is made when it
-/// is turned on and stopped when it is turned off.
-public final class SpeechHook: Sendable {
-    private let sink: (any SpeechAudioSink)?
-    private let log: Logger
-    private let changed: @Sendable () -> Void
-    private let reader = Mutex<SpeechReader?>(nil)
-    private let shownProblem = Mutex<String?>(nil)
-
-    /// `changed`: the problem to show on the bar changed (the frame loop looks at `problem`).
-    public init(sink: (any SpeechAudioSink)?, log: Logger, changed: @escaping @Sendable () -> Void = {}) {
-        self.sink = sink
-        self.log = log
-        self.changed = changed
-    }
-
-    /// Why the last item could not be read, for the bar's status line (nil: reading works, or is off).
-    public var problem: String? { shownProblem.withLock { $0 } }
-
-    private func show(_ problem: String?) {
-        let different = shownProblem.withLock { shown -> Bool in
-            defer { shown = problem }
-            return shown != problem
-        }
-        if different { changed() }
-    }
-
-    /// One stdin line: `{"settings":{…}}` turns speech on or off and sets it; `{"speech":{…}}`
-    /// is a hotkey.
-    public func command(_ line: String) {
-        if let settings = SpeechSettings.fromCommandLine(line) { configure(settings) }
-        if let control = SpeechControl.fromCommandLine(line) { reader.withLock { $0 }?.control(control) }
-    }
-
-    func configure(_ settings: SpeechSettings) {
-        guard settings.enabled, let sink else {
-            if let old = reader.withLock({ reader -> SpeechReader? in defer { reader = nil }; return reader }) {
-                old.stop()
-                show(nil)
-                log.info("speech off")
-            }
-            if settings.enabled { log.error("speech: this pool has no audio ring (an older shim)") }
-            return
-        }
-        let made = reader.withLock { reader -> Bool in
-            if let reader {
-                reader.update(settings)
-                return false
-            }
-            let log = log
-            reader = SpeechReader(settings: settings, sink: sink) { [weak self] problem in
-                if let problem, problem.logged { log.error("\(problem.text)") }
-                self?.show(problem?.text)
-            }
-            return true
-        }
-        if made { log.info("speech on: \(settings.engine.rawValue)") }
-    }
-
-    /// An event of the feed, and the row as the bar shows it (nil: hidden or not a row).
-    public func heard(_ event: FeedEvent, shown: ChatLine?) {
-        guard let reader = reader.withLock({ $0 }) else { return }
-        switch event {
-        case .comment, .gift:
-            if let shown { reader.add(shown) }
-        case .delete(let id):
-            reader.remove(id: id)
-        case .deleteUser(let user):
-            reader.remove(user: user)
-        case .clear:
-            reader.removeAll()
-        default:
-            break
-        }
-    }
 }

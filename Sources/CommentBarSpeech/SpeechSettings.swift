@@ -1,30 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CommentBarSettings
+import CommentBarCore
 import FoundationEssentials
 
-/// The source's speech settings (the `speech*` rows of the settings table), taken from the
-/// same `{"settings":{…}}` line the bar's settings come in. Defaults and ranges come from
-/// the table, so the shim and the renderer agree.
+/// The source's speech settings (the `speech*` rows of the settings table, and the first-time
+/// sound's, which plays through speech's queue), decoded from the
+/// same `{"settings":{…}}` object as the bar's (`StdinMessage`). Defaults and ranges are read
+/// from the table (`SettingsSchema`), so the shim and the renderer agree.
 public struct SpeechSettings: Sendable, Equatable, Decodable {
     public enum Engine: String, Sendable, Equatable, CaseIterable {
         case auto, espeak, openjtalk, voicevox, bouyomichan
     }
 
-    public var enabled = Self.bool("speech")
-    public var engine = Engine(rawValue: Self.string("speech_engine")) ?? .auto
+    public var enabled = SettingsSchema.bool("speech")
+    public var engine = Engine(rawValue: SettingsSchema.string("speech_engine")) ?? .auto
     /// eSpeak NG: a voice name (`en`, `ja`); Open JTalk: an .htsvoice file; VOICEVOX: a speaker id;
     /// 棒読みちゃん: a voice number (0: its own setting).
-    public var voice = Self.string("speech_voice")
+    public var voice = SettingsSchema.string("speech_voice")
     /// `host:port` the user typed: the only address speech ever contacts.
-    public var server = Self.string("speech_server")
-    public var readNames = Self.bool("speech_names")
-    public var maxCharacters = Self.int("speech_max_chars")
+    public var server = SettingsSchema.string("speech_server")
+    public var readNames = SettingsSchema.bool("speech_names")
+    public var maxCharacters = SettingsSchema.int("speech_max_chars")
     /// Percent of the engine's normal speed.
-    public var rate = Self.int("speech_rate")
+    public var rate = SettingsSchema.int("speech_rate")
     /// Percent.
-    public var volume = Self.int("speech_volume")
+    public var volume = SettingsSchema.int("speech_volume")
     /// Seconds: an item that would start later than this after it arrived is dropped.
-    public var maxDelay = Self.int("speech_max_delay")
+    public var maxDelay = SettingsSchema.int("speech_max_delay")
+    /// The first-time sound (issue 29): `off`, `chime` or a file's path (`FirstTimeSound`). It
+    /// plays through the same queue and audio ring as speech, with speech on or off.
+    public var firstTimeSound = SettingsSchema.string("first_time_sound")
 
     public init() {}
 
@@ -38,6 +42,7 @@ public struct SpeechSettings: Sendable, Equatable, Decodable {
         case rate = "speech_rate"
         case volume = "speech_volume"
         case maxDelay = "speech_max_delay"
+        case firstTimeSound = "first_time_sound"
     }
 
     /// Missing or mistyped keys keep their defaults; numbers are clamped to the table's ranges.
@@ -52,34 +57,17 @@ public struct SpeechSettings: Sendable, Equatable, Decodable {
         voice = String(value(.voice, defaults.voice).prefix(4096))
         server = String(value(.server, defaults.server).prefix(300))
         readNames = value(.readNames, defaults.readNames)
-        maxCharacters = Self.clamp(value(.maxCharacters, defaults.maxCharacters), "speech_max_chars")
-        rate = Self.clamp(value(.rate, defaults.rate), "speech_rate")
-        volume = Self.clamp(value(.volume, defaults.volume), "speech_volume")
-        maxDelay = Self.clamp(value(.maxDelay, defaults.maxDelay), "speech_max_delay")
-    }
-
-    /// The speech settings of one stdin line, if it is a `{"settings":{…}}` line.
-    public static func fromCommandLine(_ line: String) -> SpeechSettings? {
-        struct Line: Decodable { var settings: SpeechSettings? }
-        return (try? JSONDecoder().decode(Line.self, from: Data(line.utf8)))?.settings
-    }
-
-    static func string(_ key: String) -> String {
-        guard let row = cb_setting_find(key), let text = row.pointee.default_string else { return "" }
-        return String(cString: text)
-    }
-
-    static func int(_ key: String) -> Int { Int(cb_setting_find(key)?.pointee.default_number ?? 0) }
-    static func bool(_ key: String) -> Bool { int(key) != 0 }
-
-    public static func clamp(_ value: Int, _ key: String) -> Int {
-        guard let row = cb_setting_find(key) else { return value }
-        return Int(cb_setting_clamp(row, Int64(value)))
+        maxCharacters = SettingsSchema.clamp(value(.maxCharacters, defaults.maxCharacters), "speech_max_chars")
+        rate = SettingsSchema.clamp(value(.rate, defaults.rate), "speech_rate")
+        volume = SettingsSchema.clamp(value(.volume, defaults.volume), "speech_volume")
+        maxDelay = SettingsSchema.clamp(value(.maxDelay, defaults.maxDelay), "speech_max_delay")
+        firstTimeSound = String(value(.firstTimeSound, defaults.firstTimeSound).prefix(4096))
     }
 }
 
 /// `{"speech":{"skip":N,"paused":B}}`: the source's hotkeys, from the shim. `skip` counts the
-/// presses since the source was made, so a repeated line is never a second skip.
+/// presses since the source was made, so a repeated line is never a second skip. Missing or
+/// mistyped fields keep their defaults.
 public struct SpeechControl: Sendable, Equatable, Decodable {
     public var skip: Int = 0
     public var paused: Bool = false
@@ -89,8 +77,13 @@ public struct SpeechControl: Sendable, Equatable, Decodable {
         self.paused = paused
     }
 
-    public static func fromCommandLine(_ line: String) -> SpeechControl? {
-        struct Line: Decodable { var speech: SpeechControl? }
-        return (try? JSONDecoder().decode(Line.self, from: Data(line.utf8)))?.speech
+    enum CodingKeys: String, CodingKey {
+        case skip, paused
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        skip = ((try? c.decodeIfPresent(Int.self, forKey: .skip)) ?? nil) ?? 0
+        paused = ((try? c.decodeIfPresent(Bool.self, forKey: .paused)) ?? nil) ?? false
     }
 }

@@ -1,36 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import AsyncHTTPClient
+import CommentBarSupport
 import NIOCore
 import NIOHTTP1
 
 /// A VOICEVOX-compatible engine's HTTP API at `speech_server` (usually 127.0.0.1:50021):
 /// `POST /audio_query?text=…&speaker=N` gives the query, `POST /synthesis?speaker=N` with that
-/// query as the body (its `speedScale` set from `speech_rate`) gives a WAV. No redirect is followed: nothing but the typed address.
+/// query as the body (its `speedScale` set from `speech_rate`) gives a WAV. No redirect is
+/// followed: nothing but the typed address. One deadline covers the whole item, bodies included;
+/// an answer larger than `maxAnswerBytes` (said by its Content-Length, or seen while it streams)
+/// or longer than `WAVFile.maxSeconds` is refused before a sample of it is decoded.
 struct VoicevoxEngine: SpeechEngine {
     var name: String { "voicevox" }
     let server: String
     static let defaultPort = 50021
-    /// A stalled engine costs one item at most this long; then reading goes on.
-    static let timeout = TimeAmount.seconds(5)
-    static let maxQueryBytes = 4 << 20
+    /// A stalled or dripping engine costs one item at most this long; then reading goes on.
+    var timeLimit = Duration.seconds(5)
+    /// The query is JSON of a few KiB per sentence.
+    static let maxQueryBytes = 2 << 20
+    /// VOICEVOX answers 24 kHz mono unless asked otherwise: 60 s of 48 kHz mono (5.5 MiB) is room.
+    static let maxAnswerBytes = WAVFile.bytesFor(maxSecondsAt: 48000)
 
+    /// The client's own timeouts are backstops only, later than any item's deadline: two
+    /// deadlines of one length would race and say one stall in two ways.
+    static let backstop = TimeAmount.seconds(30)
     static let client = HTTPClient(eventLoopGroupProvider: .singleton,
                                    configuration: .init(redirectConfiguration: .disallow,
-                                                        timeout: .init(connect: .seconds(3), read: .seconds(5))))
+                                                        timeout: .init(connect: .seconds(3), read: backstop)))
 
     func speak(_ text: String, language: SpeechLanguage, options: VoiceOptions) async throws(SpeechError)
         -> SpeechAudio?
     {
+        let text = inputBound.bounded(text)
         let address = try SpeechServer.parse(server, defaultPort: Self.defaultPort)
+        let outcome = await TimeLimit.run(timeLimit) { () async -> Result<SpeechAudio, SpeechError> in
+            do throws(SpeechError) {
+                return .success(try await synthesize(text, at: address, options: options))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let outcome else {
+            throw SpeechError("VOICEVOX at \(address.authority) took more than \(timeLimit.components.seconds) s: skipped")
+        }
+        return try outcome.get()
+    }
+
+    private func synthesize(_ text: String, at address: SpeechServer, options: VoiceOptions) async throws(SpeechError)
+        -> SpeechAudio
+    {
         let speaker = Int(options.voice.trimmingTrailingAndLeadingSpaces()) ?? 1
         let base = "http://\(address.authority)"
         var query = try VoicevoxAudioQuery(
             await post("\(base)/audio_query?text=\(Self.percentEncoded(text))&speaker=\(speaker)",
                        body: nil, limit: Self.maxQueryBytes))
         query.setRate(percent: options.rate)
-        let wav = try await post("\(base)/synthesis?speaker=\(speaker)", body: query.encoded(), limit: WAVFile.maxBytes)
+        let wav = try await post("\(base)/synthesis?speaker=\(speaker)", body: query.encoded(), limit: Self.maxAnswerBytes)
         do {
-            return try WAVFile.decode(wav)
+            return try WAVFile.decode(wav, overlong: .refuse)
         } catch {
             throw SpeechError("VOICEVOX at \(address.authority): \(error.description)")
         }
@@ -44,15 +71,22 @@ struct VoicevoxEngine: SpeechEngine {
             request.body = .bytes(ByteBuffer(bytes: body))
         }
         let path = url.split(separator: "?").first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        let tooLarge = SpeechError("VOICEVOX /\(path) answered more than \(limit >> 20) MiB: refused")
         do {
-            let response = try await Self.client.execute(request, timeout: Self.timeout)
+            let response = try await Self.client.execute(request, timeout: Self.backstop)
             guard response.status == .ok else {
                 throw SpeechError("VOICEVOX /\(path) answered \(response.status.code)")
+            }
+            // Said too large up front: refused before a byte of the body is read.
+            if let length = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), length > limit {
+                throw tooLarge
             }
             let buffer = try await response.body.collect(upTo: limit)
             return Array(buffer.readableBytesView)
         } catch let error as SpeechError {
             throw error
+        } catch is NIOTooManyBytesError {
+            throw tooLarge
         } catch {
             throw SpeechError("VOICEVOX /\(path) failed: \(error)")
         }

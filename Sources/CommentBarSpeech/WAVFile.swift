@@ -1,11 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/// The WAV files Open JTalk and VOICEVOX write: RIFF/WAVE with one `fmt ` chunk of 16-bit PCM
-/// (format 1), mono or stereo, and one `data` chunk. Every field is checked before it is used;
-/// anything else is refused with a reason. `commentbar speak` writes the same form.
+/// The WAV files Open JTalk, eSpeak NG and VOICEVOX write: RIFF/WAVE with one `fmt ` chunk of
+/// 16-bit PCM (format 1), mono or stereo, and one `data` chunk. Every field is checked before it
+/// is used, and the audio's length is known from them before a sample is converted: anything
+/// else, or more than `maxSeconds` where that is refused, is refused with a reason.
+/// `commentbar speak` writes the same form.
 public enum WAVFile {
-    public static let maxBytes = 64 << 20
+    /// No engine's answer is read past this (an engine's own limit is lower).
+    public static let maxBytes = 16 << 20
+    /// The longest item: longer audio is refused (VOICEVOX's answer) or cut (a local engine's
+    /// output, which its own time limit already bounds).
+    public static let maxSeconds = 60
 
-    public static func decode(_ bytes: [UInt8]) throws(SpeechError) -> SpeechAudio {
+    /// What to do with audio longer than `maxSeconds`.
+    public enum Overlong: Sendable {
+        case refuse
+        case cut
+    }
+
+    /// The most bytes `maxSeconds` of 16-bit audio at `rate` Hz and `channels` take, with a header.
+    public static func bytesFor(maxSecondsAt rate: Int, channels: Int = 1) -> Int {
+        1024 + maxSeconds * rate * 2 * channels
+    }
+
+    public static func decode(_ bytes: [UInt8], overlong: Overlong = .refuse) throws(SpeechError) -> SpeechAudio {
         guard bytes.count >= 12, bytes.count <= maxBytes else { throw SpeechError("not a WAV file: \(bytes.count) bytes") }
         guard ascii(bytes, 0) == "RIFF", ascii(bytes, 8) == "WAVE" else { throw SpeechError("not a WAV file (no RIFF/WAVE)") }
         var offset = 12
@@ -14,7 +31,8 @@ public enum WAVFile {
             let id = ascii(bytes, offset)
             let size = Int(u32(bytes, offset + 4))
             let body = offset + 8
-            // VOICEVOX and some writers leave the data size as the rest of the file; never past it.
+            // VOICEVOX, eSpeak NG's --stdout and some writers leave the data size as "the rest";
+            // never past the bytes there are.
             let end = min(body + size, bytes.count)
             if id == "fmt " {
                 guard size >= 16, body + 16 <= bytes.count else { throw SpeechError("WAV: short fmt chunk") }
@@ -28,7 +46,14 @@ public enum WAVFile {
                 format = (channels, rate, bits)
             } else if id == "data" {
                 guard let format else { throw SpeechError("WAV: data before fmt") }
-                let frames = (end - body) / (2 * format.channels)
+                var frames = (end - body) / (2 * format.channels)
+                let most = maxSeconds * format.rate
+                if frames > most {
+                    guard overlong == .cut else {
+                        throw SpeechError("WAV: \(frames / format.rate) s of audio (more than \(maxSeconds) s): refused")
+                    }
+                    frames = most
+                }
                 var samples = [Float](repeating: 0, count: frames)
                 for frame in 0..<frames {
                     var sum: Float = 0
@@ -72,26 +97,5 @@ public enum WAVFile {
 
     private static func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
         UInt32(u16(bytes, at)) | UInt32(u16(bytes, at + 2)) << 16
-    }
-}
-
-/// Linear interpolation to the ring's rate: speech has little above 8 kHz, so this is enough.
-public enum LinearResampler {
-    public static func resample(_ audio: SpeechAudio, to rate: Int) -> SpeechAudio {
-        guard audio.sampleRate != rate, audio.sampleRate > 0, rate > 0, !audio.samples.isEmpty else {
-            return SpeechAudio(samples: audio.samples, sampleRate: rate > 0 ? rate : audio.sampleRate)
-        }
-        let count = Int((Double(audio.samples.count) * Double(rate) / Double(audio.sampleRate)).rounded())
-        let step = Double(audio.sampleRate) / Double(rate)
-        let last = audio.samples.count - 1
-        var out = [Float](repeating: 0, count: count)
-        for index in 0..<count {
-            let position = Double(index) * step
-            let lower = min(Int(position), last)
-            let upper = min(lower + 1, last)
-            let fraction = Float(position - Double(lower))
-            out[index] = audio.samples[lower] + (audio.samples[upper] - audio.samples[lower]) * fraction
-        }
-        return SpeechAudio(samples: out, sampleRate: rate)
     }
 }

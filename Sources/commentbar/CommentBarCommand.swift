@@ -9,6 +9,7 @@ struct CommentBarCommand: AsyncParsableCommand {
         abstract: "Renders a live stream's comment bar: comments, gifts, clock, viewers, mic and avatar.",
         // COMMENTBAR_VERSION comes from the top-level VERSION file (CModules/CommentBarVersion).
         version: COMMENTBAR_VERSION,
-        subcommands: [Render.self, Bench.self, BenchParsers.self, Serve.self, Tail.self, Services.self, Overlay.self, Speak.self]
+        subcommands: [Render.self, Bench.self, BenchParsers.self, Serve.self, Tail.self, Services.self, Overlay.self, Speak.self,
+                      ControlURLCommand.self, Log.self, ViewersCommand.self, BenchMemory.self]
     )
 }

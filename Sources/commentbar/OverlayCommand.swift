@@ -26,15 +26,24 @@ struct Overlay: AsyncParsableCommand {
     var settings: String?
     @Option(help: "top_left, top_right, bottom_left or bottom_right (default: the settings', bottom_right)")
     var corner: String?
-    @Option(help: "Percent of the bar's size, 25 to 200 (default 50)") var scale: Int?
-    @Option(help: "Percent, 10 to 100 (default 90)") var opacity: Int?
-    @Option(help: "Pixels from the monitor's edges, 0 to 500 (default 24)") var margin: Int?
+    @Option(help: "Percent of the bar's size, \(Self.rangeHelp("overlay_scale"))") var scale: Int?
+    @Option(help: "Percent, \(Self.rangeHelp("overlay_opacity"))") var opacity: Int?
+    @Option(help: "Pixels from the monitor's edges, \(Self.rangeHelp("overlay_margin"))") var margin: Int?
+
+    /// "25 to 200 (default 50)", from the settings table's row.
+    static func rangeHelp(_ key: String) -> String {
+        let range = SettingsSchema.range(key)
+        return "\(range.lowerBound) to \(range.upperBound) (default \(SettingsSchema.int(key)))"
+    }
 
     func validate() throws {
         if let corner, OverlayCorner(rawValue: corner) == nil {
             throw ValidationError("--corner must be one of \(OverlayCorner.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        for (name, value, range) in [("--scale", scale, 25...200), ("--opacity", opacity, 10...100), ("--margin", margin, 0...500)] {
+        let options = [("--scale", scale, "overlay_scale"), ("--opacity", opacity, "overlay_opacity"),
+                       ("--margin", margin, "overlay_margin")]
+        for (name, value, key) in options {
+            let range = SettingsSchema.range(key)
             if let value, !range.contains(value) {
                 throw ValidationError("\(name) must be between \(range.lowerBound) and \(range.upperBound)")
             }

@@ -89,7 +89,7 @@ struct Render: AsyncParsableCommand {
         barSettings.height = height ?? barSettings.height
         let (state, now) = try replayState(barSettings)
         // The https images of that moment are fetched first (each within its timeout), so the PNG shows them.
-        let images = RemoteImageFetches(log: Logger(label: "commentbar.render"), arrived: {})
+        let images = RemoteImageFetches(log: Logger(label: "commentbar.render"), decodesOffFrameLoop: false, arrived: {})
         images.want(barSettings.avatarPath.isEmpty ? state.avatar : nil, for: .avatar)
         images.want(barSettings.backgroundPath.isEmpty ? state.background : nil, for: .background)
         // The rows' emotes too, for a few seconds at most: a picture that does not come shows as text.

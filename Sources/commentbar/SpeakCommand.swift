@@ -20,11 +20,17 @@ struct Speak: AsyncParsableCommand {
     @Option(help: "The commenter's name (read when --names is on).") var name: String = ""
     @Flag(inversion: .prefixedNo, help: "Read the commenter's name first.") var names = false
     @Option(help: "Characters read at most, then \"以下略\" / \"and more\".") var maxChars: Int?
-    @Option(help: "Speed, percent of normal (50 to 300).") var rate: Int?
-    @Option(help: "Volume, percent (0 to 100).") var volume: Int?
+    @Option(help: "Speed, percent of normal (\(Self.rangeText("speech_rate"))).") var rate: Int?
+    @Option(help: "Volume, percent (\(Self.rangeText("speech_volume"))).") var volume: Int?
     @Option(name: .customLong("ng-word"), help: "An NG word (masked, never read); repeatable.") var ngWords: [String] = []
     @Option(name: .customLong("hidden-user"), help: "A hidden user (never read); repeatable.") var hiddenUsers: [String] = []
     @Option(help: "Where to write the WAV (not needed for bouyomichan).") var out: String?
+
+    /// "50 to 300", from the settings table's row.
+    static func rangeText(_ key: String) -> String {
+        let range = SettingsSchema.range(key)
+        return "\(range.lowerBound) to \(range.upperBound)"
+    }
 
     func run() async throws {
         var settings = SpeechSettings()
@@ -35,9 +41,9 @@ struct Speak: AsyncParsableCommand {
         settings.voice = voice
         settings.server = server
         settings.readNames = names
-        if let maxChars { settings.maxCharacters = SpeechSettings.clamp(maxChars, "speech_max_chars") }
-        if let rate { settings.rate = SpeechSettings.clamp(rate, "speech_rate") }
-        if let volume { settings.volume = SpeechSettings.clamp(volume, "speech_volume") }
+        if let maxChars { settings.maxCharacters = SettingsSchema.clamp(maxChars, "speech_max_chars") }
+        if let rate { settings.rate = SettingsSchema.clamp(rate, "speech_rate") }
+        if let volume { settings.volume = SettingsSchema.clamp(volume, "speech_volume") }
         guard chosen == .bouyomichan || out != nil else { throw ValidationError("--out FILE.wav is needed") }
 
         // The bar's own filters first: what they hide or mask is never read.

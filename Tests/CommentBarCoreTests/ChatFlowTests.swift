@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarCore
+import CommentBarSettings
 import FoundationEssentials
 import XCTest
 
@@ -208,5 +209,13 @@ final class ViewersByStreamTests: XCTestCase {
         XCTAssertTrue(defaults.paceBursts)
         XCTAssertEqual(defaults.delaySeconds, 0)
         XCTAssertEqual(defaults.viewersMode, .sum, "an unknown mode is the default")
+    }
+
+    /// The moderation delay's bounds are the settings table's range for `delay_seconds`.
+    func testTheDelayIsBoundedByTheTable() throws {
+        let row = try XCTUnwrap(cb_setting_find("delay_seconds")).pointee
+        XCTAssertEqual(ChatFlow.Options(delaySeconds: 1e9).delaySeconds, Double(row.max))
+        XCTAssertEqual(ChatFlow.Options(delaySeconds: -5).delaySeconds, Double(row.min))
+        XCTAssertEqual(ChatFlow.Options(delaySeconds: .nan).delaySeconds, max(0, Double(row.min)))
     }
 }

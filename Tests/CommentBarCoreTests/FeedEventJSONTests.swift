@@ -25,6 +25,8 @@ final class FeedEventJSONTests: XCTestCase {
             (#"{"type":"status","state":"reconnecting","message":"timeout"}"#, .status(.reconnecting(reason: "timeout"))),
             (#"{"type":"status","state":"waiting","message":"not live yet"}"#, .status(.waiting(reason: "not live yet"))),
             (#"{"type":"status","state":"ended"}"#, .status(.ended(reason: ""))),
+            (#"{"type":"channel","id":"UCabcdefghijklmnopqrstuv"}"#, .channel(id: "UCabcdefghijklmnopqrstuv")),
+            (#"{"type":"channel","id":"user/12345"}"#, .channel(id: "user/12345")),
             (##"{"type":"gift","id":"s1","user":"u","gift":"¥1,000","text":"がんばって","highlight":"#1de9b6"}"##,
              .gift(ChatLine(id: "s1", user: "u", text: "がんばって", kind: .gift(name: "¥1,000", count: 1),
                             highlight: RGBColor(hex: "#1de9b6")))),
@@ -52,6 +54,12 @@ final class FeedEventJSONTests: XCTestCase {
             (#"{"type":"comment","id":"x","text":"t","color":"red"}"#, "\"color\" must be #rrggbb, got red"),
             (#"{"type":"mic","on":true,"at":-2}"#, "\"at\" must be a number of seconds from 0 to 10000000"),
             (#"{"type":"mic","on":true,"at":1e21}"#, "\"at\" must be a number of seconds from 0 to 10000000"),
+            (#"{"type":"channel"}"#, "channel event needs \"id\""),
+            (#"{"type":"channel","id":"two words"}"#,
+             "\"id\" of a channel event must be 1 to 128 characters without spaces or controls"),
+            (#"{"type":"channel","id":""}"#, "\"id\" of a channel event must be 1 to 128 characters without spaces or controls"),
+            ("{\"type\":\"channel\",\"id\":\"a\\u202eb\"}",
+             "\"id\" of a channel event must be 1 to 128 characters without spaces or controls"),
         ]
         for (json, message) in cases {
             XCTAssertThrowsError(try FeedEventJSON.parse(json), json) { error in

@@ -28,6 +28,23 @@ final class AddressPolicyTests: XCTestCase {
         }
     }
 
+    /// Issue 28: the IPv6 forms that carry an IPv4 address are judged by that address (a NAT64
+    /// or 6to4 gateway, or a SIIT translator, sends them there), not by their own prefix.
+    func testAddressesInsideIPv6AreJudgedByTheIPv4Inside() throws {
+        func address(_ text: String) throws -> SocketAddress { try SocketAddress(ipAddress: text, port: 443) }
+        let inside = [
+            "64:ff9b:1::7f00:1", "64:ff9b:1:abcd::c0a8:101",  // local-use NAT64: 127.0.0.1, 192.168.1.1
+            "64:ff9b::a00:1",  // well-known NAT64: 10.0.0.1
+            "2002:7f00:1::1", "2002:a9fe:a9fe::", "2002:c0a8:1::1",  // 6to4: 127.0.0.1, 169.254.169.254, 192.168.0.1
+            "::ffff:0:127.0.0.1", "::ffff:0:10.1.2.3",  // SIIT (IPv4-translated)
+            "::127.0.0.1", "::10.0.0.1", "::ffff:169.254.169.254",  // IPv4-compatible, IPv4-mapped
+        ]
+        for text in inside { XCTAssertFalse(AddressPolicy.isPublic(try address(text)), text) }
+        let outside = ["64:ff9b:1::808:808", "64:ff9b::808:808", "2002:808:808::1", "::ffff:0:8.8.8.8", "::8.8.8.8",
+                       "::ffff:1.1.1.1"]
+        for text in outside { XCTAssertTrue(AddressPolicy.isPublic(try address(text)), text) }
+    }
+
     func testANameResolvingToLoopbackIsRefused() async {
         // `localhost` is refused by name; a name the resolver maps to loopback is refused by address.
         do {
@@ -47,8 +64,8 @@ final class AddressPolicyTests: XCTestCase {
 
     func testConnectToIsTheOneOverride() throws {
         let rules = try ConnectTo.parse("static-cdn.jtvnw.net:443:127.0.0.1:8443,:8080::9090")
-        XCTAssertTrue(rules.mapsToAddress(host: "static-cdn.jtvnw.net", port: 443))
-        XCTAssertFalse(rules.mapsToAddress(host: "static-cdn.jtvnw.net", port: 444))
-        XCTAssertFalse(rules.mapsToAddress(host: "example.com", port: 8080), "a port-only rule names no address")
+        XCTAssertEqual(rules.address(host: "static-cdn.jtvnw.net", port: 443), "127.0.0.1")
+        XCTAssertNil(rules.address(host: "static-cdn.jtvnw.net", port: 444))
+        XCTAssertNil(rules.address(host: "example.com", port: 8080), "a port-only rule names no address")
     }
 }

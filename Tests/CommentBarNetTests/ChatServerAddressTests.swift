@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import Glibc
 import XCTest
 @testable import CommentBarNet
@@ -64,14 +65,39 @@ final class ChatServerAddressTests: XCTestCase {
     func testConnectToStillMapsAFeedNamedServer() async throws {
         let mapped = try ConnectTo.parse("chat.example.com:443:127.0.0.1:9")
         let endpoint = try FeedEndpoint.parse("wss://chat.example.com/", service: "test", schemes: ["wss"], namedBy: .feed)
-        let pinned = try await FeedConnector.pinnedAddresses(for: endpoint, connectTo: mapped)
+        let pinned = try await FeedConnector.pinnedAddresses(for: endpoint, connectTo: mapped, streamerServer: nil)
         XCTAssertNil(pinned, "COMMENTBAR_CONNECT_TO is the one override")
+    }
+
+    /// Issue 28: the server the streamer typed for one feed (an OPENREC relay serving its chat on
+    /// the same host and port) is that feed's allowance only: the same address named for a feed
+    /// without it is refused, and the allowance opens that host and port alone.
+    func testTheStreamersServerIsAnAllowanceOfItsOwnFeed() async throws {
+        let listener = try Listener()
+        let url = "ws://127.0.0.1:\(listener.port)/socket.io/"
+        let typed = StreamerServer(host: "127.0.0.1", port: listener.port)
+        let endpoint = try FeedEndpoint.parse(url, service: "test", schemes: ["ws"], namedBy: .feed)
+        let allowed = try await FeedConnector.pinnedAddresses(for: endpoint, connectTo: ConnectTo(), streamerServer: typed)
+        XCTAssertNil(allowed, "connected by name: the streamer's own server")
+        for other in [nil, StreamerServer(host: "127.0.0.1", port: listener.port + 1), StreamerServer(host: "localhost", port: listener.port)] {
+            do {
+                try await connectToChat(url, namedBy: .feed, streamerServer: other)
+                XCTFail("\(url) was reached with \(String(describing: other))")
+            } catch {
+                XCTAssertTrue("\(error)".contains("refused"), "\(error)")
+            }
+        }
+        XCTAssertFalse(listener.someoneConnected)
+        let attempt = Task { try await connectToChat(url, namedBy: .feed, streamerServer: typed) }
+        for _ in 0..<100 where !listener.someoneConnected { try await Task.sleep(for: .milliseconds(20)) }
+        XCTAssertTrue(listener.someoneConnected, "the feed with the allowance reached it")
+        attempt.cancel()
     }
 }
 
-private func connectToChat(_ url: String, namedBy: FeedEndpoint.NamedBy) async throws {
+private func connectToChat(_ url: String, namedBy: FeedEndpoint.NamedBy, streamerServer: StreamerServer? = nil) async throws {
     let endpoint = try FeedEndpoint.parse(url, service: "test", schemes: ["ws"], namedBy: namedBy)
     let channel = try await FeedConnector.connect(to: endpoint, framing: .messages, tls: nil, connectTo: ConnectTo(),
-                                                  problems: InputProblemLog(source: "test"))
+                                                  streamerServer: streamerServer, problems: InputProblemLog(source: "test"))
     try? await channel.channel.close()
 }

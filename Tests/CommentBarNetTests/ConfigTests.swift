@@ -23,18 +23,6 @@ final class ConfigTests: XCTestCase {
         }
     }
 
-    func testBackoffGrowsWithJitterAndIsCapped() {
-        var backoff = ReconnectBackoff()
-        var generator = SystemRandomNumberGenerator()
-        var delays: [Double] = []
-        for _ in 0..<12 { delays.append(backoff.nextDelay(using: &generator)) }
-        XCTAssertTrue(delays.allSatisfy { $0 >= 0.25 && $0 <= 30 }, "\(delays)")
-        XCTAssertLessThanOrEqual(delays[0], 0.5)
-        XCTAssertGreaterThanOrEqual(delays[11], 15)
-        backoff.reset()
-        XCTAssertLessThanOrEqual(backoff.nextDelay(using: &generator), 0.5)
-    }
-
     func testExtraCAFileMustExist() {
         XCTAssertThrowsError(try TLSSettings.makeContext(environment: ["COMMENTBAR_CA_FILE": "/nonexistent/ca.pem"]))
         XCTAssertNoThrow(try TLSSettings.makeContext(environment: [:]))

@@ -2,6 +2,8 @@
 import CommentBarFeeds
 @testable import CommentBarNet
 import Foundation
+import CommentBarFeeds
+import CommentBarNetTesting
 import XCTest
 
 /// Numbers sent as numbers or strings, and the `server` setting as an API base.
@@ -27,13 +29,19 @@ final class LenientJSONTests: XCTestCase {
         XCTAssertNil(try decode(#"{"text":{"a":1}}"#).text?.value)
     }
 
-    func testAPIBase() throws {
-        XCTAssertEqual(try APIBase.parse("", default: "https://a.example", service: "x"), "https://a.example")
-        XCTAssertEqual(try APIBase.parse("https://127.0.0.1:8443/", default: "https://a.example", service: "x"),
-                       "https://127.0.0.1:8443")
+    func testAPIBaseAndTheStreamersServer() throws {
+        let web = EmbeddedWeb()
+        let own = try WebAPI.parse("", default: "https://a.example", service: "x", web: web)
+        XCTAssertEqual(own.base, "https://a.example")
+        XCTAssertNil(own.streamerServer, "the platform's own API is no exemption")
+        let typed = try WebAPI.parse("https://127.0.0.1:8443/", default: "https://a.example", service: "x", web: web)
+        XCTAssertEqual(typed.base, "https://127.0.0.1:8443")
+        XCTAssertEqual(typed.streamerServer, StreamerServer(host: "127.0.0.1", port: 8443))
+        XCTAssertEqual(try WebAPI.parse("https://Relay.Example", default: "https://a.example", service: "x",
+                                        web: web).streamerServer, StreamerServer(host: "relay.example", port: 443))
         for bad in ["http://a.example", "file:///etc/passwd", "https://user:pw@a.example", "https://a.example/?q=1",
                     "wss://a.example", "a.example"] {
-            XCTAssertThrowsError(try APIBase.parse(bad, default: "https://a.example", service: "x"), bad)
+            XCTAssertThrowsError(try WebAPI.parse(bad, default: "https://a.example", service: "x", web: web), bad)
         }
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 @testable import CommentBarNet
 import Synchronization
 import XCTest
@@ -39,13 +40,13 @@ final class ResolvedChatLoopTests: XCTestCase {
             await ResolvedChatLoop.run(emit: { event in
                 if case .status(let status) = event { statuses.withLock { $0.append(status) } }
             }, resolve: { () -> ResolvedChatLoop.Resolution<Int> in
-                .failed("HTTP 429", retryAfter: ResolvedChatLoop.retryAfter(HTTPFetcher.Failure("x", status: 429)))
+                .failed("HTTP 429", retryAfter: ResolvedChatLoop.retryAfter(WebFailure("x", status: 429)))
             }, connect: { _ in .closed("never") })
         }
         while statuses.withLock({ $0.count }) < 2 { try? await Task.sleep(for: .milliseconds(20)) }
         task.cancel()
         await task.value
         XCTAssertEqual(statuses.withLock { $0 }, [.connecting, .error(message: "HTTP 429; retrying in 30 s")])
-        XCTAssertEqual(ResolvedChatLoop.retryAfter(HTTPFetcher.Failure("x", status: 500)), .zero)
+        XCTAssertEqual(ResolvedChatLoop.retryAfter(WebFailure("x", status: 500)), .zero)
     }
 }

@@ -99,14 +99,16 @@ final class SharedMemoryFramePoolTests: XCTestCase {
     func testAPoolWithABadHeaderIsRefused() throws {
         let spoiled: [(String, (inout cb_pool_header) -> Void)] = [
             ("bad magic", { $0.magic = 0 }),
-            ("version 2", { $0.version = 2 }),
+            ("unknown version", { $0.version = 2 }),
             ("header size", { $0.header_size = 64 }),
             ("slot count", { $0.slot_count = 4 }),
-            ("size 0x4", { $0.width = 0 }),
-            ("size 4x9000", { $0.height = 9000 }),
+            ("frame size out of range", { $0.width = 0 }),
+            ("frame size out of range", { $0.height = 9000 }),
             ("stride", { $0.stride = 12 }),
             ("slot size", { $0.slot_size = 100 }),
             ("pool size", { $0.pool_size = UInt64.max }),
+            // The ring is checked with the rest (cb_pool_check): one past the mapping refuses the pool.
+            ("audio ring does not fit", { $0.audio_offset = 1 << 40; $0.audio_size = cb_audio_ring_size() }),
         ]
         for (problem, spoil) in spoiled {
             let shim = try ShimSidePool(width: 4, height: 4, edit: spoil)

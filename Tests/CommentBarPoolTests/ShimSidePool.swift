@@ -3,9 +3,9 @@ import CommentBarPoolABI
 import Glibc
 
 /// The OBS shim's side of a pool, as far as these tests need it: the memfd made as
-/// CModules/plugin/frame-pool.c makes it (the header of commentbar_pool.h, the writer
-/// owning slot 0, slot 1 in the middle, the reader owning slot 2), and frames taken
-/// as the shim's reader takes them.
+/// CModules/plugin/frame-pool.c makes it (the header written by the pool ABI's `cb_pool_init`:
+/// the writer owning slot 0, slot 1 in the middle, the reader owning slot 2; no audio ring),
+/// and frames taken as the shim's reader takes them.
 final class ShimSidePool {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -28,32 +28,31 @@ final class ShimSidePool {
         let memfdCreate = unsafeBitCast(symbol, to: MemfdCreate.self)
         let fd = memfdCreate("commentbar-pool-test", 1 /* MFD_CLOEXEC */)
         guard fd >= 0 else { throw Failure(description: "memfd_create: \(errno)") }
-        let total = Int(cb_pool_total_size(width, height))
+        var layout = cb_pool_layout()
+        if let why = cb_pool_layout_make(&layout, width, height, 0) {
+            close(fd)
+            throw Failure(description: String(cString: why))
+        }
+        let total = Int(layout.total_size)
         guard ftruncate(fd, off_t(total)) == 0, let mapping = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
               mapping != MAP_FAILED
         else {
             close(fd)
             throw Failure(description: "cannot size or map the pool")
         }
-        var header = cb_pool_header()
-        header.magic = CB_POOL_MAGIC
-        header.version = CB_POOL_VERSION
-        header.header_size = CB_POOL_HEADER_SIZE
-        header.width = width
-        header.height = height
-        header.stride = width * 4
-        header.slot_count = CB_POOL_SLOTS
-        header.slot_size = cb_pool_slot_size(width, height)
-        header.pool_size = UInt64(total)
-        header.handoff = 1
-        edit(&header)
-        mapping.assumingMemoryBound(to: cb_pool_header.self).pointee = header
+        // The header the shim writes (its one writer, cb_pool_init), then spoiled as the test asks.
+        if let why = cb_pool_init(mapping, layout.total_size, &layout) {
+            munmap(mapping, total)
+            close(fd)
+            throw Failure(description: String(cString: why))
+        }
+        edit(&mapping.assumingMemoryBound(to: cb_pool_header.self).pointee)
         self.fd = fd
         size = total
         base = mapping
         self.width = Int(width)
         self.height = Int(height)
-        slotSize = Int(cb_pool_slot_size(width, height))
+        slotSize = Int(layout.slot_size)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CCairo
+import CommentBarNetTesting
 import Foundation
 import XCTest
 @testable import CommentBarRender
@@ -63,5 +64,46 @@ final class ImageFormatTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("30000x1 is too large"), "\(error)")
         }
         XCTAssertNotNil(ImageLoader.problem(inImage: strip, name: "strip"))
+    }
+
+    /// Issue 28: a progressive JPEG of ~1,000 empty scans took gdk-pixbuf 3.8–10.5 s in one slice,
+    /// where no budget could look at the clock. Its scans are counted from its markers first, and it
+    /// is refused at once, for an emote and for the bar's pictures alike.
+    func testAJPEGOfAThousandEmptyScansIsRefusedAtOnce() throws {
+        let hostile = TestJPEG.progressive(width: 1920, height: 1080, acScans: 1000)
+        XCTAssertEqual(JPEGScans(hostile, limit: 2000).starts.count, 1001)
+        let started = ContinuousClock.now
+        XCTAssertThrowsError(try ImageLoader.load(bytes: hostile, name: "bg.jpg", coverSide: 300)) { error in
+            XCTAssertEqual("\(error)", "bg.jpg: a JPEG of more than \(JPEGScans.maxScans) scans is refused (each costs a whole decode)")
+        }
+        XCTAssertThrowsError(try ImageLoader.emoteArt(bytes: hostile, name: "e", height: 28))
+        XCTAssertNotNil(ImageLoader.problem(inImage: hostile, name: "bg.jpg"))
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(1), "refused from its markers, not by the decode budget")
+    }
+
+    /// A progressive JPEG within the limit still decodes, fed in slices that each hold one scan's start.
+    func testAProgressiveJPEGWithinTheLimitDecodes() throws {
+        let picture = TestJPEG.progressive(width: 64, height: 48, acScans: 3)
+        let scans = JPEGScans(picture)
+        XCTAssertEqual(scans.starts.count, 4)
+        let ends = scans.sliceEnds(count: picture.count, sliceBytes: 4096)
+        XCTAssertEqual(ends.last, picture.count)
+        var begin = 0
+        for end in ends {
+            XCTAssertLessThanOrEqual(scans.starts.filter { $0 >= begin && $0 < end }.count, 1, "one scan start a slice")
+            begin = end
+        }
+        let image = try ImageLoader.load(bytes: picture, name: "ok.jpg", coverSide: 48)
+        XCTAssertEqual(image.width, 64)
+        XCTAssertEqual(image.height, 48)
+    }
+
+    /// The marker walk stops where the file stops making sense; the decoder then says why.
+    func testTheMarkerWalkOfDamagedFiles() {
+        XCTAssertEqual(JPEGScans([0xFF, 0xD8]).starts, [])
+        XCTAssertEqual(JPEGScans([0xFF, 0xD8, 0xFF, 0xDA]).starts, [])
+        XCTAssertEqual(JPEGScans([0xFF, 0xD8, 0x00, 0xFF, 0xDA, 0x00, 0x02]).starts, [])
+        XCTAssertEqual(JPEGScans([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0xFF, 0x00, 0xFF, 0xD0, 0xFF, 0xDA, 0x00, 0x02]).starts, [2, 10],
+                       "stuffed bytes and restart markers are data; the next SOS is a scan")
     }
 }

@@ -2,6 +2,7 @@
 import CCairo
 import CommentBarCore
 import Foundation
+import Synchronization
 import XCTest
 @testable import CommentBarRender
 
@@ -76,5 +77,44 @@ final class RemoteImageTests: XCTestCase {
         XCTAssertLessThanOrEqual(cache.totalBytes, cache.maxBytes)
         XCTAssertNil(cache.image(.remote(url: "https://x/y.png"), coverSide: 100), "not fetched: nothing")
         XCTAssertNil(cache.failure(for: [.remote(url: "https://x/y.png")]))
+    }
+
+    /// Issue 28: with off-loop decoding (serve), asking for a picture never decodes it where it is
+    /// asked: the decoder thread does, and the caller gets the old picture (or none) meanwhile.
+    func testPicturesAreDecodedOffTheCallersThreadAndArriveLater() throws {
+        let decoders = PictureDecoders(label: "test-decoder", threads: 1)
+        let gate = DispatchSemaphore(value: 0)
+        decoders.submit { gate.wait() }  // the one decoder thread is busy until the gate opens
+        let decoded = Mutex(0)
+        let failed = Mutex<[String]>([])
+        let store = RemoteImageStore(decoding: .init(decoders: decoders, decoded: { decoded.withLock { $0 += 1 } },
+                                                     failed: { url, _ in failed.withLock { $0.append(url) } }))
+        let cache = ImageCache(remote: store)
+        XCTAssertTrue(store.begin("https://cdn.example/a.png"))
+        store.finish("https://cdn.example/a.png", .loaded(try png(width: 400, height: 200)))
+        XCTAssertTrue(store.begin("https://cdn.example/bad.png"))
+        store.finish("https://cdn.example/bad.png", .loaded(Array("not a picture".utf8)))
+        let revision = store.revision
+
+        XCTAssertNil(cache.image(.remote(url: "https://cdn.example/a.png"), coverSide: 100), "nothing decoded on this thread")
+        XCTAssertNil(cache.image(.remote(url: "https://cdn.example/bad.png"), coverSide: 100))
+        XCTAssertTrue(cache.isDecoding)
+        gate.signal()
+        for _ in 0..<250 where cache.isDecoding { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertFalse(cache.isDecoding)
+        XCTAssertEqual(decoded.withLock { $0 }, 2, "the frame loop is woken for each")
+        XCTAssertGreaterThan(store.revision, revision, "the stable layer is drawn again")
+        XCTAssertEqual(cache.image(.remote(url: "https://cdn.example/a.png"), coverSide: 100)?.height, 100)
+        XCTAssertEqual(failed.withLock { $0 }, ["https://cdn.example/bad.png"], "a failed decode is reported once")
+        XCTAssertNil(cache.image(.remote(url: "https://cdn.example/bad.png"), coverSide: 100))
+        XCTAssertEqual(failed.withLock { $0 }.count, 1, "and not decoded again")
+
+        // Another size of the same picture: the one decoded is shown until the new one is ready.
+        let gateAgain = DispatchSemaphore(value: 0)
+        decoders.submit { gateAgain.wait() }
+        XCTAssertEqual(cache.image(.remote(url: "https://cdn.example/a.png"), coverSide: 50)?.height, 100)
+        gateAgain.signal()
+        for _ in 0..<250 where cache.isDecoding { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertEqual(cache.image(.remote(url: "https://cdn.example/a.png"), coverSide: 50)?.height, 50)
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFrames
+import CommentBarNetTesting
 import Foundation
 import Logging
 import Synchronization
@@ -62,4 +63,58 @@ final class HostilePictureTests: XCTestCase {
         let longestGap = zip(beats.dropFirst(), beats).map { $0 - $1 }.max() ?? .zero
         XCTAssertLessThan(longestGap, .seconds(1), "the heartbeat stopped for \(longestGap)")
     }
+
+    /// Issue 28: a relay's background (a progressive JPEG of ~1,000 empty scans) froze a
+    /// 1920×1080 bar for 7.6 s: it was decoded on the frame loop. The bar's pictures are decoded
+    /// off it now (and such a JPEG is refused from its markers): the frames keep coming.
+    func testAHostileBackgroundAndAvatarDoNotStopTheFrames() async throws {
+        let events = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-bg-\(UUID()).jsonl")
+        try Data((#"{"type":"background","url":"https://cdn.example/bg.jpg"}"# + "\n"
+                  + #"{"type":"avatar","url":"https://cdn.example/avatar.jpg"}"#).utf8).write(to: events)
+        defer { try? FileManager.default.removeItem(at: events) }
+        let hostile = TestJPEG.progressive(width: 1920, height: 1080, acScans: 1000)
+        let fetched = Mutex<[String]>([])
+        let sink = FrameTimingSink(width: 1920, height: 1080)
+        let (messages, input) = AsyncStream.makeStream(of: String.self)
+        input.yield(#"{"settings":{"service":"file","stream_id":"\#(events.path)","width":1920,"height":1080,"mic_meter":true}}"#)
+        input.yield(#"{"active":true}"#)
+        let session = ServeSession(sink: sink, log: Logger(label: "test"), fetch: { url in
+            fetched.withLock { $0.append(url) }
+            return .loaded(hostile)
+        })
+        let task = Task { await session.run(messages: messages) }
+        // The mic meter moves ten times a second: each step is a frame, if the loop comes round.
+        for step in 0..<40 {
+            input.yield(#"{"obs":{"mic":"on","mic_level":\#(step % 10)}}"#)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        input.finish()
+        await task.value
+        XCTAssertEqual(Set(fetched.withLock { $0 }), ["https://cdn.example/bg.jpg", "https://cdn.example/avatar.jpg"])
+        let frames = sink.published.withLock { $0 }
+        XCTAssertGreaterThan(frames.count, 10)
+        let longestGap = zip(frames.dropFirst(), frames).map { $0 - $1 }.max() ?? .zero
+        XCTAssertLessThan(longestGap, .seconds(1), "the frame loop stopped for \(longestGap)")
+    }
+}
+
+/// A frame sink in memory that keeps when each frame was published.
+final class FrameTimingSink: FrameSink, @unchecked Sendable {
+    // @unchecked: the frame loop is the only writer of the pool; the times are behind a lock.
+    let pool: MemoryFramePool
+    let published = Mutex<[ContinuousClock.Instant]>([])
+
+    init(width: Int, height: Int) { pool = MemoryFramePool(width: width, height: height) }
+
+    var width: Int { pool.width }
+    var height: Int { pool.height }
+    func backBuffer() -> FrameBuffer { pool.backBuffer() }
+    var backSlot: Int { pool.backSlot }
+    func publish() {
+        pool.publish()
+        published.withLock { $0.append(.now) }
+    }
+    func lastPublished() -> FrameBuffer? { pool.lastPublished() }
+    func setStatus(_ status: SinkStatus, detail: String) {}
+    func makeHeartbeat() -> @Sendable () -> Void { {} }
 }

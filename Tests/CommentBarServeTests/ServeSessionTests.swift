@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFrames
+import CommentBarSpeech
 import Logging
 import Synchronization
 import XCTest
@@ -106,8 +107,86 @@ final class ServeSessionTests: XCTestCase {
     func testCommandsDecodeAndIgnoreUnknownKeys() throws {
         XCTAssertEqual(try StdinMessage.decode(line: #"{"active":true,"obs":{"streaming":true}}"#).active, true)
         XCTAssertEqual(try StdinMessage.decode(line: settingsLine()).settings?.width, 320)
+        XCTAssertEqual(try StdinMessage.decode(line: #"{"future":{"x":1}}"#), StdinMessage())
         XCTAssertThrowsError(try StdinMessage.decode(line: "[1]"))
+        XCTAssertThrowsError(try StdinMessage.decode(line: #"{"speech":"skip"}"#))
     }
+
+    /// Every kind of line decodes into its typed part, all from one parse of the line.
+    func testEveryKindDecodes() throws {
+        let message = try StdinMessage.decode(line: #"{"settings":{"width":320,"speech":true,"speech_engine":"voicevox","#
+            + #""speech_rate":120},"active":false,"obs":{"streaming":true,"locale":"ja-JP"},"#
+            + #""speech":{"skip":2,"paused":true},"actions":{"pin_newest":3,"unpin":1,"open_control":0}}"#)
+        XCTAssertEqual(message.settings?.width, 320)
+        XCTAssertEqual(message.speechSettings?.enabled, true)
+        XCTAssertEqual(message.speechSettings?.engine, .voicevox)
+        XCTAssertEqual(message.speechSettings?.rate, 120)
+        XCTAssertEqual(message.active, false)
+        XCTAssertEqual(message.obs?.streaming, true)
+        XCTAssertEqual(message.obs?.locale, "ja-JP")
+        XCTAssertEqual(message.speech, SpeechControl(skip: 2, paused: true))
+        XCTAssertEqual(message.actions, ActionCounters(pinNewest: 3, unpin: 1, openControl: 0))
+        // A settings line alone carries no hotkeys, and a hotkey line no settings.
+        let hotkey = try StdinMessage.decode(line: #"{"speech":{"skip":1}}"#)
+        XCTAssertNil(hotkey.settings)
+        XCTAssertNil(hotkey.speechSettings)
+        XCTAssertEqual(hotkey.speech, SpeechControl(skip: 1, paused: false))
+    }
+
+    func testALocaleThatIsNotALanguageTagIsNotKnown() throws {
+        for bad in [#""ja JP""#, #""<script>""#, "5", #""""#, "\"" + String(repeating: "a", count: 36) + "\""] {
+            let message = try StdinMessage.decode(line: #"{"obs":{"locale":"# + bad + "}}")
+            XCTAssertNil(message.obs?.locale, bad)
+        }
+        XCTAssertEqual(try StdinMessage.decode(line: #"{"obs":{"locale":"zh_Hant-TW"}}"#).obs?.locale, "zh_Hant-TW")
+    }
+
+    /// A counter acts once per increase, never on a repeat; the first value is the baseline (the
+    /// shim sends its newest line again to a renderer it restarts).
+    func testActionsActOncePerIncreaseAndNeverOnARepeat() {
+        var tracker = ActionTracker()
+        XCTAssertEqual(tracker.actions(for: ActionCounters(pinNewest: 4, unpin: 2, openControl: 1)), [])
+        XCTAssertEqual(tracker.actions(for: ActionCounters(pinNewest: 4, unpin: 2, openControl: 1)), [])
+        XCTAssertEqual(tracker.actions(for: ActionCounters(pinNewest: 5, unpin: 2, openControl: 1)), [.pinNewest])
+        XCTAssertEqual(tracker.actions(for: ActionCounters(pinNewest: 5, unpin: 2, openControl: 1)), [])
+        // Two presses folded into one line: one action. A missing counter changes nothing.
+        XCTAssertEqual(tracker.actions(for: ActionCounters(pinNewest: 7, unpin: 3)), [.pinNewest, .unpin])
+        XCTAssertEqual(tracker.actions(for: ActionCounters(openControl: 2)), [.openControl])
+        // A counter that went down (a new source) is a new baseline, not a press.
+        XCTAssertEqual(tracker.actions(for: ActionCounters(pinNewest: 0, unpin: 0, openControl: 0)), [])
+        XCTAssertEqual(tracker.actions(for: ActionCounters(pinNewest: 1, unpin: 0, openControl: 0)), [.pinNewest])
+    }
+
+    /// The session hands each kind to its consumer typed: speech gets its `SpeechControl` (it
+    /// never sees the line), the action handler one call per press.
+    func testTheSessionHandsEachKindToItsConsumer() async {
+        let sink = MemoryFrameSink(width: 320, height: 120)
+        let handler = RecordingActions()
+        let (messages, input) = AsyncStream.makeStream(of: String.self)
+        for line in [settingsLine(), #"{"actions":{"pin_newest":1,"unpin":0,"open_control":0}}"#,
+                     #"{"speech":{"skip":3,"paused":true}}"#,
+                     #"{"actions":{"pin_newest":2,"unpin":0,"open_control":0}}"#,
+                     #"{"actions":{"pin_newest":2,"unpin":0,"open_control":0}}"#,
+                     #"{"actions":{"pin_newest":2,"unpin":0,"open_control":1}}"#] {
+            input.yield(line)
+        }
+        let session = ServeSession(sink: sink, log: Logger(label: "test"), fetch: { _ in .failed("no network") },
+                                   actions: handler)
+        let task = Task { await session.run(messages: messages) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while handler.performed.withLock({ $0.count }) < 2, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        input.finish()
+        await task.value
+        XCTAssertEqual(handler.performed.withLock { $0 }, [.pinNewest, .openControl])
+        XCTAssertEqual(session.speech.hotkeys, SpeechControl(skip: 3, paused: true))
+    }
+}
+
+final class RecordingActions: BarActionHandler {
+    let performed = Mutex<[BarAction]>([])
+    func perform(_ action: BarAction) { performed.withLock { $0.append(action) } }
 }
 
 final class LogLineTests: XCTestCase {

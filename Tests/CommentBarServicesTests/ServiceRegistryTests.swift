@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarNet
 import Foundation
 import Synchronization
+import CommentBarNetTesting
 import XCTest
 @testable import CommentBarServices
 
@@ -57,6 +59,25 @@ final class ServiceRegistryTests: XCTestCase {
         }
     }
 
+    /// Each platform's picture hosts are a fact of its own description (its folder), checked by
+    /// the one `PictureHosts.allows`; the platforms whose pictures come from known CDNs say so.
+    func testPictureHostsAreThePlatformsOwnFacts() throws {
+        let hosts = Dictionary(uniqueKeysWithValues: ServiceRegistry.all.map { ($0.id, $0.pictureHosts) })
+        for id in ["twitch", "youtube", "niconico"] { XCTAssertFalse(hosts[id]?.isEmpty ?? true, id) }
+        let twitch = try XCTUnwrap(hosts["twitch"])
+        for url in ["https://static-cdn.jtvnw.net/emoticons/v2/25/default/dark/2.0", "https://cdn.betterttv.net/emote/a/2x",
+                    "https://cdn.frankerfacez.com/emote/1/2", "https://cdn.7tv.app/emote/a/2x.webp"] {
+            XCTAssertTrue(PictureHosts.allows(url, hosts: twitch), url)
+        }
+        for url in ["https://127.0.0.1/x.png", "http://cdn.7tv.app/a", "https://cdn.7tv.app:8443/a", "https://evil.example/a.png",
+                    "https://user@cdn.7tv.app/a"] {
+            XCTAssertFalse(PictureHosts.allows(url, hosts: twitch), url)
+        }
+        XCTAssertTrue(PictureHosts.allows("https://yt4.ggpht.com/a", hosts: try XCTUnwrap(hosts["youtube"])))
+        XCTAssertTrue(PictureHosts.allows("https://mpn.live.nicovideo.jp/x", hosts: try XCTUnwrap(hosts["niconico"])))
+        XCTAssertFalse(PictureHosts.allows("https://nicovideo.jp.evil.example/x", hosts: try XCTUnwrap(hosts["niconico"])))
+    }
+
     func testOnlyLocalServicesMayNameLocalFilesAndReplay() {
         let local = ServiceRegistry.all.filter(\.mayNameLocalFiles).map(\.id)
         XCTAssertEqual(local, ["demo", "file"])
@@ -64,7 +85,7 @@ final class ServiceRegistryTests: XCTestCase {
     }
 
     func testUnknownServiceNamesTheKnownOnes() {
-        XCTAssertThrowsError(try ServiceRegistry.product.makeFeed(service: "myspace", request: .init(streamID: "x"))) { error in
+        XCTAssertThrowsError(try ServiceRegistry.product.makeFeed(service: "myspace", request: .init(streamID: "x", web: EmbeddedWeb()))) { error in
             let message = (error as? FeedConfigError)?.message ?? ""
             XCTAssertTrue(message.contains("unknown service \"myspace\""), message)
             for id in ServiceRegistry.product.ids { XCTAssertTrue(message.contains(id), message) }
@@ -78,7 +99,7 @@ final class ServiceRegistryTests: XCTestCase {
         for (service, streamID, server) in [("file", "/tmp/a\u{0}b.jsonl", ""), ("twitch", "chan\u{0}", ""),
                                             ("websocket", "x", "ws://h/\u{0}"), ("demo", "\u{0}", "")] {
             XCTAssertThrowsError(try ServiceRegistry.product.makeFeed(service: service,
-                                                              request: .init(streamID: streamID, server: server))) { error in
+                                                              request: .init(streamID: streamID, server: server, web: EmbeddedWeb()))) { error in
                 let message = "\(error)"
                 XCTAssertTrue(message.contains("contains a NUL character"), message)
                 XCTAssertFalse(message.contains("\u{0}") || message.contains("\n"), message)

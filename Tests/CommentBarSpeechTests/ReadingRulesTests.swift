@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarSettings
+import FoundationEssentials
 @testable import CommentBarSpeech
 import XCTest
 
@@ -67,17 +68,33 @@ final class ReadingRulesTests: XCTestCase {
     }
 
     func testSettingsComeFromTheTable() throws {
-        let settings = try XCTUnwrap(SpeechSettings.fromCommandLine(
-            #"{"settings":{"speech":true,"speech_engine":"voicevox","speech_max_chars":5000,"speech_max_delay":5}}"#))
+        let settings = try JSONDecoder().decode(SpeechSettings.self, from: Data(
+            #"{"speech":true,"speech_engine":"voicevox","speech_max_chars":5000,"speech_max_delay":5}"#.utf8))
         XCTAssertTrue(settings.enabled)
         XCTAssertEqual(settings.engine, .voicevox)
         XCTAssertEqual(settings.maxCharacters, 1000)  // clamped to the table's range
         XCTAssertEqual(settings.maxDelay, 5)
         XCTAssertEqual(SpeechSettings().maxDelay, 10)
         XCTAssertFalse(SpeechSettings().enabled)
-        XCTAssertNil(SpeechSettings.fromCommandLine(#"{"active":true}"#))
-        XCTAssertEqual(SpeechControl.fromCommandLine(#"{"speech":{"skip":2,"paused":true}}"#),
+        XCTAssertEqual(try JSONDecoder().decode(SpeechControl.self, from: Data(#"{"skip":2,"paused":true}"#.utf8)),
                        SpeechControl(skip: 2, paused: true))
+    }
+
+    /// Every number is clamped to its row's range in the table, both ends, whatever the row says.
+    func testBoundsFollowTheTable() throws {
+        for key in ["speech_max_chars", "speech_rate", "speech_volume", "speech_max_delay"] {
+            let row = try XCTUnwrap(cb_setting_find(key)).pointee
+            let low = try JSONDecoder().decode(SpeechSettings.self, from: Data(#"{"\#(key)":-100000}"#.utf8))
+            let high = try JSONDecoder().decode(SpeechSettings.self, from: Data(#"{"\#(key)":100000}"#.utf8))
+            let (lowValue, highValue): (Int, Int) = switch key {
+            case "speech_max_chars": (low.maxCharacters, high.maxCharacters)
+            case "speech_rate": (low.rate, high.rate)
+            case "speech_volume": (low.volume, high.volume)
+            default: (low.maxDelay, high.maxDelay)
+            }
+            XCTAssertEqual(lowValue, Int(row.min), key)
+            XCTAssertEqual(highValue, Int(row.max), key)
+        }
     }
 
     /// The engines are exactly the table's choices for speech_engine, in its order, with its

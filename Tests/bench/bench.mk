@@ -13,8 +13,9 @@
 # Beyond the Makefile's APT_PACKAGES: the Chromium peer, the plot and screenshot decoding, WebSocket
 # (obs-websocket control, the bar's feed, Chromium's DevTools).
 BENCH_APT_PACKAGES := chromium python3-matplotlib python3-numpy python3-websockets
-# Debian's python3, whatever python3 is first on PATH: matplotlib, numpy and websockets come from APT.
-BENCH_PYTHON := /usr/bin/python3
+# Debian's python3, whatever python3 is first on PATH: matplotlib, numpy and websockets come from APT;
+# the shared test support (Tests/support) importable (the Makefile's TEST_PYTHON).
+BENCH_PYTHON := $(TEST_PYTHON)
 BENCH_RUN := .build-bench-run
 BENCH_ARGS ?=
 # When make started (parse time): the page reports how long the whole `make bench` took, builds included.
@@ -25,19 +26,17 @@ BENCH_RENDERER ?= $(RENDERER)
 bench-deps:
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 
-# The freshly built plugin, loaded through OBS_PLUGINS_PATH / OBS_PLUGINS_DATA_PATH (both are needed),
-# with the renderer named by COMMENTBAR_RENDERER; OBS's config is isolated in $(BENCH_RUN)/home.
+# The freshly built plugin, staged by run_bench.py (support.obs.stage_plugin) in $(BENCH_RUN), with the
+# renderer named by COMMENTBAR_RENDERER; OBS's config is isolated in $(BENCH_RUN)/home.
 bench-stage: plugin $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
-	@rm -rf $(BENCH_RUN)/plugins $(BENCH_RUN)/plugin-data $(BENCH_RUN)/home
-	@mkdir -p $(BENCH_RUN)/plugins $(BENCH_RUN)/plugin-data $(BENCH_RUN)/home
-	cp $(PLUGIN_SO) $(BENCH_RUN)/plugins/comment-bar.so
-	cp -r plugin/data $(BENCH_RUN)/plugin-data/comment-bar
+	@rm -rf $(BENCH_RUN)/home
+	@mkdir -p $(BENCH_RUN)/home
 
 bench: deps bench-deps speech-deps bench-stage overlay
 	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
 	COMMENTBAR_RENDERER=$(abspath $(BENCH_RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
 		--home $(BENCH_RUN)/home --renderer $(BENCH_RENDERER) \
-		--plugin-path $(BENCH_RUN)/plugins --plugin-data-path $(BENCH_RUN)/plugin-data \
+		--plugin $(PLUGIN_SO) --data plugin/data \
 		--command "make bench$(if $(filter-out $(RENDERER),$(BENCH_RENDERER)), BENCH_RENDERER=$(BENCH_RENDERER))$(if $(BENCH_ARGS), BENCH_ARGS='$(BENCH_ARGS)')" \
 		$(BENCH_ARGS); \
 	rc=$$?; \
@@ -46,7 +45,7 @@ bench: deps bench-deps speech-deps bench-stage overlay
 		--soak $(BENCH_RUN)/soak.json --make-started $(BENCH_T0) || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/overlay_bench.py --renderer $(BENCH_RENDERER) --helpers $(OVERLAY_BUILD) \
 		--json $(BENCH_RUN)/overlay.json --page docs/benchmarks.md || rc=1; \
-	PYTHONDONTWRITEBYTECODE=1 $(BENCH_PYTHON) Tests/speech/obs_speech_test.py --plugin $(PLUGIN_SO) --data plugin/data \
+	$(BENCH_PYTHON) -m speech.obs_speech_test --plugin $(PLUGIN_SO) --data plugin/data \
 		--renderer $(abspath $(BENCH_RENDERER)) --bench $(BENCH_RUN)/speech.json || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/speech_page.py $(BENCH_RUN)/speech.json --renderer $(BENCH_RENDERER) \
 		--page docs/benchmarks.md || rc=1; \

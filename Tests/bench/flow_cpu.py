@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The comment flow's cost (issue 21), without OBS: `commentbar serve` on a memfd pool made as the
-shim makes it (renderer_rss.make_pool), fed by the benchmark's WebSocket server (wsloop.py) with
+shim makes it (renderer_rss.make_pool), fed by the benchmark's WebSocket server (support/websocket.py) with
 10 comments/s that come as a YouTube poll brings them: a burst every 2 s of 20 comments carrying
 their send times (`sent`). Measured twice, pacing on and off: the renderer's CPU and its frames.
 Then the bar idle (pacing on, a 5 s moderation delay, the clock off): the frames made while no
@@ -19,7 +19,7 @@ import time
 from chat import COLORS, TEXTS, USERS
 from procstat import cpu_ticks
 from renderer_rss import make_pool, pool_progress, stop_renderer
-from wsloop import Server
+from support.websocket import Server
 
 RATE = 10
 BURST_EVERY = 2.0

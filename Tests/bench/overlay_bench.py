@@ -21,14 +21,12 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import chat  # noqa: E402
-import procstat  # noqa: E402
-import wsloop  # noqa: E402
-from page_section import write_section  # noqa: E402
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "overlay"))
-from xsession import wait_for  # noqa: E402
+import chat
+import procstat
+from page_section import write_section
+from support import websocket as wsloop
+from support.processes import wait_for
+from support.xserver import Xvfb
 
 WIDTH, HEIGHT = 1280, 360
 BEGIN, END = "<!-- overlay-bench: written by Tests/bench/overlay_bench.py -->", "<!-- /overlay-bench -->"
@@ -218,12 +216,9 @@ def main():
         return 0
     os.makedirs(args.work, exist_ok=True)
     log = os.path.join(args.work, "renderer.log")
-    xvfb = subprocess.Popen(["Xvfb", ":93", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.environ["DISPLAY"] = ":93"
+    xvfb = Xvfb(args.work, 1920, 1080)
+    os.environ["DISPLAY"] = xvfb.display
     os.environ.pop("WAYLAND_DISPLAY", None)
-    wait_for(lambda: os.path.exists("/tmp/.X11-unix/X93"), 10)
-    time.sleep(0.5)
     server = wsloop.Server()
     results = {}
     try:
@@ -232,7 +227,7 @@ def main():
                 key = f"{name}, overlay {'on' if overlay else 'off'}"
                 results[key] = measure_cpu(args, server, overlay, rate, log)
                 print(key, json.dumps(results[key]), flush=True)
-        latencies = measure_latency(args, server, ":93", log, args.probes)
+        latencies = measure_latency(args, server, xvfb.display, log, args.probes)
         latencies.sort()
         results["latency_ms"] = {
             "probes": args.probes, "answered": len(latencies),
@@ -242,8 +237,7 @@ def main():
         print("comment-to-overlay latency", json.dumps(results["latency_ms"]), flush=True)
     finally:
         server.close()
-        xvfb.terminate()
-        xvfb.wait()
+        xvfb.stop()
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -9,7 +9,7 @@ the renderer's own binary, fonts, the pool memfd, shared libraries.
     python3 Tests/bench/renderer_rss.py --renderer .build/release/commentbar --seconds 30
     python3 Tests/bench/renderer_rss.py --renderer ... --env MALLOC_ARENA_MAX=1 --json
 
-The chat is the benchmark's (chat.py), served by the benchmark's WebSocket server (wsloop.py, over
+The chat is the benchmark's (chat.py), served by the benchmark's WebSocket server (support/websocket.py, over
 Debian's python3-websockets).
 """
 import argparse
@@ -23,7 +23,7 @@ import sys
 import time
 
 from chat import COLORS, TEXTS, USERS
-from wsloop import Server
+from support.websocket import Server
 
 # commentbar_pool.h
 CB_POOL_MAGIC = 0x4C4F4F5052414242

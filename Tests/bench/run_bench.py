@@ -26,15 +26,16 @@ import tempfile
 import time
 import traceback
 
+import chat
+import procstat
+import shots
+from support import websocket as wsloop
+from support.obs import OBS, SCENE, stage_plugin
+from support.processes import die_with_parent, wait_for
+from support.xserver import Xvfb
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, HERE)
-
-import chat  # noqa: E402
-import obsctl  # noqa: E402
-import procstat  # noqa: E402
-import shots  # noqa: E402
-import wsloop  # noqa: E402
 
 BAR_KIND = "comment_bar_source"
 TEXT_KIND = "text_ft2_source_v2"
@@ -186,22 +187,12 @@ def renderer_pids(obs):
 def save_shot(obs, path):
     """A full-size PNG of the program scene, for a person to look at after the run."""
     try:
-        _, _, img = obs.screenshot("Empty", None, None, "png")
+        _, _, img = obs.screenshot(SCENE, None, None, "png")
         if img:
             with open(path, "wb") as f:
                 f.write(img)
     except Exception as e:
         log(f"screenshot {path} failed: {e}")
-
-
-def wait_for(cond, timeout, step=0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = cond()
-        if v:
-            return v
-        time.sleep(step)
-    return None
 
 
 def start_bar(obs, server):
@@ -423,7 +414,7 @@ def phase_chromium_cpu(obs, work, args, results, cleanup, obs_group):
          "--disable-backgrounding-occluded-windows", "--remote-debugging-port=0",
          f"http://127.0.0.1:{server.port}/"],
         stdout=logf, stderr=subprocess.STDOUT, start_new_session=True, env=env,
-        preexec_fn=obsctl.die_with_parent())
+        preexec_fn=die_with_parent())
 
     def stop():
         if proc.poll() is None:
@@ -573,8 +564,8 @@ def main():
     ap.add_argument("--out", default=".build-bench-run", help="run folder (results.json, logs)")
     ap.add_argument("--home", help="XDG_CONFIG_HOME for OBS (default: OUT/home); the plugin may be installed there")
     ap.add_argument("--renderer", default=".build/release/commentbar")
-    ap.add_argument("--plugin-path", help="OBS_PLUGINS_PATH (a folder with comment-bar.so)")
-    ap.add_argument("--plugin-data-path", help="OBS_PLUGINS_DATA_PATH (holds comment-bar/)")
+    ap.add_argument("--plugin", help="the built module (comment-bar.so), staged for OBS in OUT")
+    ap.add_argument("--data", help="its data folder (plugin/data)")
     ap.add_argument("--window", type=float, default=20.0, help="seconds of each CPU window")
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rate", type=int, default=10, help="comments a second")
@@ -618,15 +609,14 @@ def main():
     }
     ok = True
     try:
-        xvfb = obsctl.Xvfb(work)
+        xvfb = Xvfb(work, 1920, 1080)
         cleanup.add("Xvfb", xvfb.stop)
         log(f"Xvfb on {xvfb.display}")
         env_extra = {}
-        if args.plugin_path:
-            env_extra["OBS_PLUGINS_PATH"] = os.path.abspath(args.plugin_path)
-            env_extra["OBS_PLUGINS_DATA_PATH"] = os.path.abspath(args.plugin_data_path or args.plugin_path)
+        if args.plugin:
+            env_extra.update(stage_plugin(out, args.plugin, args.data))
         t = time.monotonic()
-        obs = obsctl.OBS(home, xvfb.display, work, env_extra)
+        obs = OBS(home, xvfb.display, work, env_extra)
         cleanup.add("OBS", obs.stop)
         results["obs_start_s"] = time.monotonic() - t
         ver = obs.request("GetVersion")

@@ -22,7 +22,7 @@ import sys
 import time
 
 from renderer_rss import make_pool, pool_progress, status
-from wsloop import Server
+from support.websocket import Server
 
 TARGET_MIB = 40
 CDN = "static-cdn.jtvnw.net"

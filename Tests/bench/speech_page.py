@@ -8,12 +8,9 @@
 import argparse
 import datetime
 import json
-import os
 import subprocess
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from page_section import write_section  # noqa: E402
+from page_section import write_section
 
 BEGIN, END = "<!-- speech-bench: written by Tests/bench/speech_page.py -->", "<!-- /speech-bench -->"
 

@@ -13,6 +13,9 @@ import time
 
 import pytest
 
+from support.processes import free_port
+from support.tls import make_test_ca
+
 EVENTUALLY = 45  # seconds: generous limits for "eventually", never a timed assertion
 # Real host names the test certificate also covers (reached through COMMENTBAR_CONNECT_TO).
 # One list for every platform's tests, so that adding a platform's names touches no other test.
@@ -29,17 +32,20 @@ REAL_HOST_NAMES = [
 ]
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "long_wait: waits long on a timer of the renderer's; run first, "
+                                       "so that with several workers (pytest-xdist) it overlaps the others")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.get_closest_marker("long_wait") is None)  # stable: the rest keep their order
+
+
 def binary():
-    path = os.environ.get("COMMENTBAR_BIN", ".build/release/commentbar")
+    path = os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar")
     if not os.access(path, os.X_OK):
         pytest.fail(f"COMMENTBAR_BIN={path} is not an executable (run through `make test-feeds`)")
     return os.path.abspath(path)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for_port(port, timeout=EVENTUALLY):
@@ -168,26 +174,21 @@ def websocketd_factory(tmp_path):
         proc.wait(timeout=15)
 
 
-def run(*command, cwd=None):
-    subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
 @pytest.fixture(scope="session")
 def test_ca(tmp_path_factory):
     """A CA made for this run, and a server certificate signed by it for localhost, 127.0.0.1 and
     the real host names the tests route to loopback with COMMENTBAR_CONNECT_TO."""
-    directory = tmp_path_factory.mktemp("ca")
-    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-    run("openssl", "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-        "-subj", "/CN=CommentBar Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
-        "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=directory)
-    run("openssl", "req", *ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost", cwd=directory)
-    (directory / "server.ext").write_text("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
-                                          "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1,"
-                                          + ",".join(f"DNS:{name}" for name in REAL_HOST_NAMES) + "\n")
-    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-        "-out", "server.pem", "-days", "2", "-extfile", "server.ext", cwd=directory)
-    return {"ca": str(directory / "ca.pem"), "cert": str(directory / "server.pem"), "key": str(directory / "server.key")}
+    return make_test_ca(str(tmp_path_factory.mktemp("ca")), REAL_HOST_NAMES)
+
+
+@pytest.fixture(autouse=True)
+def private_memory(monkeypatch, tmp_path):
+    """Each test's renderers remember into a folder of their own: the chat log (remember is on by
+    default) and the secrets never carry one test's rows or sessions into the next one."""
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        folder = tmp_path / name.lower()
+        folder.mkdir()
+        monkeypatch.setenv(name, str(folder))
 
 
 @pytest.fixture(autouse=True)

@@ -5,8 +5,9 @@ header; the client reaches them through COMMENTBAR_CONNECT_TO with the test CA).
 each path answers with the recorded-shape fixture in fixtures/twitch-emotes (see SOURCES.md)."""
 import http.server
 import os
-import ssl
 import threading
+
+from support.fakes import HTTPSServer
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "twitch-emotes")
 ROOM = "12826"
@@ -64,18 +65,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 
 class FakeEmoteAPIs:
-    def __init__(self, cert, key, routes=None):
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self.httpd.daemon_threads = True
+    def __init__(self, test_ca, routes=None):
+        self.httpd = HTTPSServer(test_ca, _Handler)
         self.httpd.routes = default_routes() if routes is None else routes
         self.httpd.requests = []
         self.httpd.cond = threading.Condition()
-        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        context.load_cert_chain(cert, key)
-        self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
-        self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        self.port = self.httpd.port
 
     @property
     def routes(self):
@@ -99,5 +94,4 @@ class FakeEmoteAPIs:
         for route in self.httpd.routes.values():
             if isinstance(route, Hang):
                 route.release.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.httpd.close()

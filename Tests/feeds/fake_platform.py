@@ -5,7 +5,6 @@ certificate, reached under the platforms' real host names through COMMENTBAR_CON
 Each runs in a background thread; tests drive them from the main thread."""
 import asyncio
 import http.server
-import ssl
 import struct
 import threading
 import urllib.parse
@@ -13,12 +12,8 @@ import urllib.parse
 from websockets.asyncio.server import serve
 
 from conftest import EVENTUALLY
-
-
-def tls_context(test_ca):
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(test_ca["cert"], test_ca["key"])
-    return context
+from support.fakes import HTTPSServer
+from support.tls import server_context
 
 
 class FakeWebAPI:
@@ -64,12 +59,8 @@ class FakeWebAPI:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.socket = tls_context(test_ca).wrap_socket(self.server.socket, server_side=True)
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        self.server = HTTPSServer(test_ca, Handler)
+        self.port = self.server.port
 
     def wait_request(self, predicate, timeout=EVENTUALLY):
         with self.cond:
@@ -81,8 +72,7 @@ class FakeWebAPI:
             return sum(1 for r in self.requests if predicate(r))
 
     def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.close()
 
 
 class FakeChatServer:
@@ -99,7 +89,7 @@ class FakeChatServer:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        context = tls_context(test_ca)
+        context = server_context(test_ca)
         async def start():
             return await serve(self._handle, "127.0.0.1", 0, ssl=context, max_size=2 ** 20, ping_interval=None)
         self.server = self.call(start())
@@ -173,7 +163,3 @@ class FakeChatServer:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout=10)
 
-
-def connect_to(*pairs):
-    """COMMENTBAR_CONNECT_TO for (real host, local port) pairs."""
-    return ",".join(f"{host}:443:127.0.0.1:{port}" for host, port in pairs)

@@ -2,9 +2,9 @@
 """A loopback HTTPS server for picture tests: fixed answers by path (status, headers, body), a path
 that never answers, and the requests it saw as (path, Host header). TLS with the run's test CA."""
 import http.server
-import ssl
-import threading
 import time
+
+from support.fakes import HTTPSServer
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -29,12 +29,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def serve(routes, test_ca, silent=()):
-    """Starts the server; `.seen`, `.server_port`, `.shutdown()`."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    """Starts the server; `.seen`, `.port`, `.close()`."""
+    server = HTTPSServer(test_ca, Handler)
     server.routes, server.silent, server.seen = routes, set(silent), []
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(test_ca["cert"], test_ca["key"])
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     return server

@@ -6,7 +6,8 @@ events whose `data` is a JSON string). Shapes: fixtures/kick/SOURCES.md."""
 import json
 import threading
 
-from fake_platform import FakeChatServer, FakeWebAPI, connect_to
+from fake_platform import FakeChatServer, FakeWebAPI
+from support.fakes import LoopbackFake
 
 API_HOST = "kick.com"
 PUSHER_HOST = "ws-us2.pusher.com"
@@ -28,14 +29,15 @@ def channel_json(slug, channel_id, chatroom_id, live, viewers=4321):
     }
 
 
-class FakeKick:
+class FakeKick(LoopbackFake):
     def __init__(self, test_ca, activity_timeout=120):
+        super().__init__(test_ca)
         self.lock = threading.Lock()
         self.channels = {}  # slug -> JSON (None: 404)
         self.refused = set()  # slugs whose JSON answers 403 (the bot wall)
         self.activity_timeout = activity_timeout
-        self.api = FakeWebAPI(test_ca, self._route)
-        self.chat = FakeChatServer(test_ca, on_message=self._on_message, on_connect=self._on_connect)
+        self.api = self.serves(FakeWebAPI(test_ca, self._route), API_HOST)
+        self.chat = self.serves(FakeChatServer(test_ca, on_message=self._on_message, on_connect=self._on_connect), PUSHER_HOST)
 
     def add_channel(self, slug, channel_id=700, chatroom_id=668, live=True, viewers=4321):
         with self.lock:
@@ -83,12 +85,3 @@ class FakeKick:
             "sender": {"id": 4242, "username": username, "slug": slug or username.lower(),
                        "identity": {"color": color, "badges": [{"type": b, "text": b.capitalize()} for b in badges]}},
             "metadata": {"message_ref": "1714586700000"}})
-
-    def env(self, test_ca, **extra):
-        return {"COMMENTBAR_CA_FILE": test_ca["ca"],
-                "COMMENTBAR_CONNECT_TO": connect_to((API_HOST, self.api.port), (PUSHER_HOST, self.chat.port)),
-                **extra}
-
-    def close(self):
-        self.chat.close()
-        self.api.close()

@@ -6,7 +6,8 @@ Shapes: fixtures/mirrativ/SOURCES.md."""
 import json
 import threading
 
-from fake_platform import FakeChatServer, FakeWebAPI, connect_to
+from fake_platform import FakeChatServer, FakeWebAPI
+from support.fakes import LoopbackFake
 
 API_HOST = "www.mirrativ.com"
 CHAT_HOST = "online.mirrativ.com"
@@ -17,14 +18,15 @@ NOT_LOGGED_IN = {"ok": 0, "msg": "", "error": "ログインしてください", 
                  "message": "ログインしてください"}
 
 
-class FakeMirrativ:
+class FakeMirrativ(LoopbackFake):
     def __init__(self, test_ca):
+        super().__init__(test_ca)
         self.lock = threading.Lock()
         self.lives = {}  # live_id -> answer
         self.onlive = {}  # user_id -> live_id
         self.online_user_num = 77
-        self.api = FakeWebAPI(test_ca, self._route, with_headers=True)
-        self.chat = FakeChatServer(test_ca, on_message=self._on_message)
+        self.api = self.serves(FakeWebAPI(test_ca, self._route, with_headers=True), API_HOST)
+        self.chat = self.serves(FakeChatServer(test_ca, on_message=self._on_message), CHAT_HOST)
 
     def add_live(self, live_id, key="3f9a2c:mRvT0k3n", live=True, user_id="1234567"):
         with self.lock:
@@ -59,12 +61,3 @@ class FakeMirrativ:
 
     def msg(self, payload, key="3f9a2c:mRvT0k3n"):
         return f"MSG\t{key}\t" + json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-
-    def env(self, test_ca, **extra):
-        return {"COMMENTBAR_CA_FILE": test_ca["ca"],
-                "COMMENTBAR_CONNECT_TO": connect_to((API_HOST, self.api.port), (CHAT_HOST, self.chat.port)),
-                **extra}
-
-    def close(self):
-        self.chat.close()
-        self.api.close()

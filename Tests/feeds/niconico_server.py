@@ -19,6 +19,9 @@ from google.protobuf import descriptor_pb2, message_factory
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
+from support.fakes import HTTPSServer
+from support.tls import server_context
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DESCRIPTORS = os.path.join(HERE, "fixtures", "niconico", "ndgr.desc")
 
@@ -113,10 +116,10 @@ class Scenario:
 
 
 class FakeNiconico:
-    def __init__(self, cert, key, scenario):
+    def __init__(self, test_ca, scenario):
         self.scenario = scenario
-        self.ssl = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        self.ssl.load_cert_chain(cert, key)
+        self.test_ca = test_ca
+        self.ssl = server_context(test_ca)
         self.requests = []  # HTTP request paths, in order
         self.ws_received = []  # seat messages from the client (decoded JSON)
         self.ws_connections = 0
@@ -199,11 +202,8 @@ class FakeNiconico:
             def log_message(self, *args):
                 pass
 
-        self.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.http.daemon_threads = True
-        self.http.socket = self.ssl.wrap_socket(self.http.socket, server_side=True)
-        self.http_port = self.http.server_address[1]
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        self.http = HTTPSServer(self.test_ca, Handler)
+        self.http_port = self.http.port
 
     # -- the seat WebSocket -----------------------------------------------------------------
     def _start_ws(self):
@@ -254,7 +254,6 @@ class FakeNiconico:
 
     def close(self):
         self.closing.set()
-        self.http.shutdown()
-        self.http.server_close()
+        self.http.close()
         self.ws_server.close()
         self.loop.call_soon_threadsafe(self.loop.stop)

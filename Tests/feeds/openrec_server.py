@@ -5,19 +5,21 @@
 import json
 import threading
 
-from fake_platform import FakeChatServer, FakeWebAPI, connect_to
+from fake_platform import FakeChatServer, FakeWebAPI
+from support.fakes import LoopbackFake
 
 API_HOST = "public.openrec.tv"
 CHAT_HOST = "chat.openrec.tv"
 
 
-class FakeOpenrec:
+class FakeOpenrec(LoopbackFake):
     def __init__(self, test_ca, ping_interval_ms=25000):
+        super().__init__(test_ca)
         self.lock = threading.Lock()
         self.movies = {}  # id -> movie answer
         self.ping_interval_ms = ping_interval_ms
-        self.api = FakeWebAPI(test_ca, self._route)
-        self.chat = FakeChatServer(test_ca, on_connect=self._on_connect, on_message=self._on_message)
+        self.api = self.serves(FakeWebAPI(test_ca, self._route), API_HOST)
+        self.chat = self.serves(FakeChatServer(test_ca, on_connect=self._on_connect, on_message=self._on_message), CHAT_HOST)
 
     def add_movie(self, ident, movie_id, status, live_views=1368):
         with self.lock:
@@ -75,12 +77,3 @@ class FakeOpenrec:
                 "display_dt": "0秒前", "del_flg": "0"}
         data.update(extra)
         return data
-
-    def env(self, test_ca, **extra):
-        return {"COMMENTBAR_CA_FILE": test_ca["ca"],
-                "COMMENTBAR_CONNECT_TO": connect_to((API_HOST, self.api.port), (CHAT_HOST, self.chat.port)),
-                **extra}
-
-    def close(self):
-        self.chat.close()
-        self.api.close()

@@ -6,9 +6,10 @@ and the first frames in one write, as fast relays do. Threads, 127.0.0.1 only.""
 import base64
 import hashlib
 import socket
-import ssl
 import struct
 import threading
+
+from support.tls import server_context
 
 ACCEPT_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 CONTINUATION, TEXT, BINARY, CLOSE, PING, PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
@@ -57,15 +58,12 @@ class RawWebSocketServer:
     """Accepts connections on 127.0.0.1; for each, reads the upgrade request, then calls
     `script(conn, response, index)`, which must send `response` (the 101 bytes) itself.
     Afterwards every client frame is recorded in `received` as (connection index, opcode,
-    payload) until the client goes away; pings are answered. With `cert` and `key` it
+    payload) until the client goes away; pings are answered. With `test_ca` it
     speaks TLS (wss), and one script write is one TLS record."""
 
-    def __init__(self, script, cert=None, key=None):
+    def __init__(self, script, test_ca=None):
         self.script = script
-        self.tls = None
-        if cert:
-            self.tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-            self.tls.load_cert_chain(cert, key)
+        self.tls = server_context(test_ca) if test_ca else None
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.requests = []  # request lines ("GET /path HTTP/1.1")

@@ -5,7 +5,8 @@ speaking SHOWROOM's tab-separated lines (SUB/MSG/PING/ACK). Shapes: fixtures/sho
 import json
 import threading
 
-from fake_platform import FakeChatServer, FakeWebAPI, connect_to
+from fake_platform import FakeChatServer, FakeWebAPI
+from support.fakes import LoopbackFake
 
 API_HOST = "www.showroom-live.com"
 CHAT_HOST = "online.showroom-live.com"
@@ -24,15 +25,16 @@ GIFT_LIST = {
 }
 
 
-class FakeShowroom:
+class FakeShowroom(LoopbackFake):
     def __init__(self, test_ca):
+        super().__init__(test_ca)
         self.lock = threading.Lock()
         # room_url_key -> the room status API's answer (None: no such room, 404)
         self.rooms = {}
         self.view_num = 1234
         self.throttled = set()  # room keys whose status answers 429
-        self.api = FakeWebAPI(test_ca, self._route)
-        self.chat = FakeChatServer(test_ca, on_message=self._on_message)
+        self.api = self.serves(FakeWebAPI(test_ca, self._route), API_HOST)
+        self.chat = self.serves(FakeChatServer(test_ca, on_message=self._on_message), CHAT_HOST)
         self.subscribed = {}  # websocket -> key
 
     def add_room(self, key, room_id, live, broadcast_key="960df3:xzRiR62X"):
@@ -75,12 +77,3 @@ class FakeShowroom:
     def msg(self, payload, key="960df3:xzRiR62X"):
         """One MSG line as the chat server sends it."""
         return f"MSG\t{key}\t" + json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-
-    def env(self, test_ca, **extra):
-        return {"COMMENTBAR_CA_FILE": test_ca["ca"],
-                "COMMENTBAR_CONNECT_TO": connect_to((API_HOST, self.api.port), (CHAT_HOST, self.chat.port)),
-                **extra}
-
-    def close(self):
-        self.chat.close()
-        self.api.close()

@@ -94,4 +94,4 @@ def test_loopback_and_private_pictures_make_no_connection(listener, test_ca, tmp
         refused = [l for l in result.stderr.splitlines() if "emote shown as text" in l and "refused" in l]
         assert len(refused) == len(urls), result.stderr
     finally:
-        cdn.shutdown()
+        cdn.close()

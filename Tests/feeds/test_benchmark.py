@@ -28,7 +28,7 @@ def cpu_seconds(pid):
 
 
 def test_burst_of_1000_messages_a_second(test_ca, tail_factory, capsys):
-    twitch = FakeTwitch(free_port(), cert=test_ca["cert"], key=test_ca["key"])
+    twitch = FakeTwitch(free_port(), test_ca)
     try:
         tail = tail_factory("--service", "twitch", "--stream", "bench", "--server", f"wss://localhost:{twitch.port}",
                             env={"COMMENTBAR_CA_FILE": test_ca["ca"]})

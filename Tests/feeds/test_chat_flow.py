@@ -169,7 +169,7 @@ def test_niconico_history_is_the_first_frame_and_never_a_first_message(bars, tes
                              next_entry(1001), ("hold",)]
     scenario.segments["/data/backward/v4/b1"] = [packed.SerializeToString()]
     scenario.segments["/data/segment/v4/s1"] = [("sleep", 2), chunk("new", message=chat("はじめまして", 999, 10)), ("hold",)]
-    server = FakeNiconico(test_ca["cert"], test_ca["key"], scenario)
+    server = FakeNiconico(test_ca, scenario)
     try:
         bar = bars({**QUIET, "service": "niconico", "stream_id": "lv1", "max_lines": 6},
                    env={"COMMENTBAR_CA_FILE": test_ca["ca"], "COMMENTBAR_CONNECT_TO": server.connect_to()})

@@ -52,7 +52,7 @@ HOSTILE = ["/huge.png", "/big.gif", "/truncated.png", "/text.png", "/loop.png", 
 def cdn(test_ca):
     server = https_routes.serve(ROUTES, test_ca, silent=["/silent.png"])
     yield server
-    server.shutdown()
+    server.close()
 
 
 def comment_with(paths, ident):

@@ -19,7 +19,7 @@ def kick(test_ca):
 
 
 def start(tail_factory, kick, test_ca, stream, **env):
-    return tail_factory("--service", "kick", "--stream", stream, env=kick.env(test_ca, **env))
+    return tail_factory("--service", "kick", "--stream", stream, env=kick.env(**env))
 
 
 def subscribed(channel):
@@ -112,7 +112,7 @@ def test_bot_wall_says_so_and_a_typed_chatroom_still_reads_chat(kick, test_ca, t
     tail = start(tail_factory, kick, test_ca, "https://kick.com/walled")
     tail.wait_stderr(lambda line: "HTTP 403" in line and "kick:chatroom:ID" in line)
 
-    direct = tail_factory("--stream", "kick:chatroom:668", env=kick.env(test_ca))
+    direct = tail_factory("--stream", "kick:chatroom:668", env=kick.env())
     kick.chat.wait_received(subscribed("chatrooms.668.v2"))
     direct.wait_stderr("status: live")
     kick.chat.send(kick.message("d1", "Direct", "届いた"))

@@ -17,7 +17,7 @@ def relay_ids_after(tail, index):
 
 def test_two_streams_merge_and_one_failing_never_stalls_the_other(test_ca, tail_factory, websocketd_factory):
     port = free_port()
-    twitch = FakeTwitch(port, cert=test_ca["cert"], key=test_ca["key"])
+    twitch = FakeTwitch(port, test_ca)
     relay = websocketd_factory(RELAY)
     env = {"COMMENTBAR_CA_FILE": test_ca["ca"],
            "COMMENTBAR_CONNECT_TO": f"irc-ws.chat.twitch.tv:443:127.0.0.1:{port},gql.twitch.tv:443:127.0.0.1:9,"
@@ -45,7 +45,7 @@ def test_two_streams_merge_and_one_failing_never_stalls_the_other(test_ca, tail_
         assert len(relay_ids_after(tail, mark)) >= 5, "the relay kept flowing while Twitch was down"
 
         # Twitch comes back on the same address; its chat joins the merged stream again.
-        twitch = FakeTwitch(port, cert=test_ca["cert"], key=test_ca["key"])
+        twitch = FakeTwitch(port, test_ca)
         twitch.wait_joined()
         tail.wait_stderr("status (Twitch): live", start=lost_at + 1)
         twitch.send("@display-name=Ronni;id=m2 :ronni!ronni@ronni.tmi.twitch.tv PRIVMSG #cbtest :back again")

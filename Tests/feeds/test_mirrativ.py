@@ -18,7 +18,7 @@ def mirrativ(test_ca):
 
 
 def start(tail_factory, mirrativ, test_ca, stream, **env):
-    return tail_factory("--service", "mirrativ", "--stream", stream, env=mirrativ.env(test_ca, **env))
+    return tail_factory("--service", "mirrativ", "--stream", stream, env=mirrativ.env(**env))
 
 
 def assert_never_shown(tail, secret):

@@ -28,7 +28,7 @@ def niconico(test_ca):
     servers = []
 
     def start(scenario):
-        server = FakeNiconico(test_ca["cert"], test_ca["key"], scenario)
+        server = FakeNiconico(test_ca, scenario)
         servers.append(server)
         return server
 

@@ -16,7 +16,7 @@ def openrec(test_ca):
 
 
 def start(tail_factory, openrec, test_ca, stream, **env):
-    return tail_factory("--service", "openrec", "--stream", stream, env=openrec.env(test_ca, **env))
+    return tail_factory("--service", "openrec", "--stream", stream, env=openrec.env(**env))
 
 
 def by_id(ident):

@@ -43,7 +43,7 @@ ROUTES = {
 def cdn(test_ca):
     server = https_routes.serve(ROUTES, test_ca, silent=["/slow.png"])
     yield server
-    server.shutdown()
+    server.close()
 
 
 def render(tmp_path, name, avatar, env, settings=None):

@@ -19,7 +19,7 @@ def by_id(ident):
 
 
 def start(tail_factory, showroom, test_ca, stream, **env):
-    return tail_factory("--service", "showroom", "--stream", stream, env=showroom.env(test_ca, **env))
+    return tail_factory("--service", "showroom", "--stream", stream, env=showroom.env(**env))
 
 
 def test_live_room_comments_gifts_viewers_and_end(showroom, test_ca, tail_factory):

@@ -15,7 +15,7 @@ def twitcasting(test_ca):
 
 
 def start(tail_factory, twitcasting, test_ca, stream, **env):
-    return tail_factory("--service", "twitcasting", "--stream", stream, env=twitcasting.env(test_ca, **env))
+    return tail_factory("--service", "twitcasting", "--stream", stream, env=twitcasting.env(**env))
 
 
 def by_id(ident):

@@ -13,7 +13,7 @@ ROOM = "#cbtest"
 
 @pytest.fixture
 def twitch(test_ca):
-    server = FakeTwitch(free_port(), cert=test_ca["cert"], key=test_ca["key"])
+    server = FakeTwitch(free_port(), test_ca)
     yield server
     server.close()
 
@@ -141,12 +141,12 @@ def test_certificate_is_verified_without_the_test_ca(twitch, tail_factory):
 
 def test_server_going_away_and_coming_back(test_ca, tail_factory):
     port = free_port()
-    twitch = FakeTwitch(port, cert=test_ca["cert"], key=test_ca["key"])
+    twitch = FakeTwitch(port, test_ca)
     tail = start_tail(tail_factory, twitch, test_ca)
     _, live_at = tail.wait_stderr("status: live")
     twitch.close()
     _, lost_at = tail.wait_stderr("status: reconnecting", start=live_at + 1)
-    twitch = FakeTwitch(port, cert=test_ca["cert"], key=test_ca["key"])
+    twitch = FakeTwitch(port, test_ca)
     try:
         tail.wait_stderr("status: live", start=lost_at + 1)
         twitch.wait_joined()

@@ -24,7 +24,7 @@ GLOBAL_PATHS = {("api.betterttv.net", "/3/cached/emotes/global"),
 
 @pytest.fixture
 def twitch(test_ca):
-    server = FakeTwitch(free_port(), cert=test_ca["cert"], key=test_ca["key"])
+    server = FakeTwitch(free_port(), test_ca)
     yield server
     server.close()
 
@@ -60,7 +60,7 @@ def send_until(twitch, tail, line, done):
 
 
 def test_twitch_bttv_ffz_and_7tv_words_become_emotes(twitch, test_ca, tail_factory):
-    apis = FakeEmoteAPIs(test_ca["cert"], test_ca["key"])
+    apis = FakeEmoteAPIs(test_ca)
     try:
         tail = start(tail_factory, twitch, apis, test_ca)
         apis.wait_requests(GLOBAL_PATHS | CHANNEL_PATHS)
@@ -103,7 +103,7 @@ def test_hostile_emote_apis_leave_chat_working(twitch, test_ca, tail_factory):
     routes[("api.frankerfacez.com", f"/v1/room/id/{ROOM}")] = (500, b"")
     routes[("7tv.io", "/v3/emote-sets/global")] = hang
     routes[("7tv.io", f"/v3/users/twitch/{ROOM}")] = (200, b'{"emote_set": {"emotes": [{"name": "evil", "data": {"host": {"url": "file:///etc"}}}, 7]}}')
-    apis = FakeEmoteAPIs(test_ca["cert"], test_ca["key"], routes=routes)
+    apis = FakeEmoteAPIs(test_ca, routes=routes)
     try:
         tail = start(tail_factory, twitch, apis, test_ca)
         apis.wait_requests(GLOBAL_PATHS | CHANNEL_PATHS)

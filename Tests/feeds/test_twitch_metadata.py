@@ -12,14 +12,14 @@ from twitch_server import FakeTwitch
 
 @pytest.fixture
 def twitch(test_ca):
-    server = FakeTwitch(free_port(), cert=test_ca["cert"], key=test_ca["key"])
+    server = FakeTwitch(free_port(), test_ca)
     yield server
     server.close()
 
 
 @pytest.fixture
 def gql(test_ca):
-    server = FakeTwitchGQL(cert=test_ca["cert"], key=test_ca["key"])
+    server = FakeTwitchGQL(test_ca)
     yield server
     server.close()
 

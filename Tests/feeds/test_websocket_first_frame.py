@@ -24,7 +24,7 @@ def eager_relay(connection, response, index):
 @pytest.fixture(params=["ws", "wss"])
 def relay(request, test_ca):
     tls = request.param == "wss"
-    server = RawWebSocketServer(eager_relay, cert=test_ca["cert"] if tls else None, key=test_ca["key"] if tls else None)
+    server = RawWebSocketServer(eager_relay, test_ca if tls else None)
     yield request.param, server
     server.close()
 

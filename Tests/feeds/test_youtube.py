@@ -18,7 +18,7 @@ START = 1714557600  # 2024-05-01T10:00:00+00:00, the watch page's liveBroadcastD
 
 @pytest.fixture
 def youtube(test_ca):
-    server = FakeYouTube(free_port(), cert=test_ca["cert"], key=test_ca["key"])
+    server = FakeYouTube(free_port(), test_ca)
     yield server
     server.close()
 
@@ -141,6 +141,7 @@ def test_endless_continuation_with_zero_timeout_polls_at_most_once_a_second(yout
     assert tail.stop() == 0
 
 
+@pytest.mark.long_wait
 def test_not_started_video_waits_then_joins(youtube, test_ca, tail_factory):
     video = youtube.add(Video(VIDEO, state="upcoming", pages=[[fixture_actions("pytchat_textmessage.json")[0]]]))
     tail = start_tail(tail_factory, youtube, test_ca, f"https://www.youtube.com/watch?v={VIDEO}")
@@ -186,6 +187,7 @@ def test_channel_that_is_not_live_waits(youtube, test_ca, tail_factory):
     assert tail.stop() == 0
 
 
+@pytest.mark.long_wait
 def test_channel_joins_its_stream_when_it_starts(youtube, test_ca, tail_factory):
     youtube.add(Video(VIDEO, pages=[fixture_actions("pytchat_textmessage.json")]))
     youtube.channels["@later"] = None

@@ -6,7 +6,8 @@ twitcasting.tv:8443, a name the test certificate covers. Shapes: fixtures/twitca
 import json
 import threading
 
-from fake_platform import FakeChatServer, FakeWebAPI, connect_to
+from fake_platform import FakeChatServer, FakeWebAPI
+from support.fakes import LoopbackFake
 
 API_HOST = "twitcasting.tv"
 FRONTEND_HOST = "frontendapi.twitcasting.tv"
@@ -14,13 +15,14 @@ TOKEN = "a1b2c3d4e5"
 EVENT_PORT = 8443
 
 
-class FakeTwitCasting:
+class FakeTwitCasting(LoopbackFake):
     def __init__(self, test_ca):
+        super().__init__(test_ca)
         self.lock = threading.Lock()
         self.users = {}  # user id -> {"id": movie id, "live": bool}
         self.viewers = 42
-        self.api = FakeWebAPI(test_ca, self._route)
-        self.events = FakeChatServer(test_ca)
+        self.api = self.serves(FakeWebAPI(test_ca, self._route), API_HOST, FRONTEND_HOST)
+        self.events = self.serves(FakeChatServer(test_ca), API_HOST, port=EVENT_PORT)
 
     def add_user(self, user, movie_id, live):
         with self.lock:
@@ -81,13 +83,3 @@ class FakeTwitCasting:
     def send(self, *events):
         """One WebSocket message holding these events, as TwitCasting batches them."""
         self.events.send(json.dumps(list(events), ensure_ascii=False))
-
-    def env(self, test_ca, **extra):
-        return {"COMMENTBAR_CA_FILE": test_ca["ca"],
-                "COMMENTBAR_CONNECT_TO": connect_to((API_HOST, self.api.port), (FRONTEND_HOST, self.api.port))
-                + f",{API_HOST}:{EVENT_PORT}:127.0.0.1:{self.events.port}",
-                **extra}
-
-    def close(self):
-        self.events.close()
-        self.api.close()

@@ -5,12 +5,12 @@ and records each request (path, headers, JSON body)."""
 import http.server
 import json
 import re
-import ssl
-import threading
+
+from support.fakes import HTTPSServer
 
 
 class FakeTwitchGQL:
-    def __init__(self, cert, key):
+    def __init__(self, test_ca):
         self.streams = {}  # login -> {"createdAt": ..., "viewersCount": ...} or None (offline)
         self.status = 200  # another status makes every answer fail
         self.requests = []
@@ -45,14 +45,8 @@ class FakeTwitchGQL:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        context.load_cert_chain(cert, key)
-        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = HTTPSServer(test_ca, Handler)
+        self.port = self.server.port
 
     def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.close()

@@ -2,19 +2,17 @@
 """A Twitch-like chat server for tests: Twitch's tagged IRC lines over a TLS WebSocket
 (irc-ws.chat.twitch.tv style), run in a background asyncio thread on 127.0.0.1."""
 import asyncio
-import ssl
 import threading
 
 from websockets.asyncio.server import serve
 
+from support.tls import server_context
+
 
 class FakeTwitch:
-    def __init__(self, port, cert=None, key=None):
+    def __init__(self, port, test_ca=None):
         self.port = port
-        self.ssl = None
-        if cert:
-            self.ssl = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-            self.ssl.load_cert_chain(cert, key)
+        self.ssl = server_context(test_ca) if test_ca else None
         self.received = []  # every line any client sent
         self.connections = 0
         self.clients = set()

@@ -7,11 +7,12 @@ pages keyless readers such as chat-downloader parse), channel `/@name/live` page
 `updated_metadata` viewer counts. Every request is recorded with its arrival time."""
 import http.server
 import json
-import ssl
 import threading
 import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+from support.fakes import HTTPSServer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "youtube"
 API_KEY = "AIzaSyAO_FJ2SlqU8Q4STEHLGCilw_Y9_11qcW8"
@@ -57,7 +58,7 @@ class Video:
 
 
 class FakeYouTube:
-    def __init__(self, port, cert, key):
+    def __init__(self, port, test_ca):
         self.videos = {}
         self.channels = {}  # "@name" -> video id (live now) or None
         self.viewers = 4321
@@ -85,18 +86,11 @@ class FakeYouTube:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        self.server.daemon_threads = True
-        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        context.load_cert_chain(cert, key)
-        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        self.server = HTTPSServer(test_ca, Handler, port)
+        self.port = self.server.port
 
     def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.close()
 
     def add(self, video):
         self.videos[video.video_id] = video

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-obs: starts its own Xvfb on a free display, renders the reference with
-# `commentbar render`, runs obs_host, and cleans up.
+# test-obs: renders the reference with `commentbar render`, runs obs_host on the display the
+# caller gives (make runs it under `python3 -m support.xserver`), and cleans up.
 #   Tests/obs/run.sh OBS_HOST PLUGIN_SO RENDERER FIXTURES_DIR
 #   Tests/obs/run.sh --bench-upload OBS_HOST   (upload cost on this GPU; no test)
 set -uo pipefail
@@ -9,28 +9,14 @@ bench=
 if [ "${1:-}" = --bench-upload ]; then bench=1; shift; fi
 host=$1 plugin=${2:-} renderer=${3:-} fixtures=${4:-}
 work=$(mktemp -d /tmp/commentbar-test-obs.XXXXXX)
-xvfb_pid=
-cleanup() {
-	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-start_xvfb() {
-	# Xvfb picks a free display itself and tells us which (-displayfd).
-	Xvfb -displayfd 9 -screen 0 1280x720x24 -nolisten tcp 9>"$work/display" 2>"$work/xvfb.log" &
-	xvfb_pid=$!
-	for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.05; done
-	if [ ! -s "$work/display" ]; then
-		echo "FAIL Xvfb did not start: $(head -c 500 "$work/xvfb.log")"
-		echo "0 passed, 1 failed"
-		exit 1
-	fi
-	export DISPLAY=":$(head -1 "$work/display")"
-}
+trap 'rm -rf "$work"' EXIT
+if [ -z "${DISPLAY:-}" ]; then
+	echo "FAIL no DISPLAY: run it as make does, under python3 -m support.xserver"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 
 if [ -n "$bench" ]; then
-	start_xvfb
 	"$host" --bench-upload 2>"$work/obs.log"
 	exit
 fi
@@ -63,7 +49,6 @@ with wave.open(sys.argv[1], "wb") as out:
     out.writeframes(b"".join(struct.pack("<h", int(8000 * math.sin(2 * math.pi * 440 * i / 48000)))
                              for i in range(48000)))' "$work/tone.wav"
 
-start_xvfb
 export COMMENTBAR_RENDERER="$renderer"
 export LIBGL_ALWAYS_SOFTWARE=1
 mkdir -p build/obs

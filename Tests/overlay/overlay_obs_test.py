@@ -6,20 +6,17 @@ over obs-websocket moves and resizes that window within a second; `overlay` off 
 source keeps making frames in OBS when the overlay's display connection is refused.
     overlay_obs_test.py --plugin SO --data DIR --renderer BIN --helpers DIR
 Prints "ok"/"FAIL" lines and "N passed, M failed"; exits non-zero on a failure."""
-import argparse
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "bench"))
-import obsctl  # noqa: E402
-from checks import check, finish  # noqa: E402
+from obs import shared_obs
+from support.checks import check
 
-WIDTH, HEIGHT = 800, 240  # the source's size; the Xvfb screen of obsctl is 1920x1080
+NAME = "the overlay in real OBS"
+WIDTH, HEIGHT = 800, 240  # the source's size; the Xvfb screen of support.obs.session is 1920x1080
 SCREEN = (1920, 1080)
 
 
@@ -65,68 +62,45 @@ def frames_flow(obs, source, seconds=2.0):
     return first is not None and second is not None and first != second
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--renderer", required=True)
-    ap.add_argument("--helpers", required=True)
-    args = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="commentbar-overlay-obs.")
-    cleanup = []
-    try:
-        os.makedirs(os.path.join(work, "plugins"))
-        shutil.copy(args.plugin, os.path.join(work, "plugins", "comment-bar.so"))
-        os.makedirs(os.path.join(work, "data"))
-        shutil.copytree(args.data, os.path.join(work, "data", "comment-bar"))
-        xvfb = obsctl.Xvfb(work)
-        cleanup.append(xvfb.stop)
-        home = os.path.join(work, "home")
-        os.makedirs(home)
-        obs = obsctl.OBS(home, xvfb.display, work, {
-            "OBS_PLUGINS_PATH": os.path.join(work, "plugins"), "OBS_PLUGINS_DATA_PATH": os.path.join(work, "data"),
-            "COMMENTBAR_RENDERER": os.path.abspath(args.renderer),
-            "COMMENTBAR_OVERLAY_DIR": os.path.abspath(args.helpers), "HOME": home})
-        cleanup.append(obs.stop)
-        windows = Windows(xvfb.display)
-        settings = {"service": "demo", "stream_id": "demo", "width": WIDTH, "height": HEIGHT, "overlay": False}
-        obs.create_input("Comment Bar", "comment_bar_source", settings)
-        time.sleep(2)
-        check(windows.overlay_geometries() == [], "overlay off (the default): no window")
+def environment(work, cleanup, args):
+    return {"COMMENTBAR_OVERLAY_DIR": os.path.abspath(args.helpers)}
 
-        obs.request("SetInputSettings", {"inputName": "Comment Bar", "inputSettings": {
-            "overlay": True, "overlay_corner": "top_left", "overlay_scale": 50}})
-        ok, took = windows.wait_geometry([expected("top_left", 50, 24)], 10)
-        check(ok, "overlay on: the bar's window at the top left, half size", f"{windows.overlay_geometries()} after {took:.2f} s")
 
-        obs.request("SetInputSettings", {"inputName": "Comment Bar", "inputSettings": {"overlay_corner": "bottom_right"}})
-        ok, took = windows.wait_geometry([expected("bottom_right", 50, 24)], 1.0)
-        check(ok, "overlay_corner bottom_right moves it within a second", f"{windows.overlay_geometries()} after {took:.2f} s")
+def run(obs, work, args, env, cleanup):
+    windows = Windows(obs.display)
+    settings = {"service": "demo", "stream_id": "demo", "width": WIDTH, "height": HEIGHT, "overlay": False}
+    obs.create_input("Comment Bar", "comment_bar_source", settings)
+    time.sleep(2)
+    check(windows.overlay_geometries() == [], "overlay off (the default): no window")
 
-        obs.request("SetInputSettings", {"inputName": "Comment Bar", "inputSettings": {"overlay_scale": 100}})
-        ok, took = windows.wait_geometry([expected("bottom_right", 100, 24)], 1.0)
-        check(ok, "overlay_scale 100 resizes it within a second", f"{windows.overlay_geometries()} after {took:.2f} s")
+    obs.request("SetInputSettings", {"inputName": "Comment Bar", "inputSettings": {
+        "overlay": True, "overlay_corner": "top_left", "overlay_scale": 50}})
+    ok, took = windows.wait_geometry([expected("top_left", 50, 24)], 10)
+    check(ok, "overlay on: the bar's window at the top left, half size", f"{windows.overlay_geometries()} after {took:.2f} s")
 
-        shot = os.path.join(work, "screen.png")
-        subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "x11grab", "-draw_mouse", "0", "-video_size",
-                        f"{SCREEN[0]}x{SCREEN[1]}", "-i", xvfb.display, "-frames:v", "1", shot], check=False)
-        if os.path.exists(shot):
-            shutil.copy(shot, os.path.join(args.helpers, "test-obs-screen.png"))
+    obs.request("SetInputSettings", {"inputName": "Comment Bar", "inputSettings": {"overlay_corner": "bottom_right"}})
+    ok, took = windows.wait_geometry([expected("bottom_right", 50, 24)], 1.0)
+    check(ok, "overlay_corner bottom_right moves it within a second", f"{windows.overlay_geometries()} after {took:.2f} s")
 
-        check(frames_flow(obs, "Comment Bar"), "with the overlay on, the source still makes frames in OBS")
+    obs.request("SetInputSettings", {"inputName": "Comment Bar", "inputSettings": {"overlay_scale": 100}})
+    ok, took = windows.wait_geometry([expected("bottom_right", 100, 24)], 1.0)
+    check(ok, "overlay_scale 100 resizes it within a second", f"{windows.overlay_geometries()} after {took:.2f} s")
 
-        obs.request("SetInputSettings", {"inputName": "Comment Bar", "inputSettings": {"overlay": False}})
-        ok, took = windows.wait_geometry([], 1.0)
-        check(ok, "overlay off removes the window within a second", f"{windows.overlay_geometries()} after {took:.2f} s")
-        check(frames_flow(obs, "Comment Bar"), "with the overlay off, the source makes frames")
-        log = open(obs.log_path(), errors="replace").read() if obs.log_path() else ""
-        check("overlay on: commentbar-overlay-x11" in log, "the OBS log says the overlay started")
-    finally:
-        for stop in reversed(cleanup):
-            stop()
-        shutil.rmtree(work, ignore_errors=True)
-    return finish()
+    shot = os.path.join(work, "screen.png")
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "x11grab", "-draw_mouse", "0", "-video_size",
+                    f"{SCREEN[0]}x{SCREEN[1]}", "-i", obs.display, "-frames:v", "1", shot], check=False)
+    if os.path.exists(shot):
+        shutil.copy(shot, os.path.join(args.helpers, "test-obs-screen.png"))
+
+    check(frames_flow(obs, "Comment Bar"), "with the overlay on, the source still makes frames in OBS")
+
+    obs.request("SetInputSettings", {"inputName": "Comment Bar", "inputSettings": {"overlay": False}})
+    ok, took = windows.wait_geometry([], 1.0)
+    check(ok, "overlay off removes the window within a second", f"{windows.overlay_geometries()} after {took:.2f} s")
+    check(frames_flow(obs, "Comment Bar"), "with the overlay off, the source makes frames")
+    log = open(obs.log_path(), errors="replace").read() if obs.log_path() else ""
+    check("overlay on: commentbar-overlay-x11" in log, "the OBS log says the overlay started")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(shared_obs.main([sys.modules[__name__]]))

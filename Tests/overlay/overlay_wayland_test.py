@@ -14,9 +14,10 @@ import subprocess
 import sys
 import time
 
-from checks import check, finish
-from swaysession import HEIGHT, WIDTH, SwaySession
-from xsession import outside_share, region_stats, wait_for
+from overlay.swaysession import HEIGHT, WIDTH, SwaySession
+from overlay.xsession import outside_share, region_stats
+from support.checks import check, finish
+from support.processes import wait_for
 
 GAME = (0x20, 0xA0, 0x40)
 FRAME = (1280, 360)

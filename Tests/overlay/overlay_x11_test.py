@@ -18,8 +18,9 @@ import subprocess
 import sys
 import time
 
-from checks import check, finish
-from xsession import HEIGHT, WIDTH, PoolWatch, XSession, outside_share, region_stats, wait_for
+from overlay.xsession import HEIGHT, WIDTH, PoolWatch, XSession, outside_share, region_stats
+from support.checks import check, finish
+from support.processes import stop, wait_for
 
 GAME = (0x20, 0xA0, 0x40)
 FRAME = (1280, 360)  # the settings table's default source size
@@ -54,12 +55,7 @@ class OverlayRun:
             return f.read().splitlines()
 
     def stop(self):
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop(self.process, signal.SIGINT)
 
 
 def overlay_window(x):
@@ -99,7 +95,7 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
 
-    x = XSession(args.work, 91)
+    x = XSession(args.work)
     try:
         check(x.start_wm(), "openbox manages the screen")
         game = x.start_game("%02x%02x%02x" % GAME)
@@ -162,12 +158,11 @@ def main():
     run.stop()
 
     # The display goes away under a running overlay.
-    x = XSession(args.work, 92)
+    x = XSession(args.work)
     try:
         run = OverlayRun(args, x.env, "overlay-display-gone", [])
         check(overlay_window(x), "a display to lose: the overlay is shown")
         x.xvfb.kill()
-        x.xvfb.wait()
         ok, detail = run.frames_flow(3)
         check(ok, "display gone: the renderer keeps publishing frames", detail)
         lines = [l for l in run.log_lines() if "overlay:" in l and "lost" in l]

@@ -4,12 +4,13 @@ root), with grim for screenshots (docs: /work/shared/notes/overlay-and-speech.md
 import os
 import pwd
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
 
 from PIL import Image
+
+from support.processes import stop
 
 USER = "commentbar-sway"
 WIDTH, HEIGHT = 1280, 720
@@ -75,15 +76,6 @@ class SwaySession:
 
     def close(self):
         for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(3)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-        self.sway.send_signal(signal.SIGTERM)
-        try:
-            self.sway.wait(5)
-        except subprocess.TimeoutExpired:
-            self.sway.kill()
+            stop(process, seconds=3)
+        stop(self.sway)
         shutil.rmtree(self.runtime, ignore_errors=True)

@@ -1,42 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Real X for the overlay tests: Xvfb, openbox, the full-screen test window, screenshots and
-window facts through the Debian tools (xdotool, xwininfo, xprop, ffmpeg)."""
+"""Real X for the overlay tests: Xvfb and openbox (support.xserver), the full-screen test window,
+screenshots and window facts through the Debian tools (xdotool, xwininfo, xprop, ffmpeg)."""
 import os
 import re
-import signal
 import subprocess
 import time
 
 from PIL import Image
 
+from support.processes import stop, wait_for
+from support.xserver import Xvfb
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 WIDTH, HEIGHT = 1280, 720
 
 
-def wait_for(predicate, seconds=10.0, step=0.1):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(step)
-    return predicate()
-
-
 class XSession:
-    def __init__(self, work, number):
-        self.work, self.number = work, number
-        self.display = f":{number}"
-        self.env = dict(os.environ, DISPLAY=self.display)
-        self.env.pop("WAYLAND_DISPLAY", None)
+    def __init__(self, work):
+        self.work = work
+        self.xvfb = Xvfb(work, WIDTH, HEIGHT)
+        self.display = self.xvfb.display
+        self.env = self.xvfb.env
         self.processes = []
-        self.xvfb = self.spawn(["Xvfb", self.display, "-screen", "0", f"{WIDTH}x{HEIGHT}x24", "-nolisten", "tcp"],
-                               "xvfb.log")
-        if not wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{number}") and self.run(["xdpyinfo"]).returncode == 0):
-            raise RuntimeError(f"Xvfb {self.display} did not start")
-        self.wm = None
         self.game = None
-        self.game_log = os.path.join(work, f"game-{number}.log")
+        self.game_log = os.path.join(work, f"game-{self.display[1:]}.log")
 
     def spawn(self, args, log, env=None):
         out = open(os.path.join(self.work, log), "ab")
@@ -49,13 +36,10 @@ class XSession:
         return subprocess.run(args, env=self.env, capture_output=True, text=True)
 
     def start_wm(self):
-        self.wm = self.spawn(["openbox", "--sm-disable"], "openbox.log")
-        return wait_for(lambda: "_NET_SUPPORTING_WM_CHECK(WINDOW)" in self.run(
-            ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]).stdout)
+        return self.xvfb.start_window_manager()
 
     def kill_wm(self):
-        self.wm.kill()
-        self.wm.wait()
+        self.xvfb.kill_window_manager()
 
     def start_game(self, color="20a040"):
         self.game = self.spawn(["/usr/bin/python3", os.path.join(HERE, "fullscreen_window.py"), "--color", color,
@@ -109,13 +93,8 @@ class XSession:
 
     def close(self):
         for process in reversed(self.processes):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(3)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            stop(process, seconds=3)
+        self.xvfb.stop()
 
 
 def region_stats(image, rect, color, step=2):

@@ -9,7 +9,7 @@
 set -uo pipefail
 deb=$(realpath "$1") older=$(realpath "$2") dist=$(realpath "$3") results=$4
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/headless-obs.sh"
+source "$here/../support/obs.sh"
 obs_test_workdir test-deb
 source "$(dirname "$0")/../checks.sh"
 field() { dpkg-deb -f "$1" "$2"; }
@@ -63,10 +63,21 @@ check "dpkg -L lists the module, the renderer and the locale files, all present"
 	'dpkg -L comment-bar >"$work/files.txt" && grep -qx "$system_so" "$work/files.txt" && grep -qx "$libexec_renderer" "$work/files.txt" &&
 	 grep -q "/usr/share/obs/obs-plugins/comment-bar/locale/en-US.ini" "$work/files.txt" &&
 	 while read -r f; do [ -e "$f" ] || exit 1; done <"$work/files.txt"'
-check "the renderer is not on \$PATH" '! command -v commentbar >/dev/null || [ "$(command -v commentbar)" != "$libexec_renderer" ]'
+# The user guide's `commentbar overlay …` from a terminal: the command is on $PATH, a link to the
+# renderer, which finds its overlay helper beside the real file (on this test's display).
+check "/usr/bin/commentbar is a link to $libexec_renderer, listed by dpkg -L with its manual page" \
+	'[ -L /usr/bin/commentbar ] && [ "$(readlink -f /usr/bin/commentbar)" = "$libexec_renderer" ] &&
+	 grep -qx /usr/bin/commentbar "$work/files.txt" && grep -qx /usr/share/man/man1/commentbar.1.gz "$work/files.txt"'
+shown=$(env PATH=/usr/bin:/bin commentbar --version 2>&1)
+check "commentbar --version from \$PATH prints $version (got: $shown)" '[ "$shown" = "$version" ]'
+env PATH=/usr/bin:/bin commentbar overlay --service demo --stream demo 2>"$work/overlay.log" >/dev/null &
+overlay_pid=$!
+for _ in $(seq 150); do grep -q "overlay on: commentbar-overlay-x11\|overlay: " "$work/overlay.log" && break; sleep 0.1; done
+kill -INT $overlay_pid 2>/dev/null; wait $overlay_pid 2>/dev/null
+check "commentbar overlay from \$PATH starts the overlay helper beside the renderer ($(grep -m1 "overlay" "$work/overlay.log"))" \
+	'grep -q "overlay on: commentbar-overlay-x11" "$work/overlay.log"'
 
 # ---- real OBS, system install only ----
-obs_start_xvfb "$work" || { echo "FAIL Xvfb did not start"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 config=$work/config
 port=$(obs_free_port)
 obs_configure "$config" "$port"
@@ -90,6 +101,8 @@ obs_start "$config" "$work/obs.out"
 shot=$(obs_screenshot "$port" "$work/both.png")
 check "with a user-folder copy too, the bar still renders ($shot)" 'grep -q "\"seconds\"" <<<"$shot"'
 log=$(obs_newest_log "$config")
+# The bar can be on screen before OBS has written the second copy's line to its log.
+for _ in $(seq 100); do grep -q "comment-bar $version at .* not used: the copy at" "$log" && break; sleep 0.1; done
 loaded=$(grep -c "\[comment-bar\] comment-bar $version loaded from" "$log")
 check "with both copies, exactly one registers the source (loaded lines: $loaded)" '[ "$loaded" = 1 ]'
 # OBS 29 opens its system folder first; whichever comes first is used, and the other says so.

@@ -12,7 +12,7 @@ shift 3
 helpers=()
 for helper in "$@"; do helpers+=("$(realpath "$helper")"); done
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/headless-obs.sh"
+source "$here/../support/obs.sh"
 obs_test_workdir test-dist
 source "$(dirname "$0")/../checks.sh"
 version=$(cat "$here/../../VERSION")
@@ -24,14 +24,16 @@ check "the tarball holds install.sh, uninstall.sh, copyright and VERSION ($versi
 	'for f in install.sh uninstall.sh copyright VERSION; do [ -f "$work"/dist/*/$f ] || exit 1; done &&
 	 [ "$(cat "$work"/dist/*/VERSION)" = "$version" ]'
 config=$work/config
-XDG_CONFIG_HOME=$config "$work"/dist/*/install.sh >/dev/null
+XDG_CONFIG_HOME=$config "$work"/dist/*/install.sh >"$work/install.txt"
+check "install.sh says where the renderer is and how to run commentbar overlay" \
+	'grep -qF "$config/obs-studio/plugins/comment-bar/bin/64bit/commentbar" "$work/install.txt" &&
+	 grep -qF "bin/64bit/commentbar overlay --stream" "$work/install.txt"'
 XDG_CONFIG_HOME=$work/make-install "$here/../../plugin/install.sh" install "$so" "$renderer" "$here/../../plugin/data" "${helpers[@]}" >/dev/null
 check "install.sh gives the layout make install gives (files, kinds, modes)" \
 	'cmp -s <(layout "$config") <(layout "$work/make-install")'
 user_so=$config/obs-studio/plugins/comment-bar/bin/64bit/comment-bar.so
 user_renderer=$(dirname "$user_so")/commentbar
 
-obs_start_xvfb "$work" || { echo "FAIL Xvfb did not start"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 port=$(obs_free_port)
 obs_configure "$config" "$port"
 obs_start "$config" "$work/obs.out"

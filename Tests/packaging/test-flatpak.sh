@@ -14,7 +14,7 @@ so=$(realpath "$1") renderer=$(realpath "$2") dependencies=$(realpath "$3")
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-source "$here/headless-obs.sh"
+source "$here/../support/obs.sh"
 obs_test_workdir test-flatpak
 source "$here/../checks.sh"
 flatpak=$top/packaging/flatpak
@@ -105,7 +105,6 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 for other in /usr/lib/$multiarch/obs-plugins/comment-bar.so /usr/libexec/comment-bar/commentbar; do
 	[ ! -e "$other" ] || echo "(note: $other exists on this machine; the checks below name the prefix's copies)"
 done
-obs_start_xvfb "$work" || { echo "FAIL Xvfb did not start"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 config=$work/config
 port=$(obs_free_port)
 obs_configure "$config" "$port"

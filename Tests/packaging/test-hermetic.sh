@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Hermetic package builds: `make deb` and `make dist` pack the renderer they build in
-# .build-package (static Swift runtime, no RUNPATH), whatever another command left in
+# Hermetic package builds: `make deb` and `make dist` pack the Makefile's renderer
+# (.build-release/static/commentbar: the release build's objects linked with the static Swift
+# runtime, no RUNPATH), never the dynamic link SwiftPM leaves beside it in .build-release/release
+# (checked below: no libswift* NEEDED, no RUNPATH), whatever another command left in
 # .build/release. The test puts there what a plain `swift build -c release` leaves (a Swift
 # executable linked against libswiftCore.so, with a RUNPATH into the toolchain: a small one,
 # built here with swiftc, so the test needs no second release build), runs `make deb` and

@@ -21,7 +21,7 @@
 set -uo pipefail
 deb=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/headless-obs.sh"
+source "$here/../support/obs.sh"
 obs_test_workdir test-ppa-deb
 source "$here/../checks.sh"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
@@ -104,22 +104,18 @@ installed_after=$(dpkg-query --admindir="$admin" -W -f='${Package}\n' | LC_ALL=C
 check "every package installed before is installed after" \
 	'[ -z "$(comm -23 <(echo "$installed_before") <(echo "$installed_after"))" ]'
 # ---- the bar, with the PPA-like libobs ----
-if obs_start_xvfb "$work"; then
-	config=$work/config
-	port=$(obs_free_port)
-	obs_configure "$config" "$port"
-	obs_start "$config" "$work/obs.out" LD_LIBRARY_PATH="$root/usr/lib/$multiarch" \
-		OBS_PLUGINS_PATH="$root/usr/lib/$multiarch/obs-plugins" OBS_PLUGINS_DATA_PATH="$root/usr/share/obs/obs-plugins"
-	shot=$(obs_screenshot "$port" "$work/ppa.png")
-	check "real OBS with the stand-in's libobs.so.0 and the root's comment-bar draws the demo ($shot)" \
-		'grep -q "\"seconds\"" <<<"$shot" &&
-		 grep -qF "loaded from $root/usr/lib/$multiarch/obs-plugins/comment-bar.so" "$(obs_newest_log "$config")" &&
-		 grep -qF "renderer executable: $root/usr/libexec/comment-bar/commentbar" "$(obs_newest_log "$config")"'
-	check "that OBS runs the stand-in's libobs.so.0 (its memory map)" 'grep -qF "$root/usr/lib/$multiarch/libobs.so.0" "/proc/$obs_pid/maps"'
-	obs_stop
-else
-	check "Xvfb starts" false
-fi
+config=$work/config
+port=$(obs_free_port)
+obs_configure "$config" "$port"
+obs_start "$config" "$work/obs.out" LD_LIBRARY_PATH="$root/usr/lib/$multiarch" \
+	OBS_PLUGINS_PATH="$root/usr/lib/$multiarch/obs-plugins" OBS_PLUGINS_DATA_PATH="$root/usr/share/obs/obs-plugins"
+shot=$(obs_screenshot "$port" "$work/ppa.png")
+check "real OBS with the stand-in's libobs.so.0 and the root's comment-bar draws the demo ($shot)" \
+	'grep -q "\"seconds\"" <<<"$shot" &&
+	 grep -qF "loaded from $root/usr/lib/$multiarch/obs-plugins/comment-bar.so" "$(obs_newest_log "$config")" &&
+	 grep -qF "renderer executable: $root/usr/libexec/comment-bar/commentbar" "$(obs_newest_log "$config")"'
+check "that OBS runs the stand-in's libobs.so.0 (its memory map)" 'grep -qF "$root/usr/lib/$multiarch/libobs.so.0" "/proc/$obs_pid/maps"'
+obs_stop
 check "this machine's own Debian OBS is untouched (obs-studio and libobs0 still installed)" \
 	'dpkg-query -W -f="\${Version}" obs-studio libobs0 >/dev/null 2>&1 && [ -e "$libobs" ]'
 checks_verdict

@@ -14,8 +14,11 @@
  *          nothing (stdin EOF included): only SIGKILL ends it
  *   exit   exits with status 3 after 0.1 s
  *   chatty writes COMMENTBAR_FAKE_LINES lines to stderr at once, then acts as solid
- * Stdin lines are parsed with jansson, as JSON. It exits when stdin closes, as
- * the real renderer does.
+ *   late   reads nothing for COMMENTBAR_FAKE_READ_AFTER_MS (a renderer busy starting: its
+ *          stdin pipe fills), then acts as solid
+ * Stdin lines are parsed with jansson, as JSON. With COMMENTBAR_FAKE_INPUT_LOG set, every
+ * stdin line is also appended whole to that file (the OBS log cuts long lines). It exits
+ * when stdin closes, as the real renderer does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -208,16 +211,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	header = (struct cb_pool_header *)map;
-	if (header->magic != CB_POOL_MAGIC || header->version != CB_POOL_VERSION ||
-	    /* The memfd holds the frames, then the audio ring when there is one (docs/pool-abi.md). */
-	    (header->audio_offset ? header->audio_offset + header->audio_size : header->pool_size) != map_size ||
-	    header->stride != header->width * 4u ||
-	    header->slot_size != cb_pool_slot_size(header->width, header->height) ||
-	    header->pool_size != cb_pool_total_size(header->width, header->height) ||
-	    (header->handoff & ~CB_POOL_INDEX_MASK) != 0) {
-		fprintf(stderr, "fake: the pool header is not what the ABI says (pool %llu, audio %llu+%llu, memfd %zu)\n",
-			(unsigned long long)header->pool_size, (unsigned long long)header->audio_offset,
-			(unsigned long long)header->audio_size, map_size);
+	/* The ABI's one check, then what the shim's pools always are: width * 4 a row, a ring
+	 * after the frames, the memfd exactly that long (docs/pool-abi.md). */
+	struct cb_pool_header copy;
+	memcpy(&copy, header, sizeof(copy));
+	struct cb_pool_layout layout;
+	const char *problem = cb_pool_check(&copy, map_size, &layout);
+	if (problem || layout.stride != layout.width * 4u || layout.total_size != map_size ||
+	    (copy.handoff & ~CB_POOL_INDEX_MASK) != 0) {
+		fprintf(stderr, "fake: the pool header is not what the ABI says (%s; pool %llu, audio %llu+%llu, memfd %zu)\n",
+			problem ? problem : "not the shim's layout", (unsigned long long)copy.pool_size,
+			(unsigned long long)copy.audio_offset, (unsigned long long)copy.audio_size, map_size);
 		return 2;
 	}
 	width = header->width;
@@ -263,16 +267,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fake: bench published %ld frames\n", frames);
 	}
 
+	const char *input_log_path = getenv("COMMENTBAR_FAKE_INPUT_LOG");
+	FILE *input_log = input_log_path && *input_log_path ? fopen(input_log_path, "a") : NULL;
 	uint32_t colour = 0xFF000000u;
-	char line[65536];
+	/* Room for the longest settings line the shim sends (1 MiB). */
+	enum { LINE_CAPACITY = 2 * 1024 * 1024 };
+	char *line = malloc(LINE_CAPACITY);
 	size_t len = 0;
+	if (strcmp(mode, "late") == 0)
+		sleep_ms(env_long("COMMENTBAR_FAKE_READ_AFTER_MS", 2000));
 	uint64_t hang_at = strcmp(mode, "hang") == 0 ? now_ns() + 500000000ull : 0;
 	uint64_t last_publish = 0;
 	for (;;) {
 		struct pollfd p = {.fd = 0, .events = POLLIN};
 		const int ready = poll(&p, 1, 50);
 		if (ready > 0) {
-			const ssize_t n = read(0, line + len, sizeof(line) - 1 - len);
+			const ssize_t n = read(0, line + len, LINE_CAPACITY - 1 - len);
 			if (n <= 0)
 				break; /* stdin closed: OBS is done with us */
 			len += (size_t)n;
@@ -280,6 +290,10 @@ int main(int argc, char **argv)
 			while ((newline = memchr(line, '\n', len)) != NULL) {
 				*newline = '\0';
 				fprintf(stderr, "fake: got %s\n", line);
+				if (input_log) {
+					fprintf(input_log, "%s\n", line);
+					fflush(input_log);
+				}
 				if (settings_colour(line, &colour)) {
 					if (strcmp(mode, "bench") != 0)
 						publish(colour, 0);
@@ -310,6 +324,9 @@ int main(int argc, char **argv)
 	}
 	atomic_store(&done, true);
 	pthread_join(heartbeat, NULL);
+	if (input_log)
+		fclose(input_log);
+	free(line);
 	fprintf(stderr, "fake: stdin closed, exiting\n");
 	return 0;
 }

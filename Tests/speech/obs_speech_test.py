@@ -5,39 +5,25 @@ after each comment and silent between them; with `speech` off it is silent throu
     obs_speech_test.py --plugin SO --data DIR --renderer BIN [--bench OUT.json]
 With --bench it also measures (figures only, no verdict): comment to first audio sample in OBS
 (the shim's COMMENTBAR_SPEECH_TRACE lines), the renderer's CPU while reading 2 comments/s, and
-its memory with speech on and off. Prints "ok"/"FAIL" lines and "N passed, M failed".
+its memory with speech on and off. Prints "ok"/"FAIL" lines and "N passed, M failed". In `make
+check` it shares one OBS with the other real-OBS tests (obs/shared_obs.py).
 """
-import argparse
 import glob
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
-import obsctl  # noqa: E402
+from obs import shared_obs
+from speech import fakes
+from support.checks import check
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fakes  # noqa: E402
-
-passed = failed = 0
+NAME = "speech in real OBS"
 RATE = 8000  # the decoded audio's rate: enough to tell loud from silent
 WINDOW = 0.1
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}", flush=True)
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    return ok
 
 
 def fixture(path, times, prefix, texts=None):
@@ -122,101 +108,75 @@ def memory(pid):
     return values
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--renderer", required=True)
-    ap.add_argument("--bench")
-    args = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="commentbar-obs-speech.")
-    cleanup = []
-    try:
-        os.makedirs(os.path.join(work, "plugins"))
-        shutil.copy(args.plugin, os.path.join(work, "plugins", "comment-bar.so"))
-        os.makedirs(os.path.join(work, "data"))
-        shutil.copytree(args.data, os.path.join(work, "data", "comment-bar"))
-        xvfb = obsctl.Xvfb(work)
-        cleanup.append(xvfb.stop)
-        home = os.path.join(work, "home")
-        os.makedirs(home)
-        obs = obsctl.OBS(home, xvfb.display, work, {
-            "OBS_PLUGINS_PATH": os.path.join(work, "plugins"), "OBS_PLUGINS_DATA_PATH": os.path.join(work, "data"),
-            "COMMENTBAR_RENDERER": os.path.abspath(args.renderer), "HOME": home, "COMMENTBAR_SPEECH_TRACE": "1"})
-        cleanup.append(obs.stop)
-        obs.request("SetRecordDirectory", {"recordDirectory": work}, check=False)
-        base = {"service": "file", "width": 320, "height": 64, "speech_engine": "espeak"}
+def environment(work, cleanup, args):
+    return {"COMMENTBAR_SPEECH_TRACE": "1"}
 
-        # Speech on: three comments, 6 s apart.
-        times = [3, 9, 15]
-        on_fixture = os.path.join(work, "on.jsonl")
-        fixture(on_fixture, times, "on")
-        rec_start = start_recording(obs)
-        obs.create_input("Speech Bar", "comment_bar_source", {**base, "stream_id": on_fixture, "speech": True})
-        created = time.monotonic() - rec_start
-        time.sleep(times[-1] + 4)
-        path = stop_recording(obs)
-        levels = loudness(path)
-        loud = 0.01
-        for at in times:
-            after = levels[int((created + at) / WINDOW):int((created + at + 3) / WINDOW)]
-            check(max(after, default=0) > loud, f"speech on: loud within 3 s after the comment at {at} s",
-                  f"peak RMS {max(after, default=0):.3f}")
-        for at, following in zip(times, times[1:]):
-            between = levels[int((created + at + 3.5) / WINDOW):int((created + following - 0.2) / WINDOW)]
-            check(between and max(between) < 0.002, f"speech on: silent between the comments at {at} and {following} s",
-                  f"peak RMS {max(between, default=0):.4f} over {len(between)} windows")
-        before = levels[:int((created + times[0] - 0.2) / WINDOW)]
-        check(before and max(before) < 0.002, "speech on: silent before the first comment",
-              f"peak RMS {max(before, default=0):.4f}")
-        traces = [float(m) for m in re.findall(r"speech trace: first sample ([0-9.]+) ms",
-                                                open(obs.log_path(), errors="replace").read())]
-        check(len(traces) == len(times), "the shim's trace saw each comment's first sample", f"{traces}")
-        obs.remove_input("Speech Bar")
 
-        # Speech off: the same kind of bar, silent.
-        off_fixture = os.path.join(work, "off.jsonl")
-        fixture(off_fixture, [2, 5, 8], "off")
-        obs.create_input("Quiet Bar", "comment_bar_source", {**base, "stream_id": off_fixture, "speech": False})
-        _, off_path = record(obs, 11)
-        off_levels = loudness(off_path)
-        check(off_levels and max(off_levels) < 0.002, "speech off: the recording is silent",
-              f"peak RMS {max(off_levels, default=0):.4f} over {len(off_levels)} windows")
-        obs.remove_input("Quiet Bar")
+def run(obs, work, args, env, cleanup):
+    obs.request("SetRecordDirectory", {"recordDirectory": work}, check=False)
+    base = {"service": "file", "width": 320, "height": 64, "speech_engine": "espeak"}
 
-        # A VOICEVOX engine that stalls: one status line, then reading goes on once it answers.
-        engine = fakes.Voicevox().start()
-        cleanup.append(engine.stop)
-        engine.mode = "stall"
-        stall_fixture = os.path.join(work, "stall.jsonl")
-        fixture(stall_fixture, [1, 3, 16], "stall")
-        obs.create_input("Stalled Bar", "comment_bar_source", {**base, "stream_id": stall_fixture, "speech": True,
-                                                               "speech_engine": "voicevox",
-                                                               "speech_server": engine.address})
-        time.sleep(14)
-        engine.mode = "ok"
-        time.sleep(6)
-        text = open(obs.log_path(), errors="replace").read()
-        problems = re.findall(r"speech \(voicevox\): [^\n]*", text)
-        check(len(problems) == 1, "a stalled engine makes one status line in the OBS log", f"{problems}")
-        check(engine.texts == ["viewer: comment number 3"], "reading goes on: the next comment reaches the engine once it answers",
-              f"{engine.texts}")
-        obs.remove_input("Stalled Bar")
+    # Speech on: three comments, 6 s apart.
+    times = [3, 9, 15]
+    on_fixture = os.path.join(work, "on.jsonl")
+    fixture(on_fixture, times, "on")
+    rec_start = start_recording(obs)
+    obs.create_input("Speech Bar", "comment_bar_source", {**base, "stream_id": on_fixture, "speech": True})
+    created = time.monotonic() - rec_start
+    time.sleep(times[-1] + 4)
+    path = stop_recording(obs)
+    levels = loudness(path)
+    loud = 0.01
+    for at in times:
+        after = levels[int((created + at) / WINDOW):int((created + at + 3) / WINDOW)]
+        check(max(after, default=0) > loud, f"speech on: loud within 3 s after the comment at {at} s",
+              f"peak RMS {max(after, default=0):.3f}")
+    for at, following in zip(times, times[1:]):
+        between = levels[int((created + at + 3.5) / WINDOW):int((created + following - 0.2) / WINDOW)]
+        check(between and max(between) < 0.002, f"speech on: silent between the comments at {at} and {following} s",
+              f"peak RMS {max(between, default=0):.4f} over {len(between)} windows")
+    before = levels[:int((created + times[0] - 0.2) / WINDOW)]
+    check(before and max(before) < 0.002, "speech on: silent before the first comment",
+          f"peak RMS {max(before, default=0):.4f}")
+    traces = [float(m) for m in re.findall(r"speech trace: first sample ([0-9.]+) ms",
+                                            open(obs.log_path(), errors="replace").read())]
+    check(len(traces) == len(times), "the shim's trace saw each comment's first sample", f"{traces}")
+    obs.remove_input("Speech Bar")
 
-        hotkeys(obs, work, base)
-        monitor_only(obs, work, base)
+    # Speech off: the same kind of bar, silent.
+    off_fixture = os.path.join(work, "off.jsonl")
+    fixture(off_fixture, [2, 5, 8], "off")
+    obs.create_input("Quiet Bar", "comment_bar_source", {**base, "stream_id": off_fixture, "speech": False})
+    _, off_path = record(obs, 11)
+    off_levels = loudness(off_path)
+    check(off_levels and max(off_levels) < 0.002, "speech off: the recording is silent",
+          f"peak RMS {max(off_levels, default=0):.4f} over {len(off_levels)} windows")
+    obs.remove_input("Quiet Bar")
 
-        if args.bench:
-            bench(obs, work, base, traces, args.bench)
-    finally:
-        for stop in reversed(cleanup):
-            try:
-                stop()
-            except Exception as e:  # noqa: BLE001 - cleanup goes on
-                print(f"cleanup: {e}")
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    # A VOICEVOX engine that stalls: one status line, then reading goes on once it answers.
+    engine = fakes.Voicevox().start()
+    cleanup.add(engine.stop)
+    engine.mode = "stall"
+    stall_fixture = os.path.join(work, "stall.jsonl")
+    fixture(stall_fixture, [1, 3, 16], "stall")
+    obs.create_input("Stalled Bar", "comment_bar_source", {**base, "stream_id": stall_fixture, "speech": True,
+                                                           "speech_engine": "voicevox",
+                                                           "speech_server": engine.address})
+    time.sleep(14)
+    engine.mode = "ok"
+    time.sleep(6)
+    text = open(obs.log_path(), errors="replace").read()
+    problems = re.findall(r"speech \(voicevox\): [^\n]*", text)
+    check(len(problems) == 1, "a stalled engine makes one status line in the OBS log", f"{problems}")
+    check(engine.texts == ["viewer: comment number 3"], "reading goes on: the next comment reaches the engine once it answers",
+          f"{engine.texts}")
+    obs.remove_input("Stalled Bar")
+
+    hotkeys(obs, work, base)
+    monitor_only(obs, work, base)
+
+    if args.bench:
+        bench(obs, work, base, traces, args.bench)
 
 
 def hotkeys(obs, work, base):
@@ -312,4 +272,4 @@ def bench(obs, work, base, first_traces, out):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(shared_obs.main([sys.modules[__name__]]))

@@ -2,7 +2,8 @@
 """An HTS voice for Open JTalk in the tests: `mei_normal.htsvoice` (MMDAgent's "Mei", CC BY 3.0,
 Nagoya Institute of Technology; its licence file travels with it) from PyPI's pyopenjtalk 0.4.1
 source archive, fetched with `pip download --no-deps pyopenjtalk==0.4.1` into a cache folder
-that is never committed."""
+that is never committed, by `make deps` (the tests download nothing).
+    python3 -m speech.voice CACHE    fetches it (once) and prints its path"""
 import os
 import shutil
 import subprocess
@@ -13,10 +14,13 @@ MEMBER = "pyopenjtalk-0.4.1/pyopenjtalk/htsvoice/mei_normal.htsvoice"
 LICENCE = "pyopenjtalk-0.4.1/pyopenjtalk/htsvoice/LICENSE_mei_normal.htsvoice"
 
 
-def mei_voice(cache):
+def mei_voice(cache, fetch=False):
+    """The voice's path in `cache`; fetched there with `fetch` (make deps does), else it must be there."""
     voice = os.path.join(cache, "mei_normal.htsvoice")
     if os.path.exists(voice):
         return voice
+    if not fetch:
+        raise FileNotFoundError(f"{voice} is missing: `make deps` fetches it (python3 -m speech.voice {cache})")
     os.makedirs(cache, exist_ok=True)
     archive = os.path.join(cache, "pyopenjtalk-0.4.1.tar.gz")
     if not os.path.exists(archive):
@@ -29,3 +33,7 @@ def mei_voice(cache):
                 out.write(source.read())
             os.replace(name + ".part", name)
     return voice
+
+
+if __name__ == "__main__":
+    print(mei_voice(sys.argv[1], fetch=True))

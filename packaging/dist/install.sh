@@ -12,3 +12,6 @@ install -d "$dest/bin/64bit" "$dest/data/locale"
 install -m 0755 "$here"/comment-bar/bin/64bit/* "$dest/bin/64bit/"
 install -m 0644 "$here"/comment-bar/data/locale/*.ini "$dest/data/locale/"
 echo "installed into $dest; restart OBS"
+# The renderer is OBS's, but it also runs on its own: say where it is.
+echo "the renderer: $dest/bin/64bit/commentbar"
+echo "  e.g. the bar above a full-screen game without OBS: $dest/bin/64bit/commentbar overlay --stream URL"

@@ -135,27 +135,50 @@ struct cb_audio_ring {
 };
 
 
-/* The geometry a creator picks for width x height: stride is width * 4. */
-static inline uint64_t cb_pool_slot_size(uint32_t width, uint32_t height)
-{
-	uint64_t bytes = (uint64_t)width * 4u * (uint64_t)height;
-	return (bytes + CB_POOL_SLOT_ALIGN - 1u) / CB_POOL_SLOT_ALIGN * CB_POOL_SLOT_ALIGN;
-}
+/*
+ * Making and checking a pool (pool_abi.c): the one writer of a header (the shim, the
+ * standalone pool of `commentbar overlay`, the tests) and the one check of a header read
+ * from a mapping (the overlay helpers, the test renderers). Every size is computed with
+ * overflow checks: a hostile header cannot make a sum wrap around.
+ */
 
-static inline uint64_t cb_pool_total_size(uint32_t width, uint32_t height)
-{
-	return (uint64_t)CB_POOL_HEADER_SIZE + (uint64_t)CB_POOL_SLOTS * cb_pool_slot_size(width, height);
-}
+/* Where everything of a pool lies, in bytes from the start of the memfd. */
+struct cb_pool_layout {
+	uint32_t width;
+	uint32_t height;
+	uint32_t stride;                /* bytes per row: width * 4 when made here */
+	uint64_t slot_size;             /* bytes per slot, a multiple of CB_POOL_SLOT_ALIGN */
+	uint64_t pool_size;             /* CB_POOL_HEADER_SIZE + CB_POOL_SLOTS * slot_size: the frames' part */
+	uint64_t audio_offset;          /* the ring's start, page aligned after the frames; 0: no ring */
+	uint64_t audio_size;            /* CB_AUDIO_HEADER_SIZE + capacity * CB_AUDIO_CHANNELS * 4 */
+	uint32_t audio_capacity_frames; /* 0: no ring */
+	uint64_t total_size;            /* the memfd's size: pool_size, or audio_offset + audio_size */
+};
 
+/* The layout of a pool of width x height pixels (1..CB_POOL_MAX_DIMENSION each), with a
+ * mono float ring of audio_capacity_frames frames after the slots unless that is 0.
+ * Returns NULL, or what is wrong (and *layout is zeroed). */
+const char *cb_pool_layout_make(struct cb_pool_layout *layout, uint32_t width, uint32_t height,
+				uint32_t audio_capacity_frames);
+
+/* Writes the initial header of a pool laid out as layout (and its ring's header) into map,
+ * a mapping of map_size bytes that starts zeroed (a new memfd): the fields the creator
+ * writes once, handoff = 1 (the writer owns slot 0, slot 1 is in the middle). Plain stores:
+ * the creator writes before the other side runs. Returns NULL, or what is wrong (a mapping
+ * too small for the layout, a layout cb_pool_layout_make would not give). */
+const char *cb_pool_init(void *map, uint64_t map_size, const struct cb_pool_layout *layout);
+
+/* Checks a header against the ABI (docs/pool-abi.md, "Rules for the writer") and the size of
+ * the mapping it came from: magic, version, header size, slot count, dimensions, stride, slot
+ * size, pool size and the audio ring's place all consistent and inside map_size. Pass a copy
+ * of the header (the mapping may change under a reader). Returns NULL and the header's
+ * geometry in *layout, or what is wrong. */
+const char *cb_pool_check(const struct cb_pool_header *header, uint64_t map_size, struct cb_pool_layout *layout);
+
+/* The bytes of the ring shim and renderer use (CB_AUDIO_CAPACITY_FRAMES mono frames). */
 static inline uint64_t cb_audio_ring_size(void)
 {
 	return (uint64_t)CB_AUDIO_HEADER_SIZE + (uint64_t)CB_AUDIO_CAPACITY_FRAMES * CB_AUDIO_CHANNELS * 4u;
-}
-
-/* Where a pool's ring starts: after the frame slots, page aligned. */
-static inline uint64_t cb_audio_ring_offset(uint32_t width, uint32_t height)
-{
-	return (cb_pool_total_size(width, height) + CB_POOL_SLOT_ALIGN - 1u) / CB_POOL_SLOT_ALIGN * CB_POOL_SLOT_ALIGN;
 }
 
 /* Atomic access for both languages (Swift imports these inline functions). */

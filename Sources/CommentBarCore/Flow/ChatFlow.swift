@@ -8,15 +8,17 @@ public struct ChatFlow: Sendable {
     public struct Options: Sendable, Equatable {
         /// Spread bursts by their send times.
         public var paceBursts: Bool
-        /// How long every comment waits before it is shown (0 to 30 s).
+        /// How long every comment waits before it is shown (seconds, `delay_seconds`'s range).
         public var delaySeconds: Double
 
         public init(paceBursts: Bool = true, delaySeconds: Double = 0) {
             self.paceBursts = paceBursts
-            self.delaySeconds = min(max(delaySeconds.isFinite ? delaySeconds : 0, 0), Self.maxDelay)
+            self.delaySeconds = min(max(delaySeconds.isFinite ? delaySeconds : 0, Self.minDelay), Self.maxDelay)
         }
 
-        public static let maxDelay = 30.0
+        /// The moderation delay's bounds: the settings table's range for `delay_seconds`.
+        public static let minDelay = Double(SettingsSchema.range("delay_seconds").lowerBound)
+        public static let maxDelay = Double(SettingsSchema.range("delay_seconds").upperBound)
     }
 
     /// An event ready for `BarState.apply(_:from:)`.

@@ -2,6 +2,7 @@
 import CCairo
 import CPangoCairo
 import CommentBarCore
+import FoundationEssentials
 
 /// Decodes PNG, JPEG, GIF and WebP pictures (and nothing else: see `ImageFormat`) into
 /// premultiplied Cairo surfaces, scaled on decode so that a huge file costs no more memory
@@ -27,6 +28,9 @@ public enum ImageLoader {
     static let decodeBudget: Duration = .seconds(2)
     /// The slice of bytes given to the loader between two looks at the clock.
     static let sliceBytes = 16 << 10
+    /// JPEG's slices: smaller, and each holds the start of one scan at most (`JPEGScans`), since
+    /// the loader may redraw the whole picture after every scan.
+    static let jpegSliceBytes = 4 << 10
 
     static func load(path: String, coverSide side: Int) throws(Failure) -> ImageSurface {
         do {
@@ -34,44 +38,22 @@ public enum ImageLoader {
         } catch {
             throw Failure(description: error.description)
         }
-        var width: Int32 = 0
-        var height: Int32 = 0
-        // The header alone tells the size: a picture too large to decode is refused before decoding.
-        guard let format = gdk_pixbuf_get_file_info(path, &width, &height), width > 0, height > 0 else {
-            throw Failure(description: "\(path): not an image file gdk-pixbuf can read")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(description: "\(path): cannot be read")
         }
-        let formatName = gdk_pixbuf_format_get_name(format).map { name in
-            defer { g_free(name) }
-            return String(cString: name)
-        } ?? ""
-        guard ImageFormat(rawValue: formatName) != nil else {
-            throw Failure(description: "\(path): \(ImageFormat.refusal)")
-        }
-        guard max(width, height) <= maxSide else {
-            throw Failure(description: "\(path): \(width)x\(height) is too long a picture (at most \(maxSide) pixels a side)")
-        }
-        let limit = formatName == "jpeg" ? maxScaledDecodePixels : maxFullDecodePixels
-        guard Int(width) * Int(height) <= limit else {
-            throw Failure(description: "\(path): \(width)x\(height) is too large a picture (at most \(limit / 1_000_000) megapixels for \(formatName.isEmpty ? "this format" : formatName))")
-        }
-        let scale = min(1.0, Double(max(side, 1)) / Double(min(width, height)))
-        let targetWidth = max(1, Int32((Double(width) * scale).rounded()))
-        let targetHeight = max(1, Int32((Double(height) * scale).rounded()))
-        var error: UnsafeMutablePointer<GError>?
-        guard let pixbuf = gdk_pixbuf_new_from_file_at_scale(path, targetWidth, targetHeight, 1, &error) else {
-            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "cannot decode"
-            if let error { g_error_free(error) }
-            throw Failure(description: "\(path): \(message)")
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        return surface(from: pixbuf)
+        // The streamer's own file goes through the same loader as a feed's picture (the four
+        // formats by their magic bytes, the size from the header, the scans counted, the budget);
+        // a large JPEG may be bigger, as it is decoded straight at the size shown.
+        return try load(bytes: Array(data), name: path, coverSide: side, maxJPEGPixels: maxScaledDecodePixels)
     }
 
     /// Decodes image bytes (a remote image) so that its shorter side covers `side` pixels.
     /// The picture's size is read from its header before anything is decoded: a loader
     /// told to make a 0×0 picture stops with an error instead of allocating the full size.
-    static func load(bytes: [UInt8], name: String, coverSide side: Int) throws(Failure) -> ImageSurface {
-        let check = SizeCheck(maxPixels: maxFullDecodePixels, maxSide: maxSide, coverSide: side, headerOnly: false)
+    static func load(bytes: [UInt8], name: String, coverSide side: Int,
+                     maxJPEGPixels: Int = maxFullDecodePixels) throws(Failure) -> ImageSurface {
+        let maxPixels = ImageFormat(sniffing: bytes) == .jpeg ? maxJPEGPixels : maxFullDecodePixels
+        let check = SizeCheck(maxPixels: maxPixels, maxSide: maxSide, coverSide: side, headerOnly: false)
         return try withLoader(bytes: bytes, name: name, check: check) { pixbuf throws(Failure) in
             guard let pixbuf else { throw Failure(description: "\(name): not an image gdk-pixbuf can read") }
             return surface(from: pixbuf)
@@ -170,6 +152,16 @@ public enum ImageLoader {
         guard let format = ImageFormat(sniffing: bytes) else {
             throw Failure(description: "\(name): \(ImageFormat.refusal)")
         }
+        let sliceEnds: [Int]
+        if format == .jpeg {
+            let scans = JPEGScans(bytes)
+            guard !scans.isOverLimit else {
+                throw Failure(description: "\(name): a JPEG of more than \(JPEGScans.maxScans) scans is refused (each costs a whole decode)")
+            }
+            sliceEnds = scans.sliceEnds(count: bytes.count, sliceBytes: jpegSliceBytes)
+        } else {
+            sliceEnds = Array(stride(from: sliceBytes, to: bytes.count, by: sliceBytes)) + [bytes.count]
+        }
         var typeError: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type(format.loaderName, &typeError) else {
             if let typeError { g_error_free(typeError) }
@@ -216,14 +208,14 @@ public enum ImageLoader {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0
-            while offset < buffer.count, written != 0, !check.tooLarge, !(check.headerOnly && check.width > 0) {
+            for end in sliceEnds where end > offset {
+                guard written != 0, !check.tooLarge, !(check.headerOnly && check.width > 0) else { return }
                 if ContinuousClock.now >= check.deadline {
                     outOfTime = true
                     return
                 }
-                let count = min(sliceBytes, buffer.count - offset)
-                written = gdk_pixbuf_loader_write(loader, base + offset, gsize(count), &error)
-                offset += count
+                written = gdk_pixbuf_loader_write(loader, base + offset, gsize(end - offset), &error)
+                offset = end
             }
         }
         var closeError: UnsafeMutablePointer<GError>?

@@ -5,7 +5,28 @@ import Synchronization
 /// them (`serve`'s fetcher, `render` before it draws). The renderer only looks here: it never
 /// waits on the network. A few entries at most, the least recently added first out, so a
 /// feed naming image after image cannot grow the memory.
+///
+/// With `decoding` (serve), the bar's pictures (these and the streamer's own files) are decoded
+/// off the frame loop too: the bar draws the picture it had, or none, until the new one is ready.
 public final class RemoteImageStore: Sendable {
+    /// Where the bar's pictures are decoded, and who is told: `decoded` when one is ready (the
+    /// frame loop wakes to draw it), `failed` when a remote one cannot be shown (for the log).
+    public struct Decoding: Sendable {
+        public var decoders: PictureDecoders
+        public var decoded: @Sendable () -> Void
+        public var failed: @Sendable (_ url: String, _ reason: String) -> Void
+
+        public init(decoders: PictureDecoders = .bar, decoded: @escaping @Sendable () -> Void,
+                    failed: @escaping @Sendable (_ url: String, _ reason: String) -> Void) {
+            self.decoders = decoders
+            self.decoded = decoded
+            self.failed = failed
+        }
+    }
+
+    /// Nil: pictures are decoded where the renderer draws them (`render`, which draws once; tests).
+    public let decoding: Decoding?
+
     public enum State: Sendable, Equatable {
         case loading
         case loaded([UInt8])
@@ -23,7 +44,9 @@ public final class RemoteImageStore: Sendable {
 
     private let entries = Mutex(Entries())
 
-    public init() {}
+    public init(decoding: Decoding? = nil) {
+        self.decoding = decoding
+    }
 
     public func state(of url: String) -> State? {
         entries.withLock { $0.states[url] }
@@ -47,6 +70,12 @@ public final class RemoteImageStore: Sendable {
         entries.withLock { entries in
             Self.insert(url, state, into: &entries)
         }
+    }
+
+    /// A picture was decoded off the frame loop (or failed): the stable layer is drawn again.
+    func pictureDecoded() {
+        entries.withLock { $0.revision &+= 1 }
+        decoding?.decoded()
     }
 
     /// Forgets `url` (a fetch that was given up).

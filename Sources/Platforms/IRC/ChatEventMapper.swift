@@ -132,6 +132,8 @@ struct ChatEventMapper {
         let name = TwitchTags.text(tags["display-name"].map { $0.trimmingWhitespace() }) ?? login
         return ChatLine(id: id, user: name, login: login.isEmpty ? nil : login, text: text,
                         color: tags["color"].flatMap(RGBColor.init(hex:)), badges: TwitchTags.badges(tags["badges"]),
-                        kind: kind, emotes: emotes)
+                        kind: kind, emotes: emotes,
+                        // Twitch's own "first message in this channel" (the viewer memory's first-time badge).
+                        platformFirstMessage: tags["first-msg"] == "1")
     }
 }

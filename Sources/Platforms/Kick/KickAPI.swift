@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
 
@@ -35,20 +36,14 @@ enum KickAPI {
     }
 
     /// Every answer is small: a larger one is refused.
-    static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(15))
+    static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(15))
 
     static func channelURL(base: String, slug: String) -> String {
         "\(base)/api/v2/channels/\(slug)"
     }
 
-    static func fetchChannel(base: String, slug: String) async throws(HTTPFetcher.Failure) -> Channel {
-        let url = channelURL(base: base, slug: slug)
-        let body = try await HTTPFetcher.get(url, limits: limits, accept: "application/json")
-        do {
-            return try JSONDecoder().decode(Channel.self, from: Data(body))
-        } catch {
-            throw HTTPFetcher.Failure("\(HTTPFetcher.shown(url)): not the expected JSON")
-        }
+    static func fetchChannel(_ api: WebAPI, slug: String) async throws(WebFailure) -> Channel {
+        try await api.getJSON(Channel.self, from: channelURL(base: api.base, slug: slug), limits: limits)
     }
 }
 

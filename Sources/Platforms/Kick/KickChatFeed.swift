@@ -12,7 +12,7 @@ import Synchronization
 struct KickChatFeed: CommentFeed {
     let channel: KickChannel
     /// `https://kick.com`, or the `server` setting.
-    let apiBase: String
+    let api: WebAPI
 
     /// Kick's public Pusher app (cluster us2), as its web player connects.
     static let pusherEndpoint = "wss://ws-us2.pusher.com/app/32cbd69e4b950bf97679?protocol=7&client=js&version=8.4.0&flash=false"
@@ -52,7 +52,7 @@ struct KickChatFeed: CommentFeed {
         }
         let answer: KickAPI.Channel
         do {
-            answer = try await KickAPI.fetchChannel(base: apiBase, slug: slug)
+            answer = try await KickAPI.fetchChannel(api, slug: slug)
         } catch {
             switch error.status {
             case 404:
@@ -78,7 +78,8 @@ struct KickChatFeed: CommentFeed {
     func read(_ chat: Chat, emit: @escaping @Sendable (FeedEvent) -> Void,
               problems: InputProblemLog) async throws -> ResolvedChatLoop.SessionEnd {
         let endpoint = try FeedEndpoint.parse(Self.pusherEndpoint, service: "kick", schemes: ["wss"], namedBy: .feed)
-        let connection = try await ResolvedChatLoop.openWebSocket(endpoint, problems: problems)
+        let connection = try await ResolvedChatLoop.openWebSocket(endpoint, streamerServer: api.streamerServer,
+                                                                 problems: problems)
         let lastHeard = LastHeard()
         return try await connection.executeThenClose { inbound, outbound in
             var mapper = KickChatMapper()
@@ -180,7 +181,7 @@ struct KickChatFeed: CommentFeed {
         guard case .channel(let slug) = channel else { return }
         while !Task.isCancelled {
             do { try await Task.sleep(for: Self.viewersInterval) } catch { return }
-            if let stream = try? await KickAPI.fetchChannel(base: apiBase, slug: slug).livestream,
+            if let stream = try? await KickAPI.fetchChannel(api, slug: slug).livestream,
                let viewers = stream.viewerCount, viewers >= 0 {
                 emit(.viewers(viewers))
             }

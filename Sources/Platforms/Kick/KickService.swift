@@ -16,7 +16,7 @@ public enum KickService {
         badge: PlatformBadge(rgb: 0x53FC18, sign: .bubble),
         makeFeed: { request throws(FeedConfigError) in
             let channel = try KickChannel.parse(request.streamID)
-            let base = try APIBase.parse(request.server, default: defaultAPI, service: "kick")
-            return KickChatFeed(channel: channel, apiBase: base)
+            let api = try WebAPI.parse(request.server, default: defaultAPI, service: "kick", web: request.web)
+            return KickChatFeed(channel: channel, api: api)
         })
 }

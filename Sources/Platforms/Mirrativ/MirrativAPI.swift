@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
 
@@ -16,10 +17,17 @@ enum MirrativAPI {
         var onlineUserNum: LenientInt?
         var startedAt: LenientInt?
         var status: Status?
+        /// The streamer (`owner.user_id`): every live of one user is one channel to the viewer memory.
+        var owner: Owner?
+
+        struct Owner: Decodable, Sendable, Equatable {
+            var userID: LenientString?
+            enum CodingKeys: String, CodingKey { case userID = "user_id" }
+        }
 
         enum CodingKeys: String, CodingKey {
             case liveID = "live_id", isLive = "is_live", bcsvrKey = "bcsvr_key", broadcastKey = "broadcast_key"
-            case onlineUserNum = "online_user_num", startedAt = "started_at", status
+            case onlineUserNum = "online_user_num", startedAt = "started_at", status, owner
         }
 
         /// The key the chat server's `SUB` takes.
@@ -48,33 +56,22 @@ enum MirrativAPI {
     enum Failure: Error, Equatable {
         /// No session, or one Mirrativ no longer accepts.
         case needsLogin
-        case http(HTTPFetcher.Failure)
+        case http(WebFailure)
     }
 
     /// Small answers; no redirect is followed, so the session never goes to another host.
-    static let limits: HTTPFetcher.Limits = {
-        var limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(15))
-        limits.maxRedirects = 0
-        return limits
-    }()
+    static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(15), maxRedirects: 0)
 
     static func liveURL(base: String, liveID: String) -> String { "\(base)/api/live/live?live_id=\(liveID)" }
     static func profileURL(base: String, userID: String) -> String { "\(base)/api/user/profile?user_id=\(userID)" }
 
-    static func fetch<Answer: Decodable>(_ type: Answer.Type, from url: String,
+    static func fetch<Answer: Decodable>(_ type: Answer.Type, from url: String, web: any WebFetching,
                                          session: MirrativSession) async throws(Failure) -> Answer {
-        let body: [UInt8]
         do {
-            body = try await HTTPFetcher.get(url, limits: limits, accept: "application/json",
-                                             headers: [("Cookie", session.cookie)])
+            return try await web.getJSON(type, from: url, limits: limits, headers: [(name: "Cookie", value: session.cookie)])
         } catch {
             if error.status == 401 || error.status == 403 { throw .needsLogin }
             throw .http(error)
-        }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: Data(body))
-        } catch {
-            throw .http(HTTPFetcher.Failure("\(HTTPFetcher.shown(url)): not the expected JSON"))
         }
     }
 }

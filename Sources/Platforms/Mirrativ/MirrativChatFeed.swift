@@ -10,6 +10,8 @@ import NIOCore
 struct MirrativChatFeed: CommentFeed {
     let stream: MirrativStreamID
     let session: MirrativSession?
+    /// Mirrativ's own API only (the service takes no server setting).
+    let web: any WebFetching
 
     static let apiBase = "https://\(MirrativAPI.host)"
     static let chatEndpoint = "wss://online.mirrativ.com/"
@@ -48,7 +50,7 @@ struct MirrativChatFeed: CommentFeed {
             case .user(let userID):
                 let profile = try await MirrativAPI.fetch(MirrativAPI.Profile.self,
                                                           from: MirrativAPI.profileURL(base: Self.apiBase, userID: userID),
-                                                          session: session)
+                                                          web: web, session: session)
                 if profile.status?.needsLogin == true { throw .needsLogin }
                 guard let id = profile.onlive?.liveID, MirrativStreamID.isLiveID(id) else {
                     return .notLive("配信前 / not live")
@@ -57,13 +59,15 @@ struct MirrativChatFeed: CommentFeed {
             }
             let live = try await MirrativAPI.fetch(MirrativAPI.Live.self,
                                                    from: MirrativAPI.liveURL(base: Self.apiBase, liveID: liveID),
-                                                   session: session)
+                                                   web: web, session: session)
             if live.status?.needsLogin == true { throw .needsLogin }
             guard live.isLive != false else { return .ended("配信終了 / live ended") }
             guard let key = live.chatKey, key.utf8.count <= 256,
                   !key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
                 return .failed("the Mirrativ live has no chat key", retryAfter: .seconds(30))
             }
+            // A live's id is not the streamer's: the viewer memory keeps viewers per streamer.
+            if let owner = live.owner?.userID?.value.flatMap(FeedEvent.channelID) { emit(.channel(id: owner)) }
             if let start = live.startedAt?.value, start > 0 { emit(.start(time: Double(start))) }
             if let viewers = live.onlineUserNum?.value, viewers >= 0 { emit(.viewers(viewers)) }
             liveID = live.liveID.flatMap { MirrativStreamID.isLiveID($0) ? $0 : nil } ?? liveID
@@ -82,7 +86,7 @@ struct MirrativChatFeed: CommentFeed {
               problems: InputProblemLog) async throws -> ResolvedChatLoop.SessionEnd {
         let endpoint = try FeedEndpoint.parse(Self.chatEndpoint, service: "mirrativ", schemes: ["wss"],
                                               namedBy: .feed)
-        let connection = try await ResolvedChatLoop.openWebSocket(endpoint, problems: problems)
+        let connection = try await ResolvedChatLoop.openWebSocket(endpoint, streamerServer: nil, problems: problems)
         return try await connection.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(string: "SUB\t\(live.key)"))
             emit(.status(.live))
@@ -115,7 +119,7 @@ struct MirrativChatFeed: CommentFeed {
             do { try await Task.sleep(for: Self.viewersInterval) } catch { return }
             if let answer = try? await MirrativAPI.fetch(MirrativAPI.Live.self,
                                                          from: MirrativAPI.liveURL(base: Self.apiBase, liveID: live.liveID),
-                                                         session: session),
+                                                         web: web, session: session),
                let viewers = answer.onlineUserNum?.value, viewers >= 0 {
                 emit(.viewers(viewers))
             }

@@ -17,6 +17,6 @@ public enum MirrativService {
             guard request.server.isEmpty else {
                 throw FeedConfigError("the mirrativ service takes no server setting: your session is sent only to www.mirrativ.com")
             }
-            return MirrativChatFeed(stream: stream, session: try MirrativSession.find(in: request))
+            return MirrativChatFeed(stream: stream, session: try MirrativSession.find(in: request), web: request.web)
         })
 }

@@ -4,8 +4,9 @@ import CommentBarFeeds
 import FoundationEssentials
 
 /// The streamer's own Mirrativ login session (its comments need one since 2025-09): the
-/// `mirrativ_session` source setting (kept by OBS like a stream key), or for the CLI
-/// `COMMENTBAR_MIRRATIV_SESSION` or the file named by `COMMENTBAR_MIRRATIV_SESSION_FILE` —
+/// `mirrativ_session` source setting (never in OBS's saved settings: the shim sends it once, the
+/// renderer keeps it in a 0600 file, `SecretStore`, and gives it back as a credential), or for
+/// the CLI `COMMENTBAR_MIRRATIV_SESSION` or the file named by `COMMENTBAR_MIRRATIV_SESSION_FILE` —
 /// never a command-line argument, which any user of the machine can read. It is sent only
 /// as a Cookie header over HTTPS to Mirrativ's own API host, and never appears in a log
 /// line, an error, a status or `description`.

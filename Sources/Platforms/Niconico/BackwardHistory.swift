@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
 import SwiftProtobuf
 
@@ -10,15 +11,15 @@ import SwiftProtobuf
 enum BackwardHistory {
     /// More than a bar can show (max_lines is at most 50).
     static let maxRows = 50
-    static let limits = HTTPFetcher.Limits(maxBytes: 4 << 20, timeout: .seconds(15))
+    static let limits = WebLimits(maxBytes: 4 << 20, timeout: .seconds(15))
 
     /// The newest rows of the packed segment at `uri`, as history events, oldest first.
-    static func read(_ uri: String, problems: InputProblemLog) async -> [FeedEvent] {
+    static func read(_ uri: String, site: WebAPI, problems: InputProblemLog) async -> [FeedEvent] {
         do {
-            let body = try await HTTPFetcher.get(uri, limits: limits, accept: "application/octet-stream")
+            let body = try await site.get(uri, limits: limits, accept: "application/octet-stream")
             return rows(in: try Dwango_Nicolive_Chat_Service_Edge_PackedSegment(serializedBytes: body))
         } catch {
-            problems.note("backward segment \(HTTPFetcher.shown(uri)): \(String("\(error)".prefix(120)))")
+            problems.note("backward segment \(WebFailure.shown(uri)): \(String("\(error)".prefix(120)))")
             return []
         }
     }

@@ -33,9 +33,8 @@ struct DelimitedFrameSplitter {
     /// Bytes received but not yet part of a whole message.
     var pendingBytes: Int { buffer.readableBytes }
 
-    mutating func append(_ chunk: ByteBuffer) {
-        var chunk = chunk
-        buffer.writeBuffer(&chunk)
+    mutating func append(_ chunk: [UInt8]) {
+        buffer.writeBytes(chunk)
     }
 
     /// The next whole message's bytes, nil when more bytes are needed, or why the stream is unusable.
@@ -90,7 +89,7 @@ enum DelimitedMessageReader {
     /// `DelimitedFrameSplitter.Failure`, as the rest of the stream cannot be split.
     static func read<Body: AsyncSequence, M: SwiftProtobuf.Message>(
         _ body: Body, as type: M.Type, problems: InputProblemLog, handle: (M) async -> Bool
-    ) async throws -> End where Body.Element == ByteBuffer {
+    ) async throws -> End where Body.Element == [UInt8] {
         var splitter = DelimitedFrameSplitter()
         for try await chunk in body {
             splitter.append(chunk)

@@ -2,6 +2,7 @@
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
+import CommentBarSupport
 import Logging
 
 /// The `niconico` feed: reads the programme's watch page, and while it is on air holds a
@@ -9,10 +10,11 @@ import Logging
 /// checks the page again (a community, channel or user page names its next programme).
 struct NiconicoFeed: CommentFeed {
     let streamID: NiconicoStreamID
-    /// The site root the watch pages come from (`https://live.nicovideo.jp`).
-    let server: String
+    /// The site root the watch pages come from (`https://live.nicovideo.jp`, or the `server`
+    /// setting), and the web every request of the feed goes through.
+    let site: WebAPI
 
-    static let pageLimits = HTTPFetcher.Limits(maxBytes: 4 << 20, timeout: .seconds(20))
+    static let pageLimits = WebLimits(maxBytes: 4 << 20, timeout: .seconds(20))
     /// How often a page that is not (or no longer) on air is checked again.
     static let recheckInterval = 30.0
     static let slowDownInterval = 60.0
@@ -22,11 +24,12 @@ struct NiconicoFeed: CommentFeed {
     static let notFound = "番組が見つかりません / no such programme"
     static let cannotWatch = "視聴できません（メンバー限定など） / cannot watch (members-only or login required)"
 
-    var watchURL: String { "\(server)/watch/\(streamID.watchPath)" }
+    var watchURL: String { "\(site.base)/watch/\(streamID.watchPath)" }
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let problems = InputProblemLog(source: "niconico \(streamID.watchPath)")
-        var backoff = ReconnectBackoff()
+        var backoff = Backoff()
+        func nextDelay() -> Double { backoff.nextDelay() / .seconds(1) }
         emit(.status(.connecting))
         while !Task.isCancelled {
             let wait: Double
@@ -47,9 +50,11 @@ struct NiconicoFeed: CommentFeed {
                     emit(.status(.error(message: Self.cannotWatch)))
                     wait = Self.recheckInterval
                 case .onAir:
+                    // Every programme of one broadcaster is one channel to the viewer memory.
+                    if let broadcaster = page.broadcaster { emit(.channel(id: broadcaster)) }
                     if let begin = page.beginTime { emit(.start(time: begin)) }
                     let started = ContinuousClock.now
-                    let end = await SeatSession(webSocketURL: page.webSocketURL, problems: problems, emit: emit).run()
+                    let end = await SeatSession(webSocketURL: page.webSocketURL, site: site, problems: problems, emit: emit).run()
                     if Task.isCancelled { return }
                     if ContinuousClock.now - started >= .seconds(10) { backoff.reset() }
                     switch end {
@@ -58,10 +63,10 @@ struct NiconicoFeed: CommentFeed {
                         if streamID.kind == .programme { return await sleepUntilCancelled() }
                         wait = Self.recheckInterval
                     case .lost(let reason):
-                        wait = backoff.nextDelay()
+                        wait = nextDelay()
                         emit(.status(.reconnecting(reason: "\(reason); retrying in \(seconds(wait))")))
                     case .refused(let code):
-                        wait = max(backoff.nextDelay(), Self.recheckInterval)
+                        wait = max(nextDelay(), Self.recheckInterval)
                         emit(.status(.error(message: "\(refusal(code)); retrying in \(seconds(wait))")))
                     }
                 }
@@ -69,14 +74,14 @@ struct NiconicoFeed: CommentFeed {
                 emit(.status(.error(message: Self.notFound)))
                 wait = Self.recheckInterval
             case .failure(.slowDown):
-                wait = max(backoff.nextDelay(), Self.slowDownInterval)
+                wait = max(nextDelay(), Self.slowDownInterval)
                 emit(.status(.reconnecting(reason: "the site asks to slow down (HTTP 429); retrying in \(seconds(wait))")))
             case .failure(.unusable(let reason)):
                 problems.note(reason)
-                wait = backoff.nextDelay()
+                wait = nextDelay()
                 emit(.status(.error(message: "\(reason); retrying in \(seconds(wait))")))
             case .failure(.unreachable(let reason)):
-                wait = backoff.nextDelay()
+                wait = nextDelay()
                 emit(.status(.reconnecting(reason: "\(reason); retrying in \(seconds(wait))")))
             }
             do { try await Task.sleep(for: .milliseconds(Int(max(wait, 1) * 1000))) } catch { return }
@@ -94,7 +99,7 @@ struct NiconicoFeed: CommentFeed {
     private func loadPage() async -> Result<WatchPage, PageFailure> {
         let html: [UInt8]
         do {
-            html = try await HTTPFetcher.get(watchURL, limits: Self.pageLimits, accept: "text/html")
+            html = try await site.get(watchURL, limits: Self.pageLimits, accept: "text/html")
         } catch {
             switch error.status {
             case 404?, 410?: return .failure(.notFound)

@@ -65,7 +65,7 @@ enum SeatMessages {
                 return .unknown("a messageServer without an https viewUri")
             }
             // Only niconico's own hosts: a viewUri naming another (a LAN address) is not followed.
-            guard PictureHosts.allows(uri, hosts: PictureHosts.niconico) else {
+            guard PictureHosts.allows(uri, hosts: NiconicoService.description.pictureHosts) else {
                 return .unknown("a messageServer whose viewUri is not on nicovideo.jp")
             }
             return .messageServer(viewURI: uri)

@@ -16,6 +16,8 @@ struct SeatSession: Sendable {
     }
 
     let webSocketURL: String
+    /// The web the comments are read through, and the server the streamer typed (if any).
+    let site: WebAPI
     let problems: InputProblemLog
     let emit: @Sendable (FeedEvent) -> Void
 
@@ -35,7 +37,8 @@ struct SeatSession: Sendable {
         let connection: FeedConnector.MessageChannel
         do {
             connection = try await FeedConnector.connect(to: endpoint, framing: .messages, tls: try TLSSettings.makeContext(),
-                                                         connectTo: try ConnectTo.fromEnvironment(), problems: problems)
+                                                         connectTo: try ConnectTo.fromEnvironment(),
+                                                         streamerServer: site.streamerServer, problems: problems)
         } catch {
             return .lost("cannot open the seat WebSocket (\(String("\(error)".prefix(120))))")
         }
@@ -65,7 +68,7 @@ struct SeatSession: Sendable {
                             guard !reading else { continue }
                             reading = true
                             group.addTask {
-                                switch await SegmentStream(viewURI: uri, problems: problems, emit: emit).run() {
+                                switch await SegmentStream(viewURI: uri, site: site, problems: problems, emit: emit).run() {
                                 case .programmeEnded: sink.yield(.end(.programmeEnded))
                                 case .lost(let reason): sink.yield(.end(.lost(reason)))
                                 }

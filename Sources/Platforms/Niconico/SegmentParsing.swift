@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
-import NIOCore
 
 /// The parse path of one NDGR segment on its own (length-delimited split, SwiftProtobuf
 /// decoding and mapping, as the feed runs them), for the parser benchmark.
@@ -9,7 +8,7 @@ package enum NiconicoSegmentParsing {
     /// decode is counted as neither.
     package static func parse(segment: [UInt8]) -> (messages: Int, events: [FeedEvent]) {
         var splitter = DelimitedFrameSplitter()
-        splitter.append(ByteBuffer(bytes: segment))
+        splitter.append(segment)
         var messages = 0
         var events: [FeedEvent] = []
         while let body = try? splitter.nextMessage() {

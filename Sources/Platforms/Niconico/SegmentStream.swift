@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
+import CommentBarSupport
 import FoundationEssentials
 import NIOCore
 import Synchronization
@@ -17,12 +19,13 @@ struct SegmentStream: Sendable {
     }
 
     let viewURI: String
+    let site: WebAPI
     let problems: InputProblemLog
     let emit: @Sendable (FeedEvent) -> Void
 
-    /// A view stream lasts about 30 s and a segment about 25 s (NDGRClient's notes); these only end hung ones.
-    static let viewDeadline = TimeAmount.seconds(90)
-    static let segmentDeadline = TimeAmount.seconds(90)
+    /// A view stream lasts about 30 s and a segment about 25 s (NDGRClient's notes); the deadline
+    /// (the whole answer, body included) only ends hung ones. Messages are capped as they are split.
+    static let streamLimits = WebLimits(maxBytes: DelimitedFrameSplitter.maxMessageBytes, timeout: .seconds(90))
     /// Never more view requests than one a second, whatever the server's `next` says.
     static let minViewInterval = Duration.seconds(1)
     /// View requests failing in a row before the seat is given up (and the watch page asked again).
@@ -48,7 +51,7 @@ struct SegmentStream: Sendable {
     private func followView(state: SegmentState, ends: AsyncStream<End>.Continuation) async -> End {
         var at = "now"
         var failures = 0
-        var backoff = ReconnectBackoff()
+        var backoff = Backoff()
         return await withDiscardingTaskGroup { segments -> End in
             defer { segments.cancelAll() }
             while !Task.isCancelled {
@@ -57,9 +60,9 @@ struct SegmentStream: Sendable {
                 var progressed = false
                 var reason = "the view stream ended without a next entry"
                 do {
-                    let response = try await HTTPFetcher.open(viewURL(at: at), deadline: .now() + Self.viewDeadline,
-                                                              accept: "application/octet-stream")
-                    let end = try await DelimitedMessageReader.read(response.body, as: NDGRChunkedEntry.self,
+                    let body = try await site.open(viewURL(at: at), limits: Self.streamLimits,
+                                                   accept: "application/octet-stream")
+                    let end = try await DelimitedMessageReader.read(body, as: NDGRChunkedEntry.self,
                                                                     problems: problems) { entry in
                         progressed = true
                         switch entry.entry {
@@ -73,7 +76,7 @@ struct SegmentStream: Sendable {
                             return false
                         case .backward(let backward)?:
                             if backward.hasSegment, state.claimHistory() {
-                                for event in await BackwardHistory.read(backward.segment.uri, problems: problems)
+                                for event in await BackwardHistory.read(backward.segment.uri, site: site, problems: problems)
                                 where state.isNew(event) {
                                     emit(event)
                                 }
@@ -86,7 +89,7 @@ struct SegmentStream: Sendable {
                         return true
                     }
                     if end == .cutOff { reason = "the view stream was cut off inside a message" }
-                } catch let error as HTTPFetcher.Failure {
+                } catch let error as WebFailure {
                     reason = error.description
                 } catch let error as DelimitedFrameSplitter.Failure {
                     reason = "view stream: \(error.description)"
@@ -109,7 +112,7 @@ struct SegmentStream: Sendable {
                     failures += 1
                     problems.note(reason)
                     if failures >= Self.maxViewFailures { return .lost(reason) }
-                    try? await Task.sleep(for: .milliseconds(Int(backoff.nextDelay() * 1000)))
+                    try? await Task.sleep(for: backoff.nextDelay())
                 }
                 let elapsed = ContinuousClock.now - started
                 if elapsed < Self.minViewInterval { try? await Task.sleep(for: Self.minViewInterval - elapsed) }
@@ -133,10 +136,9 @@ struct SegmentStream: Sendable {
         defer { state.endSegment() }
         for attempt in 1...Self.segmentAttempts {
             do {
-                let response = try await HTTPFetcher.open(uri, deadline: .now() + Self.segmentDeadline,
-                                                          accept: "application/octet-stream")
+                let body = try await site.open(uri, limits: Self.streamLimits, accept: "application/octet-stream")
                 if state.becomeLive() { emit(.status(.live)) }
-                let end = try await DelimitedMessageReader.read(response.body, as: NDGRChunkedMessage.self,
+                let end = try await DelimitedMessageReader.read(body, as: NDGRChunkedMessage.self,
                                                                 problems: problems) { chunk in
                     for output in MessageMapper.map(chunk) {
                         switch output {
@@ -158,7 +160,7 @@ struct SegmentStream: Sendable {
                 case .cutOff: problems.note("a segment stream was cut off inside a message")
                 }
             } catch {
-                problems.note("segment \(HTTPFetcher.shown(uri)): \(String("\(error)".prefix(120)))")
+                problems.note("segment \(WebFailure.shown(uri)): \(String("\(error)".prefix(120)))")
             }
             // Only a segment that is still running is worth opening again.
             let now = Date().timeIntervalSince1970

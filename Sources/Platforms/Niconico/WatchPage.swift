@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarNet
 import FoundationEssentials
 
 /// What a programme's watch page says: the `embedded-data` script's `data-props`
@@ -18,6 +19,10 @@ struct WatchPage: Sendable, Equatable {
     var beginTime: Double?
     /// `site.relive.webSocketUrl`: the seat WebSocket; empty when this visitor may not watch.
     var webSocketURL: String
+    /// Whose programme it is, as niconico's watch paths name them: a channel (`ch…`), a user
+    /// (`user/…`), or (pages from before communities ended in 2024) a community (`co…`): the
+    /// channel the viewer memory keeps viewers of, the same for every programme (nil: not named).
+    var broadcaster: String? = nil
 
     struct ParseError: Error, Equatable, CustomStringConvertible {
         var description: String
@@ -29,6 +34,17 @@ struct WatchPage: Sendable, Equatable {
             var nicoliveProgramId: String?
             var status: String?
             var beginTime: Double?
+            var supplier: Supplier?
+        }
+        /// Who broadcasts: `supplierType` is `user` or `channel`; `programProviderId` the user's number.
+        struct Supplier: Decodable {
+            var supplierType: String?
+            var programProviderId: LenientString?
+        }
+        /// The channel or community the programme belongs to (`type`, `id`: `ch…` or `co…`).
+        struct SocialGroup: Decodable {
+            var type: String?
+            var id: String?
         }
         struct Site: Decodable {
             struct Relive: Decodable { var webSocketUrl: String? }
@@ -36,7 +52,9 @@ struct WatchPage: Sendable, Equatable {
         }
         var program: Program?
         var site: Site?
+        var socialGroup: SocialGroup?
     }
+
 
     static func parse(html: [UInt8]) throws(ParseError) -> WatchPage {
         guard let attribute = embeddedDataProps(html) else {
@@ -60,7 +78,26 @@ struct WatchPage: Sendable, Equatable {
         }
         return WatchPage(programmeID: String((program.nicoliveProgramId ?? "").prefix(40)), state: state,
                          beginTime: program.beginTime.flatMap { $0.isFinite && $0 > 0 ? $0 : nil },
-                         webSocketURL: props.site?.relive?.webSocketUrl ?? "")
+                         webSocketURL: props.site?.relive?.webSocketUrl ?? "",
+                         broadcaster: broadcaster(supplier: program.supplier, group: props.socialGroup))
+    }
+
+    /// A channel's programme is the channel's (`ch…`); a user's is the user's (`user/…`), whatever
+    /// community it was once in; a page naming only a community gives the community (`co…`).
+    private static func broadcaster(supplier: Props.Supplier?, group: Props.SocialGroup?) -> String? {
+        let groupID = group?.id.flatMap { id in ["ch", "co"].contains(id.prefix(2)) && isNumber(id.dropFirst(2)) ? id : nil }
+        if supplier?.supplierType == "channel" || group?.type == "channel", let groupID, groupID.hasPrefix("ch") {
+            return groupID
+        }
+        if supplier?.supplierType != "channel", let user = supplier?.programProviderId?.value, isNumber(user[...]) {
+            return "user/\(user)"
+        }
+        return groupID
+    }
+
+    /// 1 to 20 ASCII digits.
+    private static func isNumber(_ text: Substring) -> Bool {
+        (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// The raw (still escaped) value of `data-props` on the tag whose id is `embedded-data`.

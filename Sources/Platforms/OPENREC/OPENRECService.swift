@@ -2,7 +2,6 @@
 import CommentBarCore
 import CommentBarFeeds
 import CommentBarNet
-import FoundationEssentials
 
 /// The `openrec` service: an OPENREC broadcast's chat and yells (エール), without a login.
 public enum OPENRECService {
@@ -17,14 +16,9 @@ public enum OPENRECService {
         badge: PlatformBadge(rgb: 0xEF6C00, sign: .ring),
         makeFeed: { request throws(FeedConfigError) in
             let id = try OpenrecMovieID.parse(request.streamID)
-            let base = try APIBase.parse(request.server, default: defaultAPI, service: "openrec")
+            let api = try WebAPI.parse(request.server, default: defaultAPI, service: "openrec", web: request.web)
             // A replaced server serves the chat too (same host and port); OPENREC's own is chat.openrec.tv.
-            var chatHost = defaultChatHost
-            var chatPort = 443
-            if !request.server.isEmpty, let components = URLComponents(string: base), let host = components.host {
-                chatHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-                chatPort = components.port ?? 443
-            }
-            return OpenrecChatFeed(id: id, apiBase: base, chatHost: chatHost, chatPort: chatPort)
+            let chat = api.streamerServer ?? StreamerServer(host: defaultChatHost, port: 443)
+            return OpenrecChatFeed(id: id, api: api, chatHost: chat.host, chatPort: chat.port)
         })
 }

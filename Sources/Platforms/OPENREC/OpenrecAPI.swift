@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
 
@@ -12,9 +13,16 @@ enum OpenrecAPI {
         var onairStatus: LenientInt?
         var startedAt: String?
         var liveViews: LenientInt?
+        /// The broadcaster's channel (`channel.id`): every broadcast of it is one channel to the viewer memory.
+        var channel: Channel?
+
+        struct Channel: Decodable, Sendable, Equatable {
+            var id: String?
+        }
 
         enum CodingKeys: String, CodingKey {
             case movieID = "movie_id", onairStatus = "onair_status", startedAt = "started_at", liveViews = "live_views"
+            case channel
         }
 
         /// `started_at` (ISO 8601 with an offset, e.g. `2018-08-23T09:37:50+09:00`) as unix seconds.
@@ -27,19 +35,13 @@ enum OpenrecAPI {
         }
     }
 
-    static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(15))
+    static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(15))
 
     static func movieURL(base: String, id: String) -> String {
         "\(base)/external/api/v5/movies/\(id)"
     }
 
-    static func fetchMovie(base: String, id: String) async throws(HTTPFetcher.Failure) -> Movie {
-        let url = movieURL(base: base, id: id)
-        let body = try await HTTPFetcher.get(url, limits: limits, accept: "application/json")
-        do {
-            return try JSONDecoder().decode(Movie.self, from: Data(body))
-        } catch {
-            throw HTTPFetcher.Failure("\(HTTPFetcher.shown(url)): not the expected JSON")
-        }
+    static func fetchMovie(_ api: WebAPI, id: String) async throws(WebFailure) -> Movie {
+        try await api.getJSON(Movie.self, from: movieURL(base: api.base, id: id), limits: limits)
     }
 }

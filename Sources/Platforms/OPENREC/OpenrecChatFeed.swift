@@ -10,7 +10,7 @@ import NIOCore
 struct OpenrecChatFeed: CommentFeed {
     let id: String
     /// `https://public.openrec.tv`, or the `server` setting.
-    let apiBase: String
+    let api: WebAPI
     /// `chat.openrec.tv:443`, or the `server` setting's host and port.
     let chatHost: String
     let chatPort: Int
@@ -21,11 +21,15 @@ struct OpenrecChatFeed: CommentFeed {
         var endpoint: FeedEndpoint
         var startTime: Double?
         var viewers: Int?
+        /// The broadcaster's channel id, when the API names one.
+        var channelID: String? = nil
     }
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let problems = InputProblemLog(source: "openrec \(id)")
         await ResolvedChatLoop.run(emit: emit, resolve: { await resolve() }, connect: { target in
+            // A broadcast's id is not its channel's: the viewer memory keeps viewers per channel.
+            if let channel = target.channelID { emit(.channel(id: channel)) }
             if let start = target.startTime { emit(.start(time: start)) }
             if let viewers = target.viewers { emit(.viewers(viewers)) }
             return try await read(target, emit: emit, problems: problems)
@@ -35,7 +39,7 @@ struct OpenrecChatFeed: CommentFeed {
     func resolve() async -> ResolvedChatLoop.Resolution<Target> {
         let movie: OpenrecAPI.Movie
         do {
-            movie = try await OpenrecAPI.fetchMovie(base: apiBase, id: id)
+            movie = try await OpenrecAPI.fetchMovie(api, id: id)
         } catch {
             if error.status == 404 {
                 return .failed("配信が見つかりません / no such OPENREC broadcast: \(id)",
@@ -51,7 +55,8 @@ struct OpenrecChatFeed: CommentFeed {
                 return .failed("OPENREC gave no numeric movie id for \(id)", retryAfter: .seconds(10))
             }
             return .live(Target(endpoint: endpoint, startTime: movie.startTime,
-                                viewers: movie.liveViews?.value.flatMap { $0 >= 0 ? $0 : nil }))
+                                viewers: movie.liveViews?.value.flatMap { $0 >= 0 ? $0 : nil },
+                                channelID: movie.channel?.id.flatMap(FeedEvent.channelID)))
         case 2:
             return .ended(BroadcastChatAction.endedReason)
         default:
@@ -69,7 +74,8 @@ struct OpenrecChatFeed: CommentFeed {
     /// `live` once the Socket.IO namespace is joined, and maps `message` events.
     func read(_ target: Target, emit: @escaping @Sendable (FeedEvent) -> Void,
               problems: InputProblemLog) async throws -> ResolvedChatLoop.SessionEnd {
-        let connection = try await ResolvedChatLoop.openWebSocket(target.endpoint, problems: problems)
+        let connection = try await ResolvedChatLoop.openWebSocket(target.endpoint, streamerServer: api.streamerServer,
+                                                                 problems: problems)
         return try await connection.executeThenClose { inbound, outbound in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 defer { group.cancelAll() }

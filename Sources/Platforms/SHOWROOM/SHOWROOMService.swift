@@ -15,7 +15,7 @@ public enum SHOWROOMService {
         badge: PlatformBadge(rgb: 0xD81B60, sign: .dot),
         makeFeed: { request throws(FeedConfigError) in
             let key = try ShowroomRoomKey.parse(request.streamID)
-            let base = try APIBase.parse(request.server, default: defaultAPI, service: "showroom")
-            return ShowroomChatFeed(roomKey: key, apiBase: base, requiresShowroomChatHost: request.server.isEmpty)
+            let api = try WebAPI.parse(request.server, default: defaultAPI, service: "showroom", web: request.web)
+            return ShowroomChatFeed(roomKey: key, api: api, requiresShowroomChatHost: request.server.isEmpty)
         })
 }

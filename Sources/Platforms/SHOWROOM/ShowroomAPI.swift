@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
 
@@ -45,7 +46,7 @@ enum ShowroomAPI {
     }
 
     /// Every answer is small: a larger one is refused.
-    static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(15))
+    static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(15))
 
     static func statusURL(base: String, roomKey: String) -> String {
         "\(base)/api/room/status?room_url_key=\(roomKey)"
@@ -68,15 +69,5 @@ enum ShowroomAPI {
             }
         }
         return names
-    }
-
-    /// Fetches and decodes one answer.
-    static func fetch<Answer: Decodable>(_ type: Answer.Type, from url: String) async throws(HTTPFetcher.Failure) -> Answer {
-        let body = try await HTTPFetcher.get(url, limits: limits, accept: "application/json")
-        do {
-            return try JSONDecoder().decode(Answer.self, from: Data(body))
-        } catch {
-            throw HTTPFetcher.Failure("\(HTTPFetcher.shown(url)): not the expected JSON")
-        }
     }
 }

@@ -10,7 +10,7 @@ import NIOCore
 struct ShowroomChatFeed: CommentFeed {
     let roomKey: String
     /// `https://www.showroom-live.com`, or the `server` setting.
-    let apiBase: String
+    let api: WebAPI
     /// Chat hosts must be SHOWROOM's own unless `server` names another API.
     let requiresShowroomChatHost: Bool
 
@@ -39,8 +39,9 @@ struct ShowroomChatFeed: CommentFeed {
     func resolve() async -> ResolvedChatLoop.Resolution<Broadcast> {
         let status: ShowroomAPI.RoomStatus
         do {
-            status = try await ShowroomAPI.fetch(ShowroomAPI.RoomStatus.self,
-                                                 from: ShowroomAPI.statusURL(base: apiBase, roomKey: roomKey))
+            status = try await api.getJSON(ShowroomAPI.RoomStatus.self,
+                                           from: ShowroomAPI.statusURL(base: api.base, roomKey: roomKey),
+                                           limits: ShowroomAPI.limits)
         } catch {
             if error.status == 404 {
                 return .failed("ルームが見つかりません / no such SHOWROOM room: \(roomKey)",
@@ -76,8 +77,9 @@ struct ShowroomChatFeed: CommentFeed {
     /// The room's gift names; without them gifts show their ids.
     func giftNames(roomID: String, problems: InputProblemLog) async -> [Int: String] {
         do {
-            let list = try await ShowroomAPI.fetch(ShowroomAPI.GiftList.self,
-                                                   from: ShowroomAPI.giftListURL(base: apiBase, roomID: roomID))
+            let list = try await api.getJSON(ShowroomAPI.GiftList.self,
+                                             from: ShowroomAPI.giftListURL(base: api.base, roomID: roomID),
+                                             limits: ShowroomAPI.limits)
             return ShowroomAPI.giftNames(list)
         } catch {
             problems.note("no gift list: \(error.description)")
@@ -88,7 +90,8 @@ struct ShowroomChatFeed: CommentFeed {
     /// Reads one broadcast's chat until it ends.
     func read(_ broadcast: Broadcast, mapper: inout ShowroomChatMapper, emit: @escaping @Sendable (FeedEvent) -> Void,
               problems: InputProblemLog) async throws -> ResolvedChatLoop.SessionEnd {
-        let connection = try await ResolvedChatLoop.openWebSocket(broadcast.endpoint, problems: problems)
+        let connection = try await ResolvedChatLoop.openWebSocket(broadcast.endpoint, streamerServer: api.streamerServer,
+                                                                 problems: problems)
         return try await connection.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(string: "SUB\t\(broadcast.key)"))
             emit(.status(.live))
@@ -127,8 +130,9 @@ struct ShowroomChatFeed: CommentFeed {
     /// The viewer count while the chat is read, once a minute.
     func pollViewers(roomID: String, emit: @escaping @Sendable (FeedEvent) -> Void) async {
         while !Task.isCancelled {
-            if let profile = try? await ShowroomAPI.fetch(ShowroomAPI.RoomProfile.self,
-                                                          from: ShowroomAPI.profileURL(base: apiBase, roomID: roomID)),
+            if let profile = try? await api.getJSON(ShowroomAPI.RoomProfile.self,
+                                                    from: ShowroomAPI.profileURL(base: api.base, roomID: roomID),
+                                                    limits: ShowroomAPI.limits),
                let viewers = profile.viewNum?.value, viewers >= 0 {
                 emit(.viewers(viewers))
             }

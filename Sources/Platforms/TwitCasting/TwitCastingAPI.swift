@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
 
@@ -38,7 +39,7 @@ enum TwitCastingAPI {
         var movie: Movie?
     }
 
-    static let limits = HTTPFetcher.Limits(maxBytes: 1 << 20, timeout: .seconds(15))
+    static let limits = WebLimits(maxBytes: 1 << 20, timeout: .seconds(15))
 
     static func streamServerURL(base: String, user: String) -> String {
         "\(base)/streamserver.php?target=\(TwitCastingUser.queryValue(user))&mode=client&player=pc_web"
@@ -56,14 +57,6 @@ enum TwitCastingAPI {
     static func viewerStatusURL(base: String, movieID: String, token: String) -> String {
         let frontend = base == TwitCastingService.defaultAPI ? "https://frontendapi.twitcasting.tv" : base
         return "\(frontend)/movies/\(movieID)/status/viewer?token=\(token)"
-    }
-
-    static func decode<Answer: Decodable>(_ type: Answer.Type, _ body: [UInt8], url: String) throws(HTTPFetcher.Failure) -> Answer {
-        do {
-            return try JSONDecoder().decode(Answer.self, from: Data(body))
-        } catch {
-            throw HTTPFetcher.Failure("\(HTTPFetcher.shown(url)): not the expected JSON")
-        }
     }
 
     /// The event WebSocket for an `eventpubsuburl.php` answer: `wss://` only, with

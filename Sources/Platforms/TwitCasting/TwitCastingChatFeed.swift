@@ -11,7 +11,7 @@ import NIOCore
 struct TwitCastingChatFeed: CommentFeed {
     let user: String
     /// `https://twitcasting.tv`, or the `server` setting.
-    let apiBase: String
+    let api: WebAPI
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let problems = InputProblemLog(source: "twitcasting \(user)")
@@ -33,11 +33,11 @@ struct TwitCastingChatFeed: CommentFeed {
     }
 
     func resolve(previouslyLive: String?) async -> ResolvedChatLoop.Resolution<Target> {
-        let url = TwitCastingAPI.streamServerURL(base: apiBase, user: user)
+        let url = TwitCastingAPI.streamServerURL(base: api.base, user: user)
         let movie: TwitCastingAPI.StreamServer.Movie
         do {
-            let body = try await HTTPFetcher.get(url, limits: TwitCastingAPI.limits, accept: "application/json")
-            guard let found = try TwitCastingAPI.decode(TwitCastingAPI.StreamServer.self, body, url: url).movie,
+            guard let found = try await api.getJSON(TwitCastingAPI.StreamServer.self, from: url,
+                                                    limits: TwitCastingAPI.limits).movie,
                   let id = found.id?.value, !id.isEmpty else {
                 return .failed("ユーザーが見つかりません / no such TwitCasting user: \(user)",
                                retryAfter: ResolvedChatLoop.recheckInterval)
@@ -57,12 +57,10 @@ struct TwitCastingChatFeed: CommentFeed {
         guard movie.live == true else {
             return previouslyLive == nil ? .notLive("配信前 / not live yet") : .ended(BroadcastChatAction.endedReason)
         }
-        let pubsub = TwitCastingAPI.eventPubSubURL(base: apiBase)
         do {
-            let body = try await HTTPFetcher.post(pubsub, body: Array("movie_id=\(movieID)".utf8),
-                                                  contentType: "application/x-www-form-urlencoded",
-                                                  limits: TwitCastingAPI.limits)
-            let answer = try TwitCastingAPI.decode(TwitCastingAPI.EventPubSubURL.self, body, url: pubsub)
+            let answer = try await api.postFormJSON(TwitCastingAPI.EventPubSubURL.self,
+                                                    to: TwitCastingAPI.eventPubSubURL(base: api.base),
+                                                    form: "movie_id=\(movieID)", limits: TwitCastingAPI.limits)
             guard let endpoint = TwitCastingAPI.eventEndpoint(answer) else {
                 return .failed("TwitCasting gave no usable comment server (wss://) for movie \(movieID)",
                                retryAfter: .seconds(10))
@@ -77,7 +75,8 @@ struct TwitCastingChatFeed: CommentFeed {
     /// the link was lost: the next check of the movie tells which).
     func read(_ target: Target, emit: @escaping @Sendable (FeedEvent) -> Void,
               problems: InputProblemLog) async throws -> ResolvedChatLoop.SessionEnd {
-        let connection = try await ResolvedChatLoop.openWebSocket(target.endpoint, problems: problems)
+        let connection = try await ResolvedChatLoop.openWebSocket(target.endpoint, streamerServer: api.streamerServer,
+                                                                 problems: problems)
         return try await connection.executeThenClose { inbound, _ in
             emit(.status(.live))
             let viewers = Task { await pollViewers(movieID: target.movieID, emit: emit, problems: problems) }
@@ -106,13 +105,11 @@ struct TwitCastingChatFeed: CommentFeed {
     /// The viewer count while the chat is read, once a minute, through the frontend API
     /// with a viewer token (as the web player does). Without a token there is no count.
     func pollViewers(movieID: String, emit: @escaping @Sendable (FeedEvent) -> Void, problems: InputProblemLog) async {
-        let tokenURL = TwitCastingAPI.happyTokenURL(base: apiBase)
         let token: String
         do {
-            let body = try await HTTPFetcher.post(tokenURL, body: Array("movie_id=\(movieID)".utf8),
-                                                  contentType: "application/x-www-form-urlencoded",
-                                                  limits: TwitCastingAPI.limits)
-            guard let found = try TwitCastingAPI.decode(TwitCastingAPI.HappyToken.self, body, url: tokenURL).token,
+            guard let found = try await api.postFormJSON(TwitCastingAPI.HappyToken.self,
+                                                         to: TwitCastingAPI.happyTokenURL(base: api.base),
+                                                         form: "movie_id=\(movieID)", limits: TwitCastingAPI.limits).token,
                   !found.isEmpty, found.utf8.count <= 512,
                   found.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
                                                                    || "-_.~".unicodeScalars.contains($0)) }) else {
@@ -124,10 +121,9 @@ struct TwitCastingChatFeed: CommentFeed {
             problems.note("no viewer token: \(error.description)")
             return
         }
-        let url = TwitCastingAPI.viewerStatusURL(base: apiBase, movieID: movieID, token: token)
+        let url = TwitCastingAPI.viewerStatusURL(base: api.base, movieID: movieID, token: token)
         while !Task.isCancelled {
-            if let body = try? await HTTPFetcher.get(url, limits: TwitCastingAPI.limits, accept: "application/json"),
-               let status = try? TwitCastingAPI.decode(TwitCastingAPI.ViewerStatus.self, body, url: url),
+            if let status = try? await api.getJSON(TwitCastingAPI.ViewerStatus.self, from: url, limits: TwitCastingAPI.limits),
                let current = status.movie?.viewers?.current?.value, current >= 0 {
                 emit(.viewers(current))
             }

@@ -15,7 +15,7 @@ public enum TwitCastingService {
         badge: PlatformBadge(rgb: 0x1E88E5, sign: .ring),
         makeFeed: { request throws(FeedConfigError) in
             let user = try TwitCastingUser.parse(request.streamID)
-            let base = try APIBase.parse(request.server, default: defaultAPI, service: "twitcasting")
-            return TwitCastingChatFeed(user: user, apiBase: base)
+            let api = try WebAPI.parse(request.server, default: defaultAPI, service: "twitcasting", web: request.web)
+            return TwitCastingChatFeed(user: user, api: api)
         })
 }

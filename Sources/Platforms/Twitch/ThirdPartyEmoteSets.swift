@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
 
@@ -17,6 +18,15 @@ enum ThirdPartyEmoteSets {
         case sevenTV = "7TV"
         case betterTTV = "BetterTTV"
         case frankerFaceZ = "FrankerFaceZ"
+
+        /// The CDN its pictures come from: a list naming pictures elsewhere has them refused.
+        var pictureHosts: [String] {
+            switch self {
+            case .sevenTV: return ["cdn.7tv.app"]
+            case .betterTTV: return ["cdn.betterttv.net"]
+            case .frankerFaceZ: return ["cdn.frankerfacez.com"]
+            }
+        }
     }
 
     static func globalURL(_ provider: Provider) -> String {
@@ -36,34 +46,29 @@ enum ThirdPartyEmoteSets {
         }
     }
 
-    enum Failure: Error, Equatable { case unreadable(String) }
+    /// Every list is small: a larger answer is refused.
+    static let limits = WebLimits(maxBytes: 2 << 20, timeout: .seconds(10))
 
-    static func global(_ provider: Provider, from body: [UInt8]) throws(Failure) -> [Entry] {
-        switch provider {
-        case .sevenTV: return try decode(SevenTVSet.self, body, provider).entries
-        case .betterTTV: return try decode([Skippable<BTTVEmote>].self, body, provider).compactMap { $0.value?.entry }
-        case .frankerFaceZ: return try decode(FFZSets.self, body, provider).entries(onlyDefault: true)
+    /// A provider's global list (no `room`) or a channel's (`room`), fetched and read.
+    static func fetch(_ provider: Provider, room: String?, web: any WebFetching) async throws(WebFailure) -> [Entry] {
+        guard let room else {
+            let url = globalURL(provider)
+            switch provider {
+            case .sevenTV: return try await web.getJSON(SevenTVSet.self, from: url, limits: limits).entries
+            case .betterTTV:
+                return try await web.getJSON([Skippable<BTTVEmote>].self, from: url, limits: limits).compactMap { $0.value?.entry }
+            case .frankerFaceZ: return try await web.getJSON(FFZSets.self, from: url, limits: limits).entries(onlyDefault: true)
+            }
         }
-    }
-
-    static func channel(_ provider: Provider, from body: [UInt8]) throws(Failure) -> [Entry] {
+        let url = channelURL(provider, room: room)
         switch provider {
         case .sevenTV:
-            return try decode(SevenTVUser.self, body, provider).emoteSet?.entries ?? []
+            return try await web.getJSON(SevenTVUser.self, from: url, limits: limits).emoteSet?.entries ?? []
         case .betterTTV:
-            let user = try decode(BTTVUser.self, body, provider)
+            let user = try await web.getJSON(BTTVUser.self, from: url, limits: limits)
             return ((user.channelEmotes ?? []) + (user.sharedEmotes ?? [])).compactMap { $0.value?.entry }
         case .frankerFaceZ:
-            return try decode(FFZSets.self, body, provider).entries(onlyDefault: false)
-        }
-    }
-
-    private static func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8],
-                                                 _ provider: Provider) throws(Failure) -> Value {
-        do {
-            return try JSONDecoder().decode(type, from: Data(body))
-        } catch {
-            throw .unreadable("\(provider.rawValue) sent something that is not its emote JSON (\(body.count) bytes)")
+            return try await web.getJSON(FFZSets.self, from: url, limits: limits).entries(onlyDefault: false)
         }
     }
 
@@ -111,7 +116,7 @@ enum ThirdPartyEmoteSets {
         var entry: Entry? {
             // "2" is the 2× image (up to 64 px); a set may only have "1" or "4".
             guard let code = emoteCode(name), let urls,
-                  let url = secureURL(urls["2"] ?? urls["1"] ?? urls["4"], hosts: PictureHosts.frankerFaceZ) else { return nil }
+                  let url = secureURL(urls["2"] ?? urls["1"] ?? urls["4"], hosts: Provider.frankerFaceZ.pictureHosts) else { return nil }
             return Entry(code: code, url: url)
         }
     }
@@ -135,7 +140,7 @@ enum ThirdPartyEmoteSets {
         struct Details: Decodable { var host: Host? }
         struct Host: Decodable { var url: String? }
         var entry: Entry? {
-            guard let code = emoteCode(name), let host = secureURL(data?.host?.url, hosts: PictureHosts.sevenTV),
+            guard let code = emoteCode(name), let host = secureURL(data?.host?.url, hosts: Provider.sevenTV.pictureHosts),
                   !host.hasSuffix("/") else { return nil }
             return Entry(code: code, url: host + "/2x.webp")
         }

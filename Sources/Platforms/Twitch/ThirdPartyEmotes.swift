@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
+import CommentBarSupport
 import Logging
 import Synchronization
 
@@ -17,29 +19,24 @@ final class ThirdPartyEmotes: Sendable {
 
     static let refreshInterval: Duration = .seconds(600)
     static let logInterval: Duration = .seconds(3600)
-    static let limits = HTTPFetcher.Limits(maxBytes: 2 << 20, timeout: .seconds(10))
-
-    /// Where each list comes from; a test replaces it. Throws `HTTPFetcher.Failure`.
-    typealias Fetch = @Sendable (String) async throws(HTTPFetcher.Failure) -> [UInt8]
 
     private struct State {
         var room: String?
         var global: [Provider: [Entry]] = [:]
         var channel: [Provider: [Entry]] = [:]
         var map = EmoteCodeMap()
-        var lastLogged: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
-    private let fetch: Fetch
+    /// Where the lists come from (the feed's web).
+    private let web: any WebFetching
     private let logger = Logger(label: "commentbar.feeds")
+    private let throttle = LogThrottle(interval: ThirdPartyEmotes.logInterval)
 
-    init(fetch: @escaping Fetch = { url throws(HTTPFetcher.Failure) in
-        try await HTTPFetcher.get(url, limits: ThirdPartyEmotes.limits, accept: "application/json")
-    }) {
-        self.fetch = fetch
+    init(web: any WebFetching) {
+        self.web = web
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -98,18 +95,13 @@ final class ThirdPartyEmotes: Sendable {
     /// One round: every global list and, once the room is known, every channel list, side by side.
     func refresh() async {
         let room = state.withLock { $0.room }
-        var requests: [(provider: Provider, isChannel: Bool, url: String)] = Provider.allCases.map {
-            ($0, false, ThirdPartyEmoteSets.globalURL($0))
-        }
-        if let room {
-            requests += Provider.allCases.map { ($0, true, ThirdPartyEmoteSets.channelURL($0, room: room)) }
-        }
-        let fetch = self.fetch
+        var requests: [(provider: Provider, room: String?)] = Provider.allCases.map { ($0, nil) }
+        if let room { requests += Provider.allCases.map { ($0, room) } }
+        let web = self.web
         let results = await withTaskGroup(of: (Provider, Bool, Result<[Entry], Problem>).self) { group in
             for request in requests {
                 group.addTask {
-                    (request.provider, request.isChannel, await Self.load(request.url, provider: request.provider,
-                                                                          isChannel: request.isChannel, fetch: fetch))
+                    (request.provider, request.room != nil, await Self.load(request.provider, room: request.room, web: web))
                 }
             }
             var results: [(Provider, Bool, Result<[Entry], Problem>)] = []
@@ -129,13 +121,9 @@ final class ThirdPartyEmotes: Sendable {
                 }
             }
             state.map = Self.merged(state)
-            guard !problems.isEmpty else { return false }
-            let now = ContinuousClock.now
-            guard state.lastLogged.map({ now - $0 >= Self.logInterval }) ?? true else { return false }
-            state.lastLogged = now
-            return true
+            return !problems.isEmpty
         }
-        if shouldLog {
+        if shouldLog, throttle.admit() != nil {
             let text = problems.sorted().joined(separator: "; ")
             let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.prefix(400).map {
                 $0.value < 0x20 || $0.value == 0x7F ? " " : $0
@@ -146,23 +134,15 @@ final class ThirdPartyEmotes: Sendable {
 
     struct Problem: Error { var text: String }
 
-    private static func load(_ url: String, provider: Provider, isChannel: Bool,
-                             fetch: Fetch) async -> Result<[Entry], Problem> {
-        let body: [UInt8]
+    private static func load(_ provider: Provider, room: String?, web: any WebFetching) async -> Result<[Entry], Problem> {
         do {
-            body = try await fetch(url)
+            // No list needs more than the whole map holds.
+            return .success(Array(try await ThirdPartyEmoteSets.fetch(provider, room: room, web: web)
+                .prefix(EmoteCodeMap.maxCodes)))
         } catch {
             // A channel without an account on that service is a 404: it simply has no emotes there.
-            if isChannel, error.status == 404 { return .success([]) }
+            if room != nil, error.status == 404 { return .success([]) }
             return .failure(Problem(text: "\(provider.rawValue): \(error.description)"))
-        }
-        do throws(ThirdPartyEmoteSets.Failure) {
-            let entries = isChannel ? try ThirdPartyEmoteSets.channel(provider, from: body)
-                                    : try ThirdPartyEmoteSets.global(provider, from: body)
-            // No list needs more than the whole map holds.
-            return .success(Array(entries.prefix(EmoteCodeMap.maxCodes)))
-        } catch {
-            switch error { case .unreadable(let reason): return .failure(Problem(text: reason)) }
         }
     }
 

@@ -11,9 +11,11 @@ struct TwitchFeed: CommentFeed {
     var channel: String
     var endpoint: FeedEndpoint
     var metadata: TwitchMetadataPoller
+    /// Where the third-party emote lists come from.
+    var web: any WebFetching
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
-        let emotes = ThirdPartyEmotes()
+        let emotes = ThirdPartyEmotes(web: web)
         let chat = IRCChatFeed(flavor: .twitch, channel: channel, endpoint: endpoint,
                                roomSeen: { room in emotes.roomSeen(room) })
         await withTaskGroup(of: Void.self) { group in

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
+import CommentBarSupport
 import Logging
 
 /// The viewer count and the stream's start (for the clock), from Twitch's public GraphQL
@@ -14,11 +16,12 @@ struct TwitchMetadataPoller: Sendable {
     static let clientID = "kimne78kx3ncx6brgo4mgz0z8hexemsp"
     static let interval: Duration = .seconds(60)
     static let logInterval: Duration = .seconds(3600)
-    static let limits = HTTPFetcher.Limits(maxBytes: 256 << 10, timeout: .seconds(20))
+    static let limits = WebLimits(maxBytes: 256 << 10, timeout: .seconds(20))
 
     /// The channel's login, as `TwitchChannel` checked it: letters, digits and `_` only, so
     /// it can stand in the query as it is.
     var login: String
+    var web: any WebFetching
 
     struct Request: Encodable { var query: String }
 
@@ -26,19 +29,29 @@ struct TwitchMetadataPoller: Sendable {
         Request(query: "query { user(login: \"\(login)\") { stream { createdAt viewersCount } } }")
     }
 
+    /// The GraphQL POST, as the web client sends it.
+    func webRequest() -> WebRequest? {
+        guard let body = try? JSONEncoder().encode(request) else { return nil }
+        return WebRequest(url: Self.endpoint, method: .post, accept: "application/json",
+                          headers: [(name: "Client-ID", value: Self.clientID), (name: "Content-Type", value: "application/json")],
+                          body: Array(body), limits: Self.limits)
+    }
+
+    /// One poll: what the bar shows, or why not.
+    func poll() async throws(WebFailure) -> StreamMetadata {
+        guard let request = webRequest() else { return .unreadable("cannot encode the GraphQL query") }
+        return StreamMetadata.read(try await web.fetchJSON(StreamMetadata.Response.self, request))
+    }
+
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let logger = Logger(label: "commentbar.feeds")
-        var lastLogged: ContinuousClock.Instant?
+        let throttle = LogThrottle(interval: Self.logInterval)
         var lastStart: Double?
-        let body: [UInt8]
-        do { body = Array(try JSONEncoder().encode(request)) } catch { return }
         while !Task.isCancelled {
             var wait = Self.interval
             var problem: String?
             do {
-                let response = try await HTTPFetcher.post(Self.endpoint, body: body, limits: Self.limits,
-                                                          headers: [("Client-ID", Self.clientID)])
-                switch StreamMetadata.parse(response) {
+                switch try await poll() {
                 case .live(let viewers, let start):
                     if let start, start != lastStart {
                         lastStart = start
@@ -55,13 +68,9 @@ struct TwitchMetadataPoller: Sendable {
                 problem = error.description
                 if error.status == 429 { wait = .seconds(300) }
             }
-            if let problem {
-                let now = ContinuousClock.now
-                if lastLogged.map({ now - $0 >= Self.logInterval }) ?? true {
-                    lastLogged = now
-                    let cleaned = String(problem.unicodeScalars.prefix(200).filter { $0.value >= 0x20 && $0.value != 0x7F })
-                    logger.warning("twitch viewer count unavailable (chat is not affected): \(cleaned)")
-                }
+            if let problem, throttle.admit() != nil {
+                let cleaned = String(problem.unicodeScalars.prefix(200).filter { $0.value >= 0x20 && $0.value != 0x7F })
+                logger.warning("twitch viewer count unavailable (chat is not affected): \(cleaned)")
             }
             do { try await Task.sleep(for: wait) } catch { return }
         }
@@ -93,13 +102,8 @@ enum StreamMetadata: Equatable {
         init(from decoder: any Decoder) throws { value = try? Value(from: decoder) }
     }
 
-    static func parse(_ body: [UInt8]) -> StreamMetadata {
-        let response: Response
-        do {
-            response = try JSONDecoder().decode(Response.self, from: Data(body))
-        } catch {
-            return .unreadable("gql.twitch.tv sent something that is not GraphQL JSON (\(body.count) bytes)")
-        }
+    /// What an answer says (`fetchJSON` has read it as GraphQL JSON).
+    static func read(_ response: Response) -> StreamMetadata {
         if let message = response.errors?.compactMap({ $0.value?.message }).first {
             return .unreadable("gql.twitch.tv: \(message.prefix(120))")
         }

@@ -17,12 +17,15 @@ public enum TwitchService {
         urlPatterns: [.web("Twitch", hosts: ["twitch.tv"], streamID: .firstPathComponent)],
         caseInsensitiveIDs: true,
         badge: PlatformBadge(rgb: 0x9146FF, sign: .bubble),
+        // Twitch's own emotes, then BetterTTV's, FrankerFaceZ's and 7TV's (each list only from its own).
+        pictureHosts: ["static-cdn.jtvnw.net"] + ThirdPartyEmoteSets.Provider.allCases.flatMap(\.pictureHosts),
         makeFeed: { request throws(FeedConfigError) in
             let channel = try TwitchChannel.parse(request.streamID)
             let endpoint = try FeedEndpoint.parse(request.server.isEmpty ? defaultServer : request.server,
                                                   service: "twitch", schemes: ["wss", "ws", "ircs", "irc"],
                                                   namedBy: request.server.isEmpty ? .feed : .streamer)
             return TwitchFeed(channel: channel, endpoint: endpoint,
-                              metadata: TwitchMetadataPoller(login: String(channel.dropFirst())))
+                              metadata: TwitchMetadataPoller(login: String(channel.dropFirst()), web: request.web),
+                              web: request.web)
         })
 }

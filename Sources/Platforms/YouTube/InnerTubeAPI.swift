@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarFeeds
 import CommentBarNet
 import FoundationEssentials
 
@@ -6,27 +7,25 @@ import FoundationEssentials
 /// or the `server` setting): the page, `get_live_chat` and `updated_metadata`.
 struct InnerTubeAPI: Sendable {
     /// `https://www.youtube.com`, or the `server` setting, without a trailing slash.
-    var baseURL: String
+    var web: WebAPI
+    var baseURL: String { web.base }
 
     /// Pages and responses are capped: a watch page is about 1 MiB, a chat response far less.
-    static let limits = HTTPFetcher.Limits(maxBytes: 8 << 20, timeout: .seconds(20))
+    static let limits = WebLimits(maxBytes: 8 << 20, timeout: .seconds(20))
+    /// What a browser sends with a page request: English, and the cookie of a declined consent
+    /// dialog (no consent page in the EU).
+    static let pageHeaders = [(name: "Accept-Language", value: "en-US,en;q=0.9"), (name: "Cookie", value: "SOCS=CAI")]
 
     /// The page of a video or of a channel's live stream.
-    func page(_ target: YouTubeStreamID) async throws(HTTPFetcher.Failure) -> WatchPage {
-        let body = try await HTTPFetcher.get(baseURL + target.pagePath, limits: Self.limits,
-                                             accept: "text/html,application/xhtml+xml",
-                                             headers: [("Accept-Language", "en-US,en;q=0.9"),
-                                                       // The cookie of a declined consent dialog: no consent page in the EU.
-                                                       ("Cookie", "SOCS=CAI")])
-        return WatchPage(html: body)
+    func page(_ target: YouTubeStreamID) async throws(WebFailure) -> WatchPage {
+        WatchPage(html: try await web.get(baseURL + target.pagePath, limits: Self.limits,
+                                          accept: "text/html,application/xhtml+xml", headers: Self.pageHeaders))
     }
 
     /// The chat's own page (`/live_chat?is_popout=1&v=ID`), for a watch page that named no continuation.
-    func chatPage(videoID: String) async throws(HTTPFetcher.Failure) -> WatchPage {
-        let body = try await HTTPFetcher.get(baseURL + "/live_chat?is_popout=1&v=\(videoID)", limits: Self.limits,
-                                             accept: "text/html,application/xhtml+xml",
-                                             headers: [("Accept-Language", "en-US,en;q=0.9"), ("Cookie", "SOCS=CAI")])
-        return WatchPage(html: body)
+    func chatPage(videoID: String) async throws(WebFailure) -> WatchPage {
+        WatchPage(html: try await web.get(baseURL + "/live_chat?is_popout=1&v=\(videoID)", limits: Self.limits,
+                                          accept: "text/html,application/xhtml+xml", headers: Self.pageHeaders))
     }
 
     struct ChatRequest: Encodable {
@@ -40,31 +39,31 @@ struct InnerTubeAPI: Sendable {
     }
 
     /// One chat poll. The body is decoded by the caller, which logs what it cannot read.
-    func liveChat(_ start: WatchPage.LiveChatStart, continuation: String) async throws(HTTPFetcher.Failure) -> [UInt8] {
+    func liveChat(_ start: WatchPage.LiveChatStart, continuation: String) async throws(WebFailure) -> [UInt8] {
         try await post("live_chat/get_live_chat", start, ChatRequest(context: start.context, continuation: continuation))
     }
 
     /// The live viewer count ("N watching now"), as the player refreshes it.
-    func updatedMetadata(_ start: WatchPage.LiveChatStart) async throws(HTTPFetcher.Failure) -> [UInt8] {
+    func updatedMetadata(_ start: WatchPage.LiveChatStart) async throws(WebFailure) -> [UInt8] {
         try await post("updated_metadata", start, MetadataRequest(context: start.context, videoId: start.videoID))
     }
 
     private func post(_ endpoint: String, _ start: WatchPage.LiveChatStart,
-                      _ request: some Encodable) async throws(HTTPFetcher.Failure) -> [UInt8] {
+                      _ request: some Encodable) async throws(WebFailure) -> [UInt8] {
         let body: [UInt8]
         do {
             body = Array(try JSONEncoder().encode(request))
         } catch {
-            throw HTTPFetcher.Failure("cannot encode the \(endpoint) request")
+            throw WebFailure("cannot encode the \(endpoint) request")
         }
         var url = baseURL + "/youtubei/v1/\(endpoint)?prettyPrint=false"
         if let key = start.apiKey, !key.isEmpty, key.utf8.allSatisfy(Self.isKeyByte) { url += "&key=\(key)" }
-        var headers = [("Origin", baseURL), ("Referer", baseURL + "/watch?v=\(start.videoID)")]
-        if start.context.client?.clientName == "WEB" { headers.append(("X-YouTube-Client-Name", "1")) }
+        var headers = [(name: "Origin", value: baseURL), (name: "Referer", value: baseURL + "/watch?v=\(start.videoID)")]
+        if start.context.client?.clientName == "WEB" { headers.append((name: "X-YouTube-Client-Name", value: "1")) }
         if let version = start.context.client?.clientVersion, version.utf8.allSatisfy(Self.isKeyByte) {
-            headers.append(("X-YouTube-Client-Version", version))
+            headers.append((name: "X-YouTube-Client-Version", value: version))
         }
-        return try await HTTPFetcher.post(url, body: body, limits: Self.limits, headers: headers)
+        return try await web.post(url, body: body, limits: Self.limits, headers: headers)
     }
 
     /// Keys and versions go into a URL or a header as they are: letters, digits, `-_.` only.

@@ -34,6 +34,9 @@ struct WatchPage: Sendable {
         var continuation: String
         /// The stream's start (unix seconds), for the clock.
         var startTime: Double?
+        /// The channel the video belongs to (`UC…`, `videoDetails.channelId`): every stream of a
+        /// channel is one channel to the viewer memory. Nil when the page names none.
+        var channelID: String? = nil
     }
 
     init(html page: [UInt8]) {
@@ -88,8 +91,16 @@ struct WatchPage: Sendable {
         if let message = initialData?.chatUnavailableMessage { return .unavailable(message) }
         let startTime = broadcast?.startTimestamp.flatMap { try? Date($0, strategy: .iso8601) }?.timeIntervalSince1970
         let start = LiveChatStart(videoID: videoID, apiKey: apiKey, context: context ?? .web,
-                                  continuation: initialData?.liveChatContinuation ?? "", startTime: startTime)
+                                  continuation: initialData?.liveChatContinuation ?? "", startTime: startTime,
+                                  channelID: details.channelId.flatMap { Self.isChannelID($0) ? $0 : nil })
         return start.continuation.isEmpty ? .liveWithoutContinuation(start) : .live(start)
+    }
+
+    /// A channel id as YouTube makes them: `UC` and 22 characters of the URL-safe base64 alphabet.
+    static func isChannelID(_ text: String) -> Bool {
+        text.utf8.count == 24 && text.hasPrefix("UC") && text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+        }
     }
 
     // MARK: The decoded paths
@@ -163,6 +174,7 @@ struct WatchPage: Sendable {
         }
         struct VideoDetails: Decodable, Sendable {
             var videoId: String?
+            var channelId: String?
             var isLive: Bool?
             var isUpcoming: Bool?
             var isLiveContent: Bool?

@@ -79,7 +79,7 @@ struct YouTubeChatFeed: CommentFeed {
 
     /// The stream's state from its page (one request), or from the chat's own page as well
     /// when the watch page names no chat continuation.
-    private func availability(isChannel: Bool) async throws(HTTPFetcher.Failure) -> WatchPage.Availability {
+    private func availability(isChannel: Bool) async throws(WebFailure) -> WatchPage.Availability {
         let availability = try await api.page(target).availability(isChannelPage: isChannel, name: target.shown)
         guard case .liveWithoutContinuation(var start) = availability else { return availability }
         guard let continuation = try await api.chatPage(videoID: start.videoID).initialData?.chatPageContinuation else {
@@ -94,6 +94,8 @@ struct YouTubeChatFeed: CommentFeed {
                           emit: @escaping @Sendable (FeedEvent) -> Void, problems: InputProblemLog,
                           pace: inout RetryPace) async -> ChatEnd {
         status.forgetLive()
+        // Before the first comment and `live`: the viewer memory keeps this stream's viewers on its channel.
+        if let channel = start.channelID { emit(.channel(id: channel)) }
         let viewerProblems = InputProblemLog(source: "youtube viewers \(start.videoID)", interval: .seconds(600))
         let end = await withTaskGroup(of: ChatEnd?.self) { group in
             group.addTask {

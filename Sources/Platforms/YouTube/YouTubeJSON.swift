@@ -83,7 +83,7 @@ struct YouTubeText: Decodable, Sendable {
             guard let emoji = run.emoji else { continue }
             let shown = emoji.text
             let length = shown.unicodeScalars.count
-            if !emoji.isUnicode, length > 0, let url = emoji.imageURL, PictureHosts.allows(url, hosts: PictureHosts.youTube) {
+            if !emoji.isUnicode, length > 0, let url = emoji.imageURL, PictureHosts.allows(url, hosts: YouTubeService.description.pictureHosts) {
                 emotes.append(Emote(range: offset..<(offset + length), name: shown, url: url))
             }
             text += shown

@@ -14,22 +14,20 @@ public enum YouTubeService {
                                    ja: "動画 ID、視聴ページの URL（https://www.youtube.com/watch?v=…、https://youtu.be/…、…/live/…）、またはチャンネルの @ハンドル（そのときのライブ配信）"),
         urlPatterns: [.web("YouTube", hosts: ["youtube.com", "youtu.be"])],
         badge: PlatformBadge(rgb: 0xFF0033, sign: .play),
+        // Custom emoji and avatars.
+        pictureHosts: ["yt3.ggpht.com", "yt4.ggpht.com", "*.ggpht.com", "*.googleusercontent.com"],
         makeFeed: { request throws(FeedConfigError) in
             let target = try YouTubeStreamID.parse(request.streamID)
-            return YouTubeChatFeed(target: target, api: InnerTubeAPI(baseURL: try baseURL(request.server)))
+            return YouTubeChatFeed(target: target, api: InnerTubeAPI(web: try web(request)))
         })
 
-    /// The `server` setting replaces `https://www.youtube.com` for every request (tests, relays).
-    static func baseURL(_ server: String) throws(FeedConfigError) -> String {
-        guard !server.isEmpty else { return defaultBaseURL }
-        guard let components = URLComponents(string: server), components.scheme?.lowercased() == "https",
-              let host = components.host, !host.isEmpty, components.query == nil, components.user == nil else {
-            throw FeedConfigError("the youtube server must be an https:// URL such as https://www.youtube.com (got \(String(reflecting: String(server.prefix(80)))))")
+    /// The `server` setting replaces `https://www.youtube.com` for every request (tests, relays);
+    /// the streamer typed it, so it may be on their own machine or network.
+    static func web(_ request: FeedRequest) throws(FeedConfigError) -> WebAPI {
+        do {
+            return try WebAPI.parse(request.server, default: defaultBaseURL, service: "youtube", web: request.web)
+        } catch {
+            throw FeedConfigError("the youtube server must be an https:// URL such as https://www.youtube.com (got \(String(reflecting: String(request.server.prefix(80)))))")
         }
-        // The streamer typed it: it may be on their own machine or network.
-        StreamerTypedHosts.allow(host: host, port: components.port ?? 443)
-        var base = server
-        while base.hasSuffix("/") { base.removeLast() }
-        return base
     }
 }

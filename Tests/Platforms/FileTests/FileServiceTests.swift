@@ -3,15 +3,16 @@ import CommentBarCore
 import CommentBarFeeds
 import Foundation
 import Synchronization
+import CommentBarNetTesting
 import XCTest
 @testable import FilePlatform
 
 final class FileServiceTests: XCTestCase {
     func testAMissingFileIsRefusedAtOnce() {
-        XCTAssertThrowsError(try FileService.description.makeFeed(.init(streamID: "/nonexistent.jsonl"))) { error in
+        XCTAssertThrowsError(try FileService.description.makeFeed(.init(streamID: "/nonexistent.jsonl", web: EmbeddedWeb()))) { error in
             XCTAssertEqual((error as? FeedConfigError)?.message, "/nonexistent.jsonl: no such file")
         }
-        XCTAssertThrowsError(try FileService.description.makeFeed(.init(streamID: ""))) { error in
+        XCTAssertThrowsError(try FileService.description.makeFeed(.init(streamID: "", web: EmbeddedWeb()))) { error in
             XCTAssertTrue("\(error)".contains("path of a JSON-lines file"), "\(error)")
         }
         XCTAssertThrowsError(try FileService.description.makeTimeline?(""))
@@ -22,7 +23,7 @@ final class FileServiceTests: XCTestCase {
         try Data("{\"type\":\"nope\"}\n".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let collected = Mutex<[FeedEvent]>([])
-        let feed = try FileService.description.makeFeed(.init(streamID: path))
+        let feed = try FileService.description.makeFeed(.init(streamID: path, web: EmbeddedWeb()))
         await feed.run { event in collected.withLock { $0.append(event) } }
         XCTAssertEqual(collected.withLock { $0 },
                        [.status(.connecting), .status(.error(message: "\(path):1: unknown event type \"nope\""))])

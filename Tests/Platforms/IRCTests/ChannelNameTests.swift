@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarNetTesting
 import XCTest
 @testable import IRCPlatform
 
@@ -14,7 +15,7 @@ final class ChannelNameTests: XCTestCase {
     }
 
     func testIRCNeedsAServer() {
-        XCTAssertThrowsError(try IRCService.description.makeFeed(.init(streamID: "chan", server: "")))
-        XCTAssertNoThrow(try IRCService.description.makeFeed(.init(streamID: "chan", server: "ircs://irc.libera.chat")))
+        XCTAssertThrowsError(try IRCService.description.makeFeed(.init(streamID: "chan", server: "", web: EmbeddedWeb())))
+        XCTAssertNoThrow(try IRCService.description.makeFeed(.init(streamID: "chan", server: "ircs://irc.libera.chat", web: EmbeddedWeb())))
     }
 }

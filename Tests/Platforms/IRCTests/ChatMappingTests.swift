@@ -38,6 +38,14 @@ final class ChatMappingTests: XCTestCase {
         XCTAssertNil(line.color)
     }
 
+    /// Twitch's own "first message in this channel": the viewer memory's first-time badge.
+    func testTwitchsFirstMessageTagIsKept() throws {
+        guard case .comment(let first)? = try event("@first-msg=1;id=x1 :a!a@a PRIVMSG #chan :hi all") else { return XCTFail() }
+        XCTAssertTrue(first.platformFirstMessage)
+        guard case .comment(let later)? = try event("@first-msg=0;id=x2 :a!a@a PRIVMSG #chan :hi again") else { return XCTFail() }
+        XCTAssertFalse(later.platformFirstMessage)
+    }
+
     func testBadColorIsIgnored() throws {
         guard case .comment(let line)? = try event("@color=red :a!a@a PRIVMSG #chan :hi") else { return XCTFail() }
         XCTAssertNil(line.color)

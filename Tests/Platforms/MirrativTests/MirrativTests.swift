@@ -2,6 +2,7 @@
 import CommentBarCore
 import CommentBarFeeds
 @testable import MirrativPlatform
+import CommentBarNetTesting
 import XCTest
 
 final class MirrativTests: XCTestCase {
@@ -17,17 +18,17 @@ final class MirrativTests: XCTestCase {
     }
 
     func testSessionFromTheSettingTheEnvironmentOrNowhere() throws {
-        let fromSetting = try MirrativSession.find(in: FeedRequest(streamID: "x", credentials: ["mirrativ_session": " abc123 "]),
+        let fromSetting = try MirrativSession.find(in: FeedRequest(streamID: "x", credentials: ["mirrativ_session": " abc123 "], web: EmbeddedWeb()),
                                                    environment: [:])
         XCTAssertEqual(fromSetting?.cookie, "mr_id=abc123")
         XCTAssertEqual(try MirrativSession.parse("Cookie: mr_id=a; f=b")?.cookie, "mr_id=a; f=b")
-        let fromEnvironment = try MirrativSession.find(in: FeedRequest(streamID: "x"),
+        let fromEnvironment = try MirrativSession.find(in: FeedRequest(streamID: "x", web: EmbeddedWeb()),
                                                        environment: ["COMMENTBAR_MIRRATIV_SESSION": "zzz"])
         XCTAssertEqual(fromEnvironment?.cookie, "mr_id=zzz")
-        XCTAssertNil(try MirrativSession.find(in: FeedRequest(streamID: "x"), environment: [:]))
+        XCTAssertNil(try MirrativSession.find(in: FeedRequest(streamID: "x", web: EmbeddedWeb()), environment: [:]))
         XCTAssertThrowsError(try MirrativSession.parse("a\r\nb"))
         XCTAssertThrowsError(try MirrativSession.parse("ｍｒ"))
-        XCTAssertThrowsError(try MirrativSession.find(in: FeedRequest(streamID: "x"),
+        XCTAssertThrowsError(try MirrativSession.find(in: FeedRequest(streamID: "x", web: EmbeddedWeb()),
                                                       environment: ["COMMENTBAR_MIRRATIV_SESSION_FILE": "/nonexistent"]))
     }
 
@@ -38,7 +39,7 @@ final class MirrativTests: XCTestCase {
     }
 
     func testAServerSettingIsRefusedSoTheSessionGoesNowhereElse() {
-        XCTAssertThrowsError(try MirrativService.description.makeFeed(FeedRequest(streamID: "abc", server: "https://example.org")))
+        XCTAssertThrowsError(try MirrativService.description.makeFeed(FeedRequest(streamID: "abc", server: "https://example.org", web: EmbeddedWeb())))
     }
 
     func testChatLines() throws {

@@ -21,7 +21,7 @@ final class DelimitedMessageReaderTests: XCTestCase {
         var frames: [[UInt8]] = []
         var index = 0
         while index < bytes.count {
-            splitter.append(ByteBuffer(bytes: bytes[index..<min(index + chunk, bytes.count)]))
+            splitter.append(Array(bytes[index..<min(index + chunk, bytes.count)]))
             index += chunk
             while let frame = try splitter.nextMessage() { frames.append(frame) }
         }
@@ -52,30 +52,30 @@ final class DelimitedMessageReaderTests: XCTestCase {
     func testHugeLengthsAreRefusedAtTheirPrefix() {
         for length: UInt64 in [1 << 63, UInt64.max, 100 << 20, UInt64(DelimitedFrameSplitter.maxMessageBytes) + 1] {
             var splitter = DelimitedFrameSplitter()
-            splitter.append(ByteBuffer(bytes: varint(length)))
+            splitter.append(varint(length))
             XCTAssertThrowsError(try splitter.nextMessage(), "\(length)") { error in
                 XCTAssertEqual(error as? DelimitedFrameSplitter.Failure, .oversized(length))
             }
         }
         var fits = DelimitedFrameSplitter()
-        fits.append(ByteBuffer(bytes: varint(UInt64(DelimitedFrameSplitter.maxMessageBytes))))
+        fits.append(varint(UInt64(DelimitedFrameSplitter.maxMessageBytes)))
         XCTAssertNil(try fits.nextMessage())
     }
 
     func testOverlongVarintsAreRefused() {
         var splitter = DelimitedFrameSplitter()
-        splitter.append(ByteBuffer(bytes: [UInt8](repeating: 0xFF, count: 11)))
+        splitter.append([UInt8](repeating: 0xFF, count: 11))
         XCTAssertThrowsError(try splitter.nextMessage()) { error in
             XCTAssertEqual(error as? DelimitedFrameSplitter.Failure, .badPrefix)
         }
         var incomplete = DelimitedFrameSplitter()
-        incomplete.append(ByteBuffer(bytes: [0xFF, 0xFF]))
+        incomplete.append([0xFF, 0xFF])
         XCTAssertNil(try incomplete.nextMessage())
     }
 
     func testTruncatedMessageWaits() throws {
         var splitter = DelimitedFrameSplitter()
-        splitter.append(ByteBuffer(bytes: varint(100) + [1, 2, 3]))
+        splitter.append(varint(100) + [1, 2, 3])
         XCTAssertNil(try splitter.nextMessage())
         XCTAssertEqual(splitter.pendingBytes, 4)
     }
@@ -84,9 +84,9 @@ final class DelimitedMessageReaderTests: XCTestCase {
         let good = NDGRFixtures.namedChat
         let stream = varint(UInt64(good.count)) + good + varint(5) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
             + varint(UInt64(good.count)) + good + varint(50) + [1, 2]
-        let (body, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
+        let (body, sink) = AsyncStream.makeStream(of: [UInt8].self)
         for index in stride(from: 0, to: stream.count, by: 5) {
-            sink.yield(ByteBuffer(bytes: stream[index..<min(index + 5, stream.count)]))
+            sink.yield(Array(stream[index..<min(index + 5, stream.count)]))
         }
         sink.finish()
         var ids: [String] = []
@@ -101,8 +101,8 @@ final class DelimitedMessageReaderTests: XCTestCase {
 
     func testReaderStopsWhenAsked() async throws {
         let entries = NDGRFixtures.viewStream
-        let (body, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
-        sink.yield(ByteBuffer(bytes: entries))
+        let (body, sink) = AsyncStream.makeStream(of: [UInt8].self)
+        sink.yield(entries)
         sink.finish()
         var count = 0
         let end = try await DelimitedMessageReader.read(body, as: NDGRChunkedEntry.self,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarFeeds
+import CommentBarNetTesting
 import XCTest
 @testable import NiconicoPlatform
 
@@ -39,12 +40,12 @@ final class NiconicoStreamIDTests: XCTestCase {
     }
 
     func testServiceBuildsAFeedAndChecksTheServer() throws {
-        let feed = try NiconicoService.description.makeFeed(.init(streamID: "lv1"))
+        let feed = try NiconicoService.description.makeFeed(.init(streamID: "lv1", web: EmbeddedWeb()))
         XCTAssertEqual((feed as? NiconicoFeed)?.watchURL, "https://live.nicovideo.jp/watch/lv1")
-        let relayed = try NiconicoService.description.makeFeed(.init(streamID: "co2", server: "https://relay.example/nico/"))
+        let relayed = try NiconicoService.description.makeFeed(.init(streamID: "co2", server: "https://relay.example/nico/", web: EmbeddedWeb()))
         XCTAssertEqual((relayed as? NiconicoFeed)?.watchURL, "https://relay.example/nico/watch/co2")
         for bad in ["http://live.nicovideo.jp", "file:///tmp", "wss://x", "https://a b"] {
-            XCTAssertThrowsError(try NiconicoService.description.makeFeed(.init(streamID: "lv1", server: bad)), bad)
+            XCTAssertThrowsError(try NiconicoService.description.makeFeed(.init(streamID: "lv1", server: bad, web: EmbeddedWeb())), bad)
         }
     }
 }

@@ -4,6 +4,7 @@ import CommentBarFeeds
 import CommentBarNet
 import Foundation
 @testable import OPENRECPlatform
+import CommentBarNetTesting
 import XCTest
 
 /// Fixtures shaped like recorded OPENREC answers and chat frames (Tests/feeds/fixtures/openrec).
@@ -116,14 +117,16 @@ final class OpenrecTests: XCTestCase {
     }
 
     func testServiceSettings() throws {
-        XCTAssertThrowsError(try OPENRECService.description.makeFeed(FeedRequest(streamID: "")))
-        XCTAssertThrowsError(try OPENRECService.description.makeFeed(FeedRequest(streamID: "x", server: "ws://x")))
-        let feed = try XCTUnwrap(OPENRECService.description.makeFeed(FeedRequest(streamID: "x")) as? OpenrecChatFeed)
+        XCTAssertThrowsError(try OPENRECService.description.makeFeed(FeedRequest(streamID: "", web: EmbeddedWeb())))
+        XCTAssertThrowsError(try OPENRECService.description.makeFeed(FeedRequest(streamID: "x", server: "ws://x", web: EmbeddedWeb())))
+        let feed = try XCTUnwrap(OPENRECService.description.makeFeed(FeedRequest(streamID: "x", web: EmbeddedWeb())) as? OpenrecChatFeed)
         XCTAssertEqual(feed.chatEndpoint(movieID: "993793")?.description,
                        "wss://chat.openrec.tv:443/socket.io/?movieId=993793&EIO=3&transport=websocket")
-        let relay = try XCTUnwrap(OPENRECService.description.makeFeed(FeedRequest(streamID: "x", server: "https://127.0.0.1:8443"))
+        let relay = try XCTUnwrap(OPENRECService.description.makeFeed(FeedRequest(streamID: "x", server: "https://127.0.0.1:8443", web: EmbeddedWeb()))
                                   as? OpenrecChatFeed)
-        XCTAssertEqual(relay.apiBase, "https://127.0.0.1:8443")
+        XCTAssertEqual(relay.api.base, "https://127.0.0.1:8443")
+        XCTAssertEqual(relay.api.streamerServer, StreamerServer(host: "127.0.0.1", port: 8443))
+        XCTAssertNil(feed.api.streamerServer)
         XCTAssertEqual(relay.chatEndpoint(movieID: "1")?.description, "wss://127.0.0.1:8443/socket.io/?movieId=1&EIO=3&transport=websocket")
     }
 }

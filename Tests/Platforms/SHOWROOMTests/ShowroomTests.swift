@@ -4,6 +4,7 @@ import CommentBarFeeds
 import CommentBarNet
 import Foundation
 @testable import SHOWROOMPlatform
+import CommentBarNetTesting
 import XCTest
 
 /// Fixtures shaped like recorded SHOWROOM frames and API answers (Tests/feeds/fixtures/showroom).
@@ -90,18 +91,20 @@ final class ShowroomTests: XCTestCase {
     }
 
     func testChatHostMustBeShowroomsUnlessTheServerIsReplaced() {
-        let feed = ShowroomChatFeed(roomKey: "k", apiBase: "https://www.showroom-live.com", requiresShowroomChatHost: true)
+        let feed = ShowroomChatFeed(roomKey: "k", api: WebAPI(web: EmbeddedWeb(), base: "https://www.showroom-live.com"),
+                                    requiresShowroomChatHost: true)
         XCTAssertEqual(feed.chatEndpoint(host: "online.showroom-live.com")?.description, "wss://online.showroom-live.com:443/")
         XCTAssertNil(feed.chatEndpoint(host: "evil.example"))
         XCTAssertNil(feed.chatEndpoint(host: "online.showroom-live.com/../x"))
         XCTAssertNil(feed.chatEndpoint(host: "file:///etc/passwd"))
-        let relay = ShowroomChatFeed(roomKey: "k", apiBase: "https://relay.example", requiresShowroomChatHost: false)
+        let relay = ShowroomChatFeed(roomKey: "k", api: WebAPI(web: EmbeddedWeb(), base: "https://relay.example"),
+                                     requiresShowroomChatHost: false)
         XCTAssertNotNil(relay.chatEndpoint(host: "chat.relay.example"))
     }
 
     func testServiceRefusesBadSettings() {
-        XCTAssertThrowsError(try SHOWROOMService.description.makeFeed(FeedRequest(streamID: "")))
-        XCTAssertThrowsError(try SHOWROOMService.description.makeFeed(FeedRequest(streamID: "k", server: "http://x")))
-        XCTAssertNoThrow(try SHOWROOMService.description.makeFeed(FeedRequest(streamID: "k", server: "https://localhost:8443/")))
+        XCTAssertThrowsError(try SHOWROOMService.description.makeFeed(FeedRequest(streamID: "", web: EmbeddedWeb())))
+        XCTAssertThrowsError(try SHOWROOMService.description.makeFeed(FeedRequest(streamID: "k", server: "http://x", web: EmbeddedWeb())))
+        XCTAssertNoThrow(try SHOWROOMService.description.makeFeed(FeedRequest(streamID: "k", server: "https://localhost:8443/", web: EmbeddedWeb())))
     }
 }

@@ -4,6 +4,7 @@ import CommentBarFeeds
 import CommentBarNet
 import Foundation
 @testable import TwitCastingPlatform
+import CommentBarNetTesting
 import XCTest
 
 /// Fixtures shaped like recorded TwitCasting answers and event messages (Tests/feeds/fixtures/twitcasting).
@@ -88,8 +89,8 @@ final class TwitCastingTests: XCTestCase {
     }
 
     func testServiceRefusesBadSettings() {
-        XCTAssertThrowsError(try TwitCastingService.description.makeFeed(FeedRequest(streamID: "")))
-        XCTAssertThrowsError(try TwitCastingService.description.makeFeed(FeedRequest(streamID: "u", server: "http://x")))
-        XCTAssertNoThrow(try TwitCastingService.description.makeFeed(FeedRequest(streamID: "u", server: "https://127.0.0.1:8443")))
+        XCTAssertThrowsError(try TwitCastingService.description.makeFeed(FeedRequest(streamID: "", web: EmbeddedWeb())))
+        XCTAssertThrowsError(try TwitCastingService.description.makeFeed(FeedRequest(streamID: "u", server: "http://x", web: EmbeddedWeb())))
+        XCTAssertNoThrow(try TwitCastingService.description.makeFeed(FeedRequest(streamID: "u", server: "https://127.0.0.1:8443", web: EmbeddedWeb())))
     }
 }

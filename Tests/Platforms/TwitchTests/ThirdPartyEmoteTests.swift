@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFeeds
 import CommentBarNet
+import CommentBarNetTesting
 import Foundation
 import Synchronization
 import XCTest
@@ -22,49 +24,69 @@ final class ThirdPartyEmoteTests: XCTestCase {
         Dictionary(entries.map { ($0.code, $0.url) }, uniquingKeysWith: { first, _ in first })
     }
 
-    func testBetterTTVGlobalAndChannel() throws {
-        let global = codes(try Sets.global(.betterTTV, from: Self.fixture("bttv_global.json")))
+    /// The list a provider answers with `body` (the global one, or the channel `room`'s), read
+    /// through the in-process web: the request it makes is checked too.
+    private func list(_ provider: Sets.Provider, room: String? = nil, _ body: [UInt8]) async throws -> [Sets.Entry] {
+        let url = room.map { Sets.channelURL(provider, room: $0) } ?? Sets.globalURL(provider)
+        let web = EmbeddedWeb([url: .ok(body)])
+        let entries = try await Sets.fetch(provider, room: room, web: web)
+        XCTAssertEqual(web.requests.map(\.url), [url])
+        XCTAssertEqual(web.requests.first?.accept, "application/json")
+        XCTAssertEqual(web.requests.first?.limits, Sets.limits)
+        return entries
+    }
+
+    func testBetterTTVGlobalAndChannel() async throws {
+        let global = codes(try await list(.betterTTV, Self.fixture("bttv_global.json")))
         XCTAssertEqual(global.count, 5)
         XCTAssertEqual(global[":tf:"], "https://cdn.betterttv.net/emote/54fa8f1401e468494b85b537/2x")
-        let channel = try Sets.channel(.betterTTV, from: Self.fixture("bttv_user.json"))
+        let channel = try await list(.betterTTV, room: "12826", Self.fixture("bttv_user.json"))
         XCTAssertEqual(channel.map(\.code), ["catJAM", "monkaS", "HYPERS"], "channel emotes, then shared ones")
         XCTAssertEqual(channel[0].url, "https://cdn.betterttv.net/emote/5f1b0186cf6d2144653d2970/2x")
     }
 
-    func testFrankerFaceZGlobalOnlyDefaultSetsAndRoomMakesUrlsHttps() throws {
-        let global = codes(try Sets.global(.frankerFaceZ, from: Self.fixture("ffz_global.json")))
+    func testFrankerFaceZGlobalOnlyDefaultSetsAndRoomMakesUrlsHttps() async throws {
+        let global = codes(try await list(.frankerFaceZ, Self.fixture("ffz_global.json")))
         XCTAssertEqual(Set(global.keys), ["ZreknarF", "LilZ"], "set 4330 is not in default_sets")
         XCTAssertEqual(global["LilZ"], "https://cdn.frankerfacez.com/emote/28136/2")
-        let room = codes(try Sets.channel(.frankerFaceZ, from: Self.fixture("ffz_room.json")))
+        let room = codes(try await list(.frankerFaceZ, room: "12826", Self.fixture("ffz_room.json")))
         XCTAssertEqual(room["OMEGALUL"], "https://cdn.frankerfacez.com/emote/128054/2")
         XCTAssertEqual(room["monkaS"], "https://cdn.frankerfacez.com/emote/130762/2")
         XCTAssertNil(room["FileTrick"], "file: and http: image URLs are refused")
     }
 
-    func testSevenTVGlobalAndUserUseTheSetNameAndHost() throws {
-        let global = codes(try Sets.global(.sevenTV, from: Self.fixture("7tv_global.json")))
+    func testSevenTVGlobalAndUserUseTheSetNameAndHost() async throws {
+        let global = codes(try await list(.sevenTV, Self.fixture("7tv_global.json")))
         XCTAssertEqual(global, ["EZ": "https://cdn.7tv.app/emote/60ae958e229664e8667aea38/2x.webp",
                                 "Clap": "https://cdn.7tv.app/emote/60e5d610a69fc8d27f2737b7/2x.webp"])
-        let user = codes(try Sets.channel(.sevenTV, from: Self.fixture("7tv_user.json")))
+        let user = codes(try await list(.sevenTV, room: "12826", Self.fixture("7tv_user.json")))
         XCTAssertEqual(Set(user.keys), ["peepoHappy", "monkaS", "aliasedHappy"], "an alias is the code; no host, no emote")
         XCTAssertEqual(user["aliasedHappy"], "https://cdn.7tv.app/emote/6042089e77137b000de9e669/2x.webp")
     }
 
-    func testJunkIsUnreadableAndOtherShapesAreSkipped() {
+    func testJunkIsUnreadableAndOtherShapesAreSkipped() async throws {
         for provider in Sets.Provider.allCases {
-            XCTAssertThrowsError(try Sets.global(provider, from: Array("<html>".utf8)))
-            XCTAssertThrowsError(try Sets.channel(provider, from: []))
+            for (room, body) in [(nil, Array("<html>".utf8)), ("12826", [])] as [(String?, [UInt8])] {
+                do {
+                    _ = try await list(provider, room: room, body)
+                    XCTFail("\(provider) read junk")
+                } catch {
+                    XCTAssertTrue("\(error)".hasSuffix(": not the expected JSON"), "\(error)")
+                }
+            }
         }
-        XCTAssertEqual(try Sets.global(.betterTTV, from: Array(#"[1, null, {"id": "../x", "code": "A"}, {"id": "ab", "code": "has space"}, {"id": "ab", "code": "Ok"}]"#.utf8)),
-                       [Sets.Entry(code: "Ok", url: "https://cdn.betterttv.net/emote/ab/2x")])
-        XCTAssertEqual(try Sets.channel(.sevenTV, from: Array(#"{"emote_set": null}"#.utf8)), [])
-        XCTAssertEqual(try Sets.channel(.frankerFaceZ, from: Array(#"{"sets": {"1": {"emoticons": [{"name": "X", "urls": {"2": "javascript:alert(1)"}}]}}}"#.utf8)), [])
+        let bttv = try await list(.betterTTV, Array(#"[1, null, {"id": "../x", "code": "A"}, {"id": "ab", "code": "has space"}, {"id": "ab", "code": "Ok"}]"#.utf8))
+        XCTAssertEqual(bttv, [Sets.Entry(code: "Ok", url: "https://cdn.betterttv.net/emote/ab/2x")])
+        let seven = try await list(.sevenTV, room: "12826", Array(#"{"emote_set": null}"#.utf8))
+        XCTAssertEqual(seven, [])
+        let ffz = try await list(.frankerFaceZ, room: "12826", Array(#"{"sets": {"1": {"emoticons": [{"name": "X", "urls": {"2": "javascript:alert(1)"}}]}}}"#.utf8))
+        XCTAssertEqual(ffz, [])
     }
 
-    func testClashOrderChannelBeforeGlobalThenSevenTVBetterTTVFrankerFaceZ() throws {
-        let sevenChannel = try Sets.channel(.sevenTV, from: Self.fixture("7tv_user.json"))
-        let bttvChannel = try Sets.channel(.betterTTV, from: Self.fixture("bttv_user.json"))
-        let ffzChannel = try Sets.channel(.frankerFaceZ, from: Self.fixture("ffz_room.json"))
+    func testClashOrderChannelBeforeGlobalThenSevenTVBetterTTVFrankerFaceZ() async throws {
+        let sevenChannel = try await list(.sevenTV, room: "12826", Self.fixture("7tv_user.json"))
+        let bttvChannel = try await list(.betterTTV, room: "12826", Self.fixture("bttv_user.json"))
+        let ffzChannel = try await list(.frankerFaceZ, room: "12826", Self.fixture("ffz_room.json"))
         let map = EmoteCodeMap([sevenChannel, bttvChannel, ffzChannel,
                                 [Sets.Entry(code: "OMEGALUL", url: "https://global.example/x")]])
         XCTAssertEqual(map.urls["monkaS"], "https://cdn.7tv.app/emote/603cac391cd55c0014d989be/2x.webp")
@@ -93,25 +115,20 @@ final class ThirdPartyEmoteTests: XCTestCase {
     }
 
     func testLoaderDecoratesRowsWithWhatLoadedAndKeepsGoingOnFailures() async throws {
-        let answers: [String: Result<[UInt8], HTTPFetcher.Failure>] = [
-            Sets.globalURL(.sevenTV): .success(try Self.fixture("7tv_global.json")),
-            Sets.globalURL(.betterTTV): .failure(HTTPFetcher.Failure("api.betterttv.net: HTTP 500", status: 500)),
-            Sets.globalURL(.frankerFaceZ): .success(Array("junk".utf8)),
-            Sets.channelURL(.sevenTV, room: "12826"): .failure(HTTPFetcher.Failure("7tv.io: HTTP 404", status: 404)),
-            Sets.channelURL(.betterTTV, room: "12826"): .success(try Self.fixture("bttv_user.json")),
-            Sets.channelURL(.frankerFaceZ, room: "12826"): .success(try Self.fixture("ffz_room.json")),
-        ]
-        let asked = Mutex<[String]>([])
-        let emotes = ThirdPartyEmotes(fetch: { url throws(HTTPFetcher.Failure) in
-            asked.withLock { $0.append(url) }
-            guard let answer = answers[url] else { throw HTTPFetcher.Failure("unexpected \(url)") }
-            return try answer.get()
-        })
+        let web = EmbeddedWeb([
+            Sets.globalURL(.sevenTV): .ok(try Self.fixture("7tv_global.json")),
+            Sets.globalURL(.betterTTV): .status(500),
+            Sets.globalURL(.frankerFaceZ): .text("junk"),
+            Sets.channelURL(.sevenTV, room: "12826"): .status(404),
+            Sets.channelURL(.betterTTV, room: "12826"): .ok(try Self.fixture("bttv_user.json")),
+            Sets.channelURL(.frankerFaceZ, room: "12826"): .ok(try Self.fixture("ffz_room.json")),
+        ])
+        let emotes = ThirdPartyEmotes(web: web)
         let row = FeedEvent.comment(ChatLine(id: "1", user: "u", text: "EZ catJAM monkaS"))
         XCTAssertEqual(emotes.decorate(row), row, "nothing loaded yet: the row goes on as it is")
 
         await emotes.refresh()
-        XCTAssertEqual(asked.withLock { $0.count }, 3, "no room yet: only the global lists")
+        XCTAssertEqual(web.requests.count, 3, "no room yet: only the global lists")
         guard case .comment(let globalOnly) = emotes.decorate(row) else { return XCTFail() }
         XCTAssertEqual(globalOnly.emotes.map(\.name), ["EZ"])
 
@@ -130,18 +147,13 @@ final class ThirdPartyEmoteTests: XCTestCase {
     }
 
     func testRunLoadsAtOnceAndStopsWhenCancelled() async throws {
-        let emotes = ThirdPartyEmotes(fetch: { url throws(HTTPFetcher.Failure) in
-            guard url == Sets.globalURL(.sevenTV) else { throw HTTPFetcher.Failure("offline") }
-            return try ThirdPartyEmoteTests.fixtureOrEmpty("7tv_global.json")
-        })
+        let web = EmbeddedWeb([Sets.globalURL(.sevenTV): .ok(try Self.fixture("7tv_global.json"))])
+        web.answer(startingWith: "https://", with: .failure(WebFailure("offline")))
+        let emotes = ThirdPartyEmotes(web: web)
         let task = Task { await emotes.run() }
         for _ in 0..<200 where emotes.codeCount == 0 { try await Task.sleep(for: .milliseconds(50)) }
         XCTAssertEqual(emotes.codeCount, 2)
         task.cancel()
         await task.value
-    }
-
-    static func fixtureOrEmpty(_ name: String) throws(HTTPFetcher.Failure) -> [UInt8] {
-        do { return try fixture(name) } catch { throw HTTPFetcher.Failure("no fixture") }
     }
 }

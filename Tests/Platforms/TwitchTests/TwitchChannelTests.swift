@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarNetTesting
 import XCTest
 @testable import TwitchPlatform
 
@@ -14,7 +15,7 @@ final class TwitchChannelTests: XCTestCase {
 
     func testErrorMessagesAreOneReadableLine() {
         do {
-            _ = try TwitchService.description.makeFeed(.init(streamID: "a\r\nJOIN #x"))
+            _ = try TwitchService.description.makeFeed(.init(streamID: "a\r\nJOIN #x", web: EmbeddedWeb()))
             XCTFail("accepted")
         } catch {
             XCTAssertFalse(error.message.contains("\n"))
@@ -23,8 +24,8 @@ final class TwitchChannelTests: XCTestCase {
     }
 
     func testServerDefaultsToTwitchAndMayBeOverridden() {
-        XCTAssertNoThrow(try TwitchService.description.makeFeed(.init(streamID: "chan")))
-        XCTAssertNoThrow(try TwitchService.description.makeFeed(.init(streamID: "chan", server: "irc://127.0.0.1:6667")))
-        XCTAssertThrowsError(try TwitchService.description.makeFeed(.init(streamID: "chan", server: "http://x")))
+        XCTAssertNoThrow(try TwitchService.description.makeFeed(.init(streamID: "chan", web: EmbeddedWeb())))
+        XCTAssertNoThrow(try TwitchService.description.makeFeed(.init(streamID: "chan", server: "irc://127.0.0.1:6667", web: EmbeddedWeb())))
+        XCTAssertThrowsError(try TwitchService.description.makeFeed(.init(streamID: "chan", server: "http://x", web: EmbeddedWeb())))
     }
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarFeeds
+import CommentBarNet
+import CommentBarNetTesting
 import XCTest
 @testable import YouTubePlatform
 
@@ -33,12 +35,17 @@ final class StreamIDTests: XCTestCase {
     }
 
     func testServerSetting() throws {
-        XCTAssertEqual(try YouTubeService.baseURL(""), "https://www.youtube.com")
-        XCTAssertEqual(try YouTubeService.baseURL("https://localhost:8443/"), "https://localhost:8443")
-        for bad in ["http://www.youtube.com", "wss://x", "https://", "https://x?y=1", "/etc/passwd"] {
-            XCTAssertThrowsError(try YouTubeService.baseURL(bad), bad)
+        func web(_ server: String) throws -> WebAPI {
+            try YouTubeService.web(FeedRequest(streamID: "x", server: server, web: EmbeddedWeb()))
         }
-        XCTAssertNoThrow(try YouTubeService.description.makeFeed(FeedRequest(streamID: "@name")))
-        XCTAssertThrowsError(try YouTubeService.description.makeFeed(FeedRequest(streamID: "nope")))
+        XCTAssertEqual(try web("").base, "https://www.youtube.com")
+        XCTAssertNil(try web("").streamerServer)
+        XCTAssertEqual(try web("https://localhost:8443/").base, "https://localhost:8443")
+        XCTAssertEqual(try web("https://localhost:8443/").streamerServer, StreamerServer(host: "localhost", port: 8443))
+        for bad in ["http://www.youtube.com", "wss://x", "https://", "https://x?y=1", "/etc/passwd"] {
+            XCTAssertThrowsError(try web(bad), bad)
+        }
+        XCTAssertNoThrow(try YouTubeService.description.makeFeed(FeedRequest(streamID: "@name", web: EmbeddedWeb())))
+        XCTAssertThrowsError(try YouTubeService.description.makeFeed(FeedRequest(streamID: "nope", web: EmbeddedWeb())))
     }
 }

@@ -27,6 +27,21 @@ final class WatchPageTests: XCTestCase {
         XCTAssertEqual(start.context.client?.visitorData, "V%3D")
     }
 
+    /// Every stream of a channel is one channel to the viewer memory: the page's
+    /// `videoDetails.channelId`, when it is a channel id.
+    func testTheChannelOfTheVideo() {
+        func channel(_ details: String) -> String? {
+            let parsed = page(config + player(details) + liveData)
+            guard case .live(let start) = parsed.availability(isChannelPage: false, name: "v") else { return "not live" }
+            return start.channelID
+        }
+        XCTAssertEqual(channel(#"{"videoId":"abcdefghijk","channelId":"UCabcdefghijklmnopqrstuv","isLive":true}"#),
+                       "UCabcdefghijklmnopqrstuv")
+        XCTAssertNil(channel(#"{"videoId":"abcdefghijk","isLive":true}"#))
+        XCTAssertNil(channel(#"{"videoId":"abcdefghijk","channelId":"../../channel","isLive":true}"#))
+        XCTAssertNil(channel(#"{"videoId":"abcdefghijk","channelId":"UCshort","isLive":true}"#))
+    }
+
     func testStates() {
         let upcoming = page(config + player(#"{"videoId":"abcdefghijk","isUpcoming":true}"#, status: #"{"status":"LIVE_STREAM_OFFLINE"}"#) + liveData)
         XCTAssertEqual(upcoming.availability(isChannelPage: false, name: "v"), .waiting("the stream has not started"))

@@ -27,9 +27,17 @@ void (*module_set_locale)(const char *);
 static char fake_source_storage;
 #define FAKE_SOURCE ((obs_source_t *)&fake_source_storage)
 
+static void fake_input_path(char *path, size_t size)
+{
+	snprintf(path, size, "%s/fake-input.log", opt.work);
+}
+
 /* Points the plugin at a renderer: the path is read when the module loads, as in OBS. */
 void use_renderer(const char *path, const char *fake_mode)
 {
+	char input[1024];
+	fake_input_path(input, sizeof(input));
+	setenv("COMMENTBAR_FAKE_INPUT_LOG", input, 1);
 	setenv("COMMENTBAR_RENDERER", path, 1);
 	if (fake_mode)
 		setenv("COMMENTBAR_FAKE_MODE", fake_mode, 1);
@@ -38,6 +46,39 @@ void use_renderer(const char *path, const char *fake_mode)
 	module_unload();
 	registered_any = false;
 	module_load();
+}
+
+void fake_input_clear(void)
+{
+	char path[1024];
+	fake_input_path(path, sizeof(path));
+	FILE *f = fopen(path, "w");
+	if (f)
+		fclose(f);
+}
+
+size_t fake_input_find(const char *prefix, char *last, size_t last_size, bool (*each)(const char *line, void *arg),
+		       void *arg)
+{
+	char path[1024];
+	fake_input_path(path, sizeof(path));
+	FILE *f = fopen(path, "r");
+	size_t found = 0, capacity = 0;
+	char *line = NULL;
+	while (f && getline(&line, &capacity, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, prefix, strlen(prefix)) != 0)
+			continue;
+		found++;
+		if (last)
+			snprintf(last, last_size, "%s", line);
+		if (each && !each(line, arg))
+			break;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return found;
 }
 
 obs_data_t *make_settings(const char *service, const char *stream, int width, int height)
@@ -55,6 +96,7 @@ obs_data_t *make_settings(const char *service, const char *stream, int width, in
 
 struct bar bar_create(obs_data_t *settings)
 {
+	stub_source_settings = settings; /* what obs_source_get_settings gives the plugin */
 	struct bar b = {registered.create(settings, FAKE_SOURCE), settings};
 	if (b.data)
 		registered.show(b.data);
@@ -67,6 +109,8 @@ void bar_destroy(struct bar *b)
 		registered.hide(b->data);
 		registered.destroy(b->data);
 	}
+	if (stub_source_settings == b->settings)
+		stub_source_settings = NULL;
 	obs_data_release(b->settings);
 	b->data = NULL;
 	b->settings = NULL;
@@ -195,11 +239,10 @@ double log_wait(struct bar *b, size_t mark, const char *needle, size_t count, do
 	}
 }
 
-/* The plugin's supervisor threads alive now (they name themselves). */
-int supervisor_threads(void)
+/* Calls each(name, tid path, arg) for every thread of this process. */
+static void for_each_thread(void (*each)(const char *name, const char *task, void *arg), void *arg)
 {
 	DIR *tasks = opendir("/proc/self/task");
-	int count = 0;
 	struct dirent *entry;
 	while ((entry = readdir(tasks))) {
 		if (entry->d_name[0] == '.')
@@ -209,21 +252,74 @@ int supervisor_threads(void)
 		FILE *f = fopen(path, "r");
 		if (!f)
 			continue;
-		if (fgets(name, sizeof(name), f) && strcmp(name, "comment-bar-sup\n") == 0)
-			count++;
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = '\0';
 		fclose(f);
+		snprintf(path, sizeof(path), "/proc/self/task/%s", entry->d_name);
+		each(name, path, arg);
 	}
 	closedir(tasks);
-	return count;
+}
+
+struct thread_count {
+	const char *prefix;
+	int count;
+};
+
+static void count_thread(const char *name, const char *task, void *arg)
+{
+	(void)task;
+	struct thread_count *c = arg;
+	c->count += strncmp(name, c->prefix, strlen(c->prefix)) == 0;
+}
+
+int plugin_threads(const char *name)
+{
+	struct thread_count c = {name ? name : "comment-bar-", 0};
+	for_each_thread(count_thread, &c);
+	return c.count;
+}
+
+int supervisor_threads(void)
+{
+	return plugin_threads("comment-bar-sup");
+}
+
+struct switch_count {
+	const char *name;
+	long long switches;
+};
+
+static void add_switches(const char *name, const char *task, void *arg)
+{
+	struct switch_count *c = arg;
+	if (strcmp(name, c->name) != 0)
+		return;
+	char path[400], line[128];
+	snprintf(path, sizeof(path), "%s/status", task);
+	FILE *f = fopen(path, "r");
+	long long value;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %lld", &value) == 1)
+			c->switches = (c->switches < 0 ? 0 : c->switches) + value;
+	if (f)
+		fclose(f);
+}
+
+long long thread_wakeups(const char *name)
+{
+	struct switch_count c = {name, -1};
+	for_each_thread(add_switches, &c);
+	return c.switches;
 }
 
 /* Destroy returns at once and the supervisor stops the renderer on its own
- * thread: polls until every supervisor thread has ended. Returns the seconds
+ * thread: polls until every thread of the plugin has ended. Returns the seconds
  * it took, or -1 after timeout_s. */
 double wait_supervisors_finished(double timeout_s)
 {
 	const uint64_t start = now_ns();
-	while (supervisor_threads() > 0) {
+	while (plugin_threads(NULL) > 0) {
 		if ((double)(now_ns() - start) / 1e9 >= timeout_s)
 			return -1;
 		sleep_ms(10);

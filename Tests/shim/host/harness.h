@@ -27,6 +27,12 @@ extern void (*module_set_locale)(const char *);
 /* Points the plugin at a renderer (fake_mode: COMMENTBAR_FAKE_MODE for the
  * fake, or NULL): the path is read when the module loads, as in OBS. */
 void use_renderer(const char *path, const char *fake_mode);
+/* The fake renderer's stdin, whole lines, as it got them (COMMENTBAR_FAKE_INPUT_LOG). */
+void fake_input_clear(void);
+/* The lines since the last clear that start with prefix; the last one into last (may be
+ * NULL); each (may be NULL) sees them in order and stops the walk by returning false. */
+size_t fake_input_find(const char *prefix, char *last, size_t last_size, bool (*each)(const char *line, void *arg),
+		       void *arg);
 /* The source's defaults with these values (the clock off). */
 obs_data_t *make_settings(const char *service, const char *stream, int width, int height);
 
@@ -76,9 +82,14 @@ struct resources resources_now(void);
 int count_children(pid_t *first);
 /* The one child's pid, or 0 if there is not exactly one. */
 pid_t renderer_pid(void);
-/* The plugin's supervisor threads alive now (they name themselves). */
-int supervisor_threads(void);
-/* Polls until every supervisor thread has ended; the seconds it took, or -1 after timeout_s. */
+/* The plugin's threads alive now whose name starts with name (NULL: every thread of the
+ * plugin, "comment-bar-"); they name themselves: "comment-bar-sup", "comment-bar-aud". */
+int plugin_threads(const char *name);
+int supervisor_threads(void); /* plugin_threads("comment-bar-sup") */
+/* How many times the threads named name went to sleep and woke (voluntary context
+ * switches, from /proc): a thread asleep for good adds none. -1: no such thread. */
+long long thread_wakeups(const char *name);
+/* Polls until every thread of the plugin has ended; the seconds it took, or -1 after timeout_s. */
 double wait_supervisors_finished(double timeout_s);
 /* True if pid is gone or a zombie. */
 bool process_gone(pid_t pid);

@@ -14,6 +14,7 @@
  *
  *   stub_host --plugin SO --renderer COMMENTBAR --fake FAKE --fixtures DIR --work DIR
  *   stub_host --bench --plugin SO --fake FAKE --work DIR
+ *   (--only NAME,NAME runs only those tests: see tests[] below)
  * Prints "N passed, M failed" and exits non-zero on any failure.
  */
 #define _GNU_SOURCE
@@ -30,8 +31,39 @@
 
 
 
+static void cycles_with_real_renderer(void)
+{
+	test_cycles(opt.renderer, "real renderer");
+}
+
+/* In order; `--only a,b` runs those whose names it lists (while working on them). */
+static const struct {
+	const char *name;
+	void (*run)(void);
+} tests[] = {
+	{"properties", test_defaults_and_properties},
+	{"choices", test_choices_and_help},
+	{"prefix", test_prefix_layout},
+	{"unknown-choice", test_unknown_choice},
+	{"fake-renderer", test_with_fake_renderer},
+	{"channels", test_input_channels},
+	{"speech-thread", test_speech_thread_sleeps},
+	{"secrets", test_secrets},
+	{"stale-heartbeat", test_stale_heartbeat},
+	{"async-destroy", test_async_destroy},
+	{"backoff", test_restart_backoff},
+	{"fuzzed-header", test_fuzzed_header},
+	{"chatty", test_chatty_renderer},
+	{"hostile-output", test_hostile_output},
+	{"missing-renderer", test_missing_renderer},
+	{"real-renderer", test_real_renderer},
+	{"secrets-real-renderer", test_secrets_real_renderer},
+	{"cycles", cycles_with_real_renderer},
+};
+
 int main(int argc, char **argv)
 {
+	const char *only = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -39,6 +71,8 @@ int main(int argc, char **argv)
 			opt.bench = true;
 		else if (strcmp(a, "--verbose") == 0)
 			log_echo = true;
+		else if (v && strcmp(a, "--only") == 0)
+			only = v, i++;
 		else if (v && strcmp(a, "--plugin") == 0)
 			opt.plugin = v, i++;
 		else if (v && strcmp(a, "--renderer") == 0)
@@ -85,29 +119,16 @@ int main(int argc, char **argv)
 		bench();
 	} else {
 		test_registration();
-		if (registered_any) {
-			test_defaults_and_properties();
-			test_choices_and_help();
-			test_prefix_layout();
-			test_unknown_choice();
-			test_with_fake_renderer();
-			test_stale_heartbeat();
-			test_async_destroy();
-			test_restart_backoff();
-			test_fuzzed_header();
-			test_chatty_renderer();
-			test_hostile_output();
-			test_missing_renderer();
-			test_real_renderer();
-			test_cycles(opt.renderer, "real renderer");
-		}
+		for (size_t i = 0; registered_any && i < sizeof(tests) / sizeof(tests[0]); i++)
+			if (!only || strstr(only, tests[i].name))
+				tests[i].run();
 	}
 	/* Unload waits for the supervisors that are still stopping. */
 	module_unload();
 	const struct resources end = resources_now();
-	check(end.children == 0 && end.pool_maps == 0 && supervisor_threads() == 0,
-	      "nothing is left after module unload", "children %d, pool maps %d, supervisor threads %d", end.children,
-	      end.pool_maps, supervisor_threads());
+	check(end.children == 0 && end.pool_maps == 0 && plugin_threads(NULL) == 0,
+	      "nothing is left after module unload", "children %d, pool maps %d, threads of the plugin %d", end.children,
+	      end.pool_maps, plugin_threads(NULL));
 	module_free_locale();
 	dlclose(plugin_handle);
 	log_close();

@@ -216,11 +216,71 @@ signal_handler_t *obs_get_signal_handler(void)
 	return NULL;
 }
 
+/* The settings of the bar the tests drive (harness.c), as OBS keeps a source's own. */
+obs_data_t *stub_source_settings;
+
 obs_data_t *obs_source_get_settings(const obs_source_t *source)
 {
 	(void)source;
+	if (stub_source_settings) {
+		obs_data_addref(stub_source_settings);
+		return stub_source_settings;
+	}
 	return obs_data_create();
 }
+
+/* ---- hotkeys: kept so the tests can press them ---- */
+struct stub_hotkey stub_hotkeys[STUB_HOTKEYS_MAX];
+size_t stub_hotkey_count;
+
+obs_hotkey_id obs_hotkey_register_source(obs_source_t *source, const char *name, const char *description,
+					 obs_hotkey_func func, void *data)
+{
+	(void)source;
+	size_t id = 0;
+	while (id < stub_hotkey_count && stub_hotkeys[id].registered)
+		id++; /* the slot of one unregistered, or a new one */
+	if (id == STUB_HOTKEYS_MAX)
+		return OBS_INVALID_HOTKEY_ID;
+	struct stub_hotkey *key = &stub_hotkeys[id];
+	snprintf(key->name, sizeof(key->name), "%s", name);
+	snprintf(key->description, sizeof(key->description), "%s", description ? description : "");
+	key->func = func;
+	key->data = data;
+	key->registered = true;
+	if (id == stub_hotkey_count)
+		stub_hotkey_count++;
+	return (obs_hotkey_id)id;
+}
+
+void obs_hotkey_unregister(obs_hotkey_id id)
+{
+	if (id < stub_hotkey_count)
+		stub_hotkeys[id].registered = false;
+}
+
+bool stub_press_hotkey(const char *name)
+{
+	bool pressed = false;
+	for (size_t i = 0; i < stub_hotkey_count; i++) {
+		struct stub_hotkey *key = &stub_hotkeys[i];
+		if (key->registered && strcmp(key->name, name) == 0) {
+			key->func(key->data, (obs_hotkey_id)i, NULL, true);
+			key->func(key->data, (obs_hotkey_id)i, NULL, false);
+			pressed = true;
+		}
+	}
+	return pressed;
+}
+
+size_t stub_hotkeys_registered(void)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < stub_hotkey_count; i++)
+		count += stub_hotkeys[i].registered;
+	return count;
+}
+
 
 const char *data_dir = "plugin/data";
 

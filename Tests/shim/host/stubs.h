@@ -40,6 +40,23 @@ extern bool registered_any;
 
 /* The bundle's data folder (locale files). */
 extern const char *data_dir;
+/* What obs_source_get_settings returns (a new reference); NULL: new empty settings. */
+extern obs_data_t *stub_source_settings;
+
+/* ---- hotkeys the plugin registered (obs_hotkey_register_source) ---- */
+#define STUB_HOTKEYS_MAX 256
+struct stub_hotkey {
+	char name[64];
+	char description[128];
+	obs_hotkey_func func;
+	void *data;
+	bool registered;
+};
+extern struct stub_hotkey stub_hotkeys[STUB_HOTKEYS_MAX];
+extern size_t stub_hotkey_count;
+/* Presses (and releases) every registered hotkey of that name; false if there is none. */
+bool stub_press_hotkey(const char *name);
+size_t stub_hotkeys_registered(void);
 
 /* ---- the log: every line blog got, kept for the checks ---- */
 extern bool log_echo; /* also to stderr */

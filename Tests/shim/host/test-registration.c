@@ -108,6 +108,16 @@ void test_defaults_and_properties(void)
 		{"show_mic", OBS_PROPERTY_BOOL},       {"show_avatar", OBS_PROPERTY_BOOL},
 		{"avatar_path", OBS_PROPERTY_PATH},    {"background_path", OBS_PROPERTY_PATH},
 		{"fps", OBS_PROPERTY_INT},
+		/* Viewers and chat log (issue 29), in a checkable group. */
+		{"remember", OBS_PROPERTY_GROUP},      {"first_time_label", OBS_PROPERTY_TEXT},
+		{"welcome_back_days", OBS_PROPERTY_INT}, {"first_time_sound", OBS_PROPERTY_LIST},
+		{"first_time_sound_file", OBS_PROPERTY_PATH}, {"nicknames_from_chat", OBS_PROPERTY_BOOL},
+		{"show_counts", OBS_PROPERTY_BOOL},    {"log_path", OBS_PROPERTY_PATH},
+		/* Control page (issue 30), in a checkable group. */
+		{"control", OBS_PROPERTY_GROUP},       {"control_port", OBS_PROPERTY_INT},
+		{"pin_seconds", OBS_PROPERTY_INT},     {"open_control_page", OBS_PROPERTY_BUTTON},
+		/* The session: its state, a field for a new one, Forget. */
+		{"mirrativ_session_state", OBS_PROPERTY_TEXT}, {"mirrativ_session_forget", OBS_PROPERTY_BUTTON},
 	};
 	char problems[512] = "";
 	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
@@ -121,6 +131,21 @@ void test_defaults_and_properties(void)
 			snprintf(problems + strlen(problems), sizeof(problems) - strlen(problems), " %s", expected[i].name);
 	}
 	check(!problems[0], "properties have the right keys, types and ranges", "wrong:%s", problems);
+
+	/* The new groups are checkable (their checkbox is the setting), the log a file to save, and
+	 * the first-time sound a list of off, chime (and a picked file). */
+	obs_property_t *remember = obs_properties_get(props, "remember");
+	obs_property_t *control = obs_properties_get(props, "control");
+	obs_property_t *log = obs_properties_get(props, "log_path");
+	obs_property_t *sound = obs_properties_get(props, "first_time_sound");
+	check(remember && obs_property_group_type(remember) == OBS_GROUP_CHECKABLE && control &&
+		      obs_property_group_type(control) == OBS_GROUP_CHECKABLE && log &&
+		      obs_property_path_type(log) == OBS_PATH_FILE_SAVE && sound &&
+		      obs_property_list_item_count(sound) == 2 &&
+		      strcmp(obs_property_list_item_string(sound, 0), "off") == 0 &&
+		      strcmp(obs_property_list_item_string(sound, 1), "chime") == 0,
+	      "viewers and chat log, and the control page: checkable groups; the log a file to save; sounds off, chime",
+	      NULL);
 
 	/* The Mirrativ session is a password field, as OBS shows a stream key. */
 	obs_property_t *session = obs_properties_get(props, "mirrativ_session");

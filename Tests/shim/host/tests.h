@@ -11,6 +11,13 @@ void test_unknown_choice(void);
 void test_prefix_layout(void);
 /* test-fake-renderer.c: the source's life with a well-behaved fake renderer. */
 void test_with_fake_renderer(void);
+/* test-input-channels.c: the renderer's stdin channels (OBS state with the locale, the hotkeys'
+ * and the control page button's counters), the audio thread asleep with speech off. */
+void test_input_channels(void);
+void test_speech_thread_sleeps(void);
+/* test-secrets.c: the Mirrativ session sent once to the renderer, never in the saved settings. */
+void test_secrets(void);
+void test_secrets_real_renderer(void);
 /* test-misbehaviour.c: renderers that hang, crash, scribble, flood or are missing. */
 void test_stale_heartbeat(void);
 void test_async_destroy(void);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * unit_tests: the shim's stdin queue, log limiter, safe text, stderr log,
- * newest line and settings table,
- * linked directly (no plugin, no libobs). blog is defined here and keeps
+ * unit_tests: the shim's libobs-free parts (unit-tests.h) and the overlay
+ * helper's pool reader, linked directly (no plugin, no libobs). blog is defined here and keeps
  * every line for the checks. Prints "N passed, M failed".
  */
 #define _GNU_SOURCE
@@ -74,9 +73,9 @@ int main(void)
 	test_log_limiter();
 	test_safe_text();
 	test_stderr_log();
-	test_newest_line();
 	test_settings_choices();
 	test_speech_ring();
+	test_pool_abi();
 	logged_clear();
 	free(lines);
 	return check_summary();

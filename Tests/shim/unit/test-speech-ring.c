@@ -10,20 +10,21 @@
 #include "unit-tests.h"
 
 struct test_pool {
-	struct cb_pool_header header;
-	uint8_t *ring_memory;
+	struct cb_pool_header *header;
+	uint8_t *memory; /* the whole pool, as the shim makes it (cb_pool_init) */
 	struct cb_audio_ring *ring;
 	float *samples;
 };
 
 static void make(struct test_pool *pool)
 {
-	memset(&pool->header, 0, sizeof(pool->header));
-	pool->ring_memory = calloc(1, (size_t)cb_audio_ring_size());
-	/* speech_ring_init writes at map + offset: offset 0 of the ring memory here. */
-	speech_ring_init(&pool->header, pool->ring_memory, 0);
-	pool->ring = (struct cb_audio_ring *)pool->ring_memory;
-	pool->samples = (float *)(pool->ring_memory + CB_AUDIO_HEADER_SIZE);
+	struct cb_pool_layout layout;
+	cb_pool_layout_make(&layout, 1, 1, CB_AUDIO_CAPACITY_FRAMES);
+	pool->memory = calloc(1, (size_t)layout.total_size);
+	cb_pool_init(pool->memory, layout.total_size, &layout);
+	pool->header = (struct cb_pool_header *)pool->memory;
+	pool->ring = (struct cb_audio_ring *)(pool->memory + layout.audio_offset);
+	pool->samples = (float *)((uint8_t *)pool->ring + CB_AUDIO_HEADER_SIZE);
 }
 
 /* As the renderer writes: samples first, then the counter. */
@@ -39,7 +40,7 @@ void test_speech_ring(void)
 {
 	struct test_pool pool;
 	make(&pool);
-	check(pool.header.audio_size == cb_audio_ring_size() && pool.ring->capacity_frames == CB_AUDIO_CAPACITY_FRAMES,
+	check(pool.header->audio_size == cb_audio_ring_size() && pool.ring->capacity_frames == CB_AUDIO_CAPACITY_FRAMES,
 	      "speech ring: the creator writes the ring's geometry and the pool header's audio fields", NULL);
 
 	struct speech_ring_reader reader;
@@ -99,5 +100,5 @@ void test_speech_ring(void)
 	pool.ring->magic = 0;
 	speech_ring_reader_init(&reader, pool.ring);
 	check(speech_ring_read(&reader, out, 2048) == 0 && reader.corrupt, "speech ring: a bad magic is corrupt", NULL);
-	free(pool.ring_memory);
+	free(pool.memory);
 }

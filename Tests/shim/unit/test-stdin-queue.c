@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The renderer's stdin queue: newest line per kind, never blocking, never half a line. */
+/* The renderer's stdin queue: newest line per channel, never blocking, never half a line; a new
+ * renderer gets every channel's newest line again. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,15 +57,16 @@ static void newest_per_kind(void)
 		return;
 	}
 	struct stdin_queue queue;
-	stdin_queue_init(&queue);
+	if (!stdin_queue_init(&queue))
+		return;
 	check(stdin_queue_flush(&queue, fds[1]) == STDIN_FLUSH_DONE && !stdin_queue_has_lines(&queue),
 	      "stdin queue: an empty queue writes nothing and is done", NULL);
 	/* active first, then three settings, then active again: the newest of each, settings first. */
-	stdin_queue_put(&queue, STDIN_KIND_ACTIVE, "{\"active\":true}\n");
-	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, "{\"settings\":1}\n");
-	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, "{\"settings\":2}\n");
-	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, "{\"settings\":3}\n");
-	stdin_queue_put(&queue, STDIN_KIND_ACTIVE, "{\"active\":false}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_ACTIVE, "{\"active\":true}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_SETTINGS, "{\"settings\":1}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_SETTINGS, "{\"settings\":2}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_SETTINGS, "{\"settings\":3}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_ACTIVE, "{\"active\":false}\n");
 	const enum stdin_flush_result result = stdin_queue_flush(&queue, fds[1]);
 	char *text = NULL;
 	size_t length = 0;
@@ -72,7 +75,7 @@ static void newest_per_kind(void)
 	      "stdin queue: only the newest line of each kind is written, settings before active", "got %zu bytes",
 	      length);
 	free(text);
-	stdin_queue_clear(&queue);
+	stdin_queue_free(&queue);
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -85,20 +88,21 @@ static void never_blocks_and_loses_nothing(void)
 		return;
 	}
 	struct stdin_queue queue;
-	stdin_queue_init(&queue);
+	if (!stdin_queue_init(&queue))
+		return;
 	enum { FIRST_LENGTH = 100000 };
 	char *first = long_line('a', FIRST_LENGTH);
 	char *second = long_line('b', 20000);
-	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, first);
+	stdin_queue_put(&queue, RENDERER_CHANNEL_SETTINGS, first);
 	/* The pipe is non-blocking: returning at all, with BLOCKED, is the proof (no timing). */
 	const enum stdin_flush_result result = stdin_queue_flush(&queue, fds[1]);
 	check(result == STDIN_FLUSH_BLOCKED && stdin_queue_has_lines(&queue),
 	      "stdin queue: a line larger than the pipe returns BLOCKED instead of waiting", "result %d", (int)result);
 
 	/* While the first line is half written, newer settings and an active line arrive. */
-	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, "{\"settings\":\"superseded\"}\n");
-	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, second);
-	stdin_queue_put(&queue, STDIN_KIND_ACTIVE, "{\"active\":true}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_SETTINGS, "{\"settings\":\"superseded\"}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_SETTINGS, second);
+	stdin_queue_put(&queue, RENDERER_CHANNEL_ACTIVE, "{\"active\":true}\n");
 	char *text = NULL;
 	size_t length = 0;
 	int rounds = 0;
@@ -118,7 +122,7 @@ static void never_blocks_and_loses_nothing(void)
 	free(text);
 	free(first);
 	free(second);
-	stdin_queue_clear(&queue);
+	stdin_queue_free(&queue);
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -132,18 +136,96 @@ static void reader_gone(void)
 	}
 	close(fds[0]);
 	struct stdin_queue queue;
-	stdin_queue_init(&queue);
-	stdin_queue_put(&queue, STDIN_KIND_SETTINGS, "{\"settings\":1}\n");
-	stdin_queue_put(&queue, STDIN_KIND_ACTIVE, "{\"active\":true}\n");
+	if (!stdin_queue_init(&queue))
+		return;
+	stdin_queue_put(&queue, RENDERER_CHANNEL_SETTINGS, "{\"settings\":1}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_ACTIVE, "{\"active\":true}\n");
 	const enum stdin_flush_result result = stdin_queue_flush(&queue, fds[1]);
 	check(result == STDIN_FLUSH_BROKEN && !stdin_queue_has_lines(&queue),
 	      "stdin queue: a reader that is gone gives BROKEN (EPIPE, no SIGPIPE) and drops the lines", "result %d",
 	      (int)result);
+	stdin_queue_free(&queue);
+	close(fds[1]);
+}
+
+/* A new renderer gets every channel's newest line again, in the table's order; a line equal
+ * to the channel's last one is nothing new. */
+static void restart_and_repeats(void)
+{
+	int fds[2];
+	struct stdin_queue queue;
+	if (!small_pipe(fds) || !stdin_queue_init(&queue)) {
+		check(false, "stdin queue: a pipe and a queue", "%s", strerror(errno));
+		return;
+	}
+	const bool first_put = stdin_queue_put(&queue, RENDERER_CHANNEL_ACTIONS, "{\"actions\":{\"unpin\":1}}\n");
+	stdin_queue_put(&queue, RENDERER_CHANNEL_SETTINGS, "{\"settings\":1}\n");
+	stdin_queue_flush(&queue, fds[1]);
+	char *text = NULL;
+	size_t length = 0;
+	drain(fds[0], &text, &length);
+	const bool repeat_put = stdin_queue_put(&queue, RENDERER_CHANNEL_ACTIONS, "{\"actions\":{\"unpin\":1}}\n");
+	check(first_put && !repeat_put && !stdin_queue_has_lines(&queue),
+	      "stdin queue: a line equal to its channel's last one is nothing new", NULL);
+	stdin_queue_restart(&queue);
+	check(stdin_queue_has_lines(&queue), "stdin queue: after a restart every channel's newest line is due", NULL);
+	stdin_queue_flush(&queue, fds[1]);
+	drain(fds[0], &text, &length);
+	const char *both = "{\"settings\":1}\n{\"actions\":{\"unpin\":1}}\n";
+	check(text && length == 2 * strlen(both) && strcmp(text + strlen(both), both) == 0,
+	      "stdin queue: a new renderer gets each channel's newest line again, settings first", "%zu bytes",
+	      length);
+	free(text);
+	stdin_queue_free(&queue);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+#define WRITERS 4
+#define WRITES 2000
+
+static void *put_lines(void *data)
+{
+	struct stdin_queue *queue = data;
+	char line[32];
+	for (int i = 0; i < WRITES; i++) {
+		snprintf(line, sizeof(line), "{\"obs\":{\"n\":%d}}\n", i);
+		stdin_queue_put(queue, RENDERER_CHANNEL_OBS, line);
+	}
+	return NULL;
+}
+
+/* Lines put on several threads at once, as OBS's threads do: one whole line comes out. */
+static void concurrent_puts(void)
+{
+	int fds[2];
+	struct stdin_queue queue;
+	if (!small_pipe(fds) || !stdin_queue_init(&queue)) {
+		check(false, "stdin queue: a pipe and a queue", "%s", strerror(errno));
+		return;
+	}
+	pthread_t threads[WRITERS];
+	for (int i = 0; i < WRITERS; i++)
+		pthread_create(&threads[i], NULL, put_lines, &queue);
+	for (int i = 0; i < WRITERS; i++)
+		pthread_join(threads[i], NULL);
+	stdin_queue_flush(&queue, fds[1]);
+	char *text = NULL;
+	size_t length = 0;
+	drain(fds[0], &text, &length);
+	check(text && strncmp(text, "{\"obs\":{\"n\":", strlen("{\"obs\":{\"n\":")) == 0 && strchr(text, '\n') == text + length - 1 &&
+		      !stdin_queue_has_lines(&queue),
+	      "stdin queue: lines put on four threads at once leave one whole line, the newest", "%zu bytes", length);
+	free(text);
+	stdin_queue_free(&queue);
+	close(fds[0]);
 	close(fds[1]);
 }
 
 void test_stdin_queue(void)
 {
+	concurrent_puts();
+	restart_and_repeats();
 	newest_per_kind();
 	never_blocks_and_loses_nothing();
 	reader_gone();

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * unit_tests: the shim's libobs-free parts tested alone (make test-shim-unit):
- * the stdin queue, the log limiter, safe text, the stderr log, the newest
- * versioned line and the settings table's choices.
+ * the stdin queue, the log limiter, safe text, the stderr log, the settings
+ * table's choices, the speech ring and the pool ABI (and the overlay's pool
+ * reader).
  */
 #pragma once
 
@@ -12,9 +13,10 @@ void test_stdin_queue(void);
 void test_log_limiter(void);
 void test_safe_text(void);
 void test_stderr_log(void);
-void test_newest_line(void);
 void test_settings_choices(void);
 void test_speech_ring(void);
+/* The pool ABI's writer and check, and the overlay helper's reader (test-pool-abi.c). */
+void test_pool_abi(void);
 
 /* blog, as the unit tests define it: every line kept for the checks. */
 size_t logged_count(void);

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+
+/// What the control server asks of the rest of the renderer (issue 30). `serve` implements it
+/// over its session (the bar's state, speech) and the viewer memory (issue 29); the tests use
+/// an in-process double. Every call returns quickly or is async: none runs on the frame loop.
+public protocol ControlBackend: Sendable {
+    /// Pins `line` (a comment the event API gave) at the top of the bar; the pin's end
+    /// (unix seconds), or nil when it lasts until unpinned.
+    func pin(_ line: ChatLine) -> Double?
+    /// Takes the pin away: the one of row `id`, or any when `id` is nil. Whether one went.
+    func unpin(id: String?) -> Bool
+    /// Stores a viewer's nickname, colour or hidden flag (the viewer memory).
+    func setViewer(_ choice: ViewerChoice) async -> ViewerChoiceOutcome
+    /// Searches the chat log; nil when there is no log (the server then searches the comments
+    /// it has seen itself).
+    func search(_ text: String, limit: Int) async -> [ControlEvent.Comment]?
+    /// Cuts short what speech is reading now.
+    func skipSpeech()
+    /// Pauses (true) or resumes (false) speech, or toggles it (nil); the state it is in after.
+    func pauseSpeech(_ paused: Bool?) -> Bool
+}
+
+/// `POST /api/viewer`: a viewer of one channel, and what the streamer chose for them.
+/// Absent fields stay as they are; an empty nickname or colour removes it.
+public struct ViewerChoice: Sendable, Equatable, Codable {
+    public var platform: String
+    public var channel: String
+    public var user: String
+    public var nickname: String?
+    /// `#rrggbb`, or "" to go back to the platform's colour.
+    public var colour: String?
+    public var hidden: Bool?
+
+    public init(platform: String, channel: String, user: String, nickname: String? = nil, colour: String? = nil,
+                hidden: Bool? = nil) {
+        self.platform = platform
+        self.channel = channel
+        self.user = user
+        self.nickname = nickname
+        self.colour = colour
+        self.hidden = hidden
+    }
+
+    /// Nicknames are short (the NCV convention: 1–16 characters).
+    public static let maxNickname = 16
+    static let maxKey = 200
+
+    /// Why this choice cannot be stored, or nil when it can.
+    public var problem: String? {
+        if platform.isEmpty || channel.isEmpty || user.isEmpty { return "platform, channel and user are required" }
+        if platform.unicodeScalars.count > Self.maxKey || channel.unicodeScalars.count > Self.maxKey
+            || user.unicodeScalars.count > Self.maxKey {
+            return "platform, channel or user is too long"
+        }
+        if nickname == nil && colour == nil && hidden == nil { return "nothing to change: give nickname, colour or hidden" }
+        if let nickname {
+            if nickname.count > Self.maxNickname { return "a nickname has at most \(Self.maxNickname) characters" }
+            if TextSanitizer.clean(nickname, limit: Self.maxKey) != nickname {
+                return "a nickname must be plain text (no control characters, no runs of spaces)"
+            }
+        }
+        if let colour, !colour.isEmpty, RGBColor(hex: colour) == nil || !colour.hasPrefix("#") {
+            return "colour must be #rrggbb"
+        }
+        return nil
+    }
+}
+
+public enum ViewerChoiceOutcome: Sendable, Equatable {
+    case saved
+    /// The choice cannot be stored now (no viewer memory, `remember` off, a disk problem).
+    case unavailable(String)
+}
+

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+/// The HTTP side of one connection: gathers a request (its body bounded: larger is a 413 and the
+/// connection closes without reading on), has `ControlRoutes` answer it off the event loop, and
+/// writes the answer. NIO's pipeline handler keeps pipelined requests in order.
+final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Commands are small JSON objects.
+    static let maxBodyBytes = 64 * 1024
+
+    private let routes: ControlRoutes
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+    /// The request was refused before its end: the rest of it is ignored.
+    private var refused = false
+
+    init(routes: ControlRoutes) {
+        self.routes = routes
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+            body = context.channel.allocator.buffer(capacity: 0)
+            refused = false
+            let declared = requestHead.headers.first(name: "Content-Length").flatMap { Int($0) } ?? 0
+            if declared > Self.maxBodyBytes { refuseTooLarge(context: context) }
+        case .body(var part):
+            guard !refused else { return }
+            guard body.readableBytes + part.readableBytes <= Self.maxBodyBytes else {
+                refuseTooLarge(context: context)
+                return
+            }
+            body.writeBuffer(&part)
+        case .end:
+            guard !refused, let head else { return }
+            self.head = nil
+            let request = ControlRequest(head: head, body: body)
+            let routes = self.routes
+            let keepAlive = head.isKeepAlive
+            let version = head.version
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.eventLoop.makeFutureWithTask { await routes.respond(to: request) }
+                .assumeIsolated().whenSuccess { response in
+                    Self.write(response, version: version, keepAlive: keepAlive, context: bound.value)
+                }
+        }
+    }
+
+    private func refuseTooLarge(context: ChannelHandlerContext) {
+        refused = true
+        var response = ControlResponse.error(.payloadTooLarge, "a request body has at most \(Self.maxBodyBytes) bytes")
+        response.closesConnection = true
+        response.headers += ControlRoutes.commonHeaders(host: nil)
+        Self.write(response, version: head?.version ?? .http1_1, keepAlive: false, context: context)
+    }
+
+    static func write(_ response: ControlResponse, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
+        let closes = response.closesConnection || !keepAlive
+        var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+        headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+        if closes { headers.replaceOrAdd(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: version, status: response.status, headers: headers)
+        context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        if !response.body.isEmpty {
+            context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+        }
+        let sent = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
+        if closes { sent.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
+    }
+
+    /// A connection idle for `ControlServer.idleTimeout` is closed.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is IdleStateHandler.IdleStateEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        context.close(promise: nil)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A WebSocket request the checks refused comes on as an HTTP request, answered with the reason.
+        if error is NIOWebSocketUpgradeError { return }
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+import NIOCore
+
+/// The event API's state, kept on the server's one event loop (every call is made there): the
+/// events' sequence, the newest comments (for `/api/comments`, the page's first view, pinning
+/// and, without a chat log, search), the pin now shown, and the WebSocket clients, each sent
+/// every event as one text message.
+final class EventHub {
+    let eventLoop: any EventLoop
+    /// The newest comments kept: the page shows 500; a polling tool may be a little behind.
+    static let recentLimit = 1000
+
+    /// A comment or gift as the event API gave it, with the row as the bar showed it (to pin).
+    struct Recent {
+        var event: ControlEvent
+        var comment: ControlEvent.Comment
+        var line: ChatLine
+    }
+
+    private(set) var seq = 0
+    private var recent = CircularBuffer<Recent>(initialCapacity: 64)
+    private var clients: [ObjectIdentifier: WebSocketClient] = [:]
+    /// The pinned comment's event, while one is pinned.
+    private(set) var pin: ControlEvent.Pin?
+    /// Each stream's last connection state and viewer count, in the order they were first heard of.
+    private(set) var streams: [StreamState] = []
+
+    /// What a page opened now needs to know of a stream.
+    struct StreamState: Sendable, Equatable, Codable {
+        var platform: String
+        var channel: String
+        var state: String?
+        var detail: String?
+        var viewers: Int?
+    }
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    var clientCount: Int { clients.count }
+    /// Clients dropped for falling behind, so far.
+    private(set) var dropped = 0
+
+    /// Numbers the event, keeps what later requests need, and sends it to every client.
+    func publish(_ body: ControlEvent.Body, line: ChatLine? = nil) {
+        eventLoop.assertInEventLoop()
+        seq += 1
+        let event = ControlEvent(seq: seq, body: body)
+        remember(event, line: line)
+        guard !clients.isEmpty, let json = event.json() else { return }
+        let message = ByteBuffer(bytes: json)
+        for client in clients.values { client.send(message) }
+    }
+
+    private func remember(_ event: ControlEvent, line: ChatLine?) {
+        switch event.body {
+        case .comment(let comment), .gift(let comment):
+            guard let line else { return }
+            if recent.count >= Self.recentLimit { recent.removeFirst() }
+            recent.append(Recent(event: event, comment: comment, line: line))
+        // Moderation is honoured here too: what was deleted is no longer served.
+        case .delete(let delete):
+            forget { $0.id == delete.id }
+        case .ban(let ban):
+            let user = ban.user.lowercased()
+            forget { $0.platform == ban.platform && $0.channel == ban.channel && $0.user.lowercased() == user }
+        case .clear(let stream):
+            forget { $0.platform == stream.platform && $0.channel == stream.channel }
+        case .pin(let pin):
+            self.pin = pin.pinned ? pin : nil
+        case .viewers(let viewers):
+            update(viewers.platform, viewers.channel) { $0.viewers = viewers.count }
+        case .status(let status):
+            update(status.platform, status.channel) {
+                $0.state = status.state
+                $0.detail = status.detail
+            }
+        case .speech:
+            break
+        case .channel(let named):
+            // The stream's entry goes by its channel from now on.
+            if let index = streams.firstIndex(where: { $0.platform == named.platform && $0.channel == named.stream }) {
+                streams[index].channel = named.channel
+            }
+        }
+    }
+
+    /// A stream's entry (bounded: a bar reads a handful of streams).
+    private func update(_ platform: String, _ channel: String, _ change: (inout StreamState) -> Void) {
+        if let index = streams.firstIndex(where: { $0.platform == platform && $0.channel == channel }) {
+            change(&streams[index])
+        } else if streams.count < 64 {
+            var entry = StreamState(platform: platform, channel: channel)
+            change(&entry)
+            streams.append(entry)
+        }
+    }
+
+    private func forget(where matches: (ControlEvent.Comment) -> Bool) {
+        guard recent.contains(where: { matches($0.comment) }) else { return }
+        recent = CircularBuffer(recent.filter { !matches($0.comment) })
+    }
+
+    /// Comments and gifts after event `since` (all kept, when nil), oldest first: the newest `limit`.
+    func comments(since: Int?, limit: Int) -> [ControlEvent] {
+        eventLoop.assertInEventLoop()
+        let after = recent.filter { $0.event.seq > (since ?? 0) }
+        return after.suffix(max(0, limit)).map(\.event)
+    }
+
+    /// The row of the comment the event API gave as `id`, if it is among the newest.
+    func line(id: String) -> ChatLine? {
+        recent.last { $0.comment.id == id }?.line
+    }
+
+    /// The comment of row `id`, as the event API gave it.
+    func comment(id: String) -> ControlEvent.Comment? {
+        recent.last { $0.comment.id == id }?.comment
+    }
+
+    /// The newest kept comments whose text, name, nickname or user holds `text` (case folded).
+    func search(_ text: String, limit: Int) -> [ControlEvent.Comment] {
+        let needle = text.lowercased()
+        guard !needle.isEmpty else { return [] }
+        var found: [ControlEvent.Comment] = []
+        for entry in recent.reversed() where found.count < limit {
+            let comment = entry.comment
+            if comment.text.lowercased().contains(needle) || comment.name.lowercased().contains(needle)
+                || comment.user.lowercased().contains(needle) || comment.nickname?.lowercased().contains(needle) == true {
+                found.append(comment)
+            }
+        }
+        return found.reversed()
+    }
+
+    func add(_ client: WebSocketClient) {
+        eventLoop.assertInEventLoop()
+        clients[ObjectIdentifier(client)] = client
+    }
+
+    func remove(_ client: WebSocketClient) {
+        eventLoop.assertInEventLoop()
+        clients[ObjectIdentifier(client)] = nil
+    }
+
+    /// `client` fell too far behind and is being closed.
+    func drop(_ client: WebSocketClient) {
+        remove(client)
+        dropped += 1
+    }
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+
+/// The feed path's look-up: the viewers of the channels being read, kept in memory (bounded),
+/// each read once from the log. It knows what the writer has not committed yet (a viewer's
+/// second comment 50 ms after the first is not "first" again), and what another process
+/// changed once told (`invalidate`).
+struct ViewerBook {
+    struct Entry {
+        /// The log was read for this viewer (false: it could not be, so no first-time badge).
+        var known: Bool
+        /// The viewer wrote in the channel before this run (the log says so).
+        var wroteBefore: Bool
+        /// The first-time badge (or the back badge) was shown in this run.
+        var greeted = false
+        var lastSeen: Double?
+        var comments: Int
+        var nickname: String?
+        var colour: RGBColor?
+        var hidden: Bool
+        var generation: UInt64
+        /// The writer's number of this viewer's last write: evicted only once it is committed.
+        var pending: UInt64 = 0
+    }
+
+    private(set) var entries: [ViewerKey: Entry] = [:]
+    private var generation: UInt64 = 0
+    /// About 2 MB at most; the oldest committed quarter goes when it is full.
+    static let maxEntries = 20_000
+
+    /// Another process changed viewers: each cached viewer's choices are read again when next seen.
+    mutating func invalidate() { generation &+= 1 }
+
+    /// The viewer, from the cache or the log (`reader` nil: the log cannot be read now).
+    mutating func entry(_ key: ViewerKey, reader: ChatReader?) -> Entry {
+        if var cached = entries[key], cached.known || reader == nil {
+            if cached.generation != generation, let reader, let read = Self.read(key, reader) {
+                // Another process changed the file: its choices win; a viewer it forgot has none.
+                cached.nickname = read?.nickname
+                cached.colour = read?.colour
+                cached.hidden = read?.hidden ?? false
+                cached.comments = max(cached.comments, read?.comments ?? 0)
+                cached.generation = generation
+            }
+            return cached
+        }
+        guard let reader, let read = Self.read(key, reader) else {
+            return Entry(known: false, wroteBefore: false, comments: 0, hidden: false, generation: generation)
+        }
+        return Entry(known: true, wroteBefore: read.map { $0.firstSeen != nil || $0.comments + $0.gifts > 0 } ?? false,
+                     lastSeen: read?.lastSeen, comments: read?.comments ?? 0, nickname: read?.nickname,
+                     colour: read?.colour, hidden: read?.hidden ?? false, generation: generation)
+    }
+
+    /// The viewer's row (`.some(nil)`: there is none), or nil when it could not be read.
+    private static func read(_ key: ViewerKey, _ reader: ChatReader) -> ViewerFacts?? {
+        do {
+            return .some(try reader.viewer(key))
+        } catch {
+            return nil
+        }
+    }
+
+    /// Keeps `entry`; past the bound, forgets viewers whose writes are all committed.
+    mutating func keep(_ entry: Entry, for key: ViewerKey, committed: UInt64) {
+        entries[key] = entry
+        guard entries.count > Self.maxEntries else { return }
+        let excess = entries.count - Self.maxEntries * 3 / 4
+        let victims = entries.lazy.filter { $0.value.pending <= committed }.prefix(excess).map(\.key)
+        for victim in Array(victims) { entries[victim] = nil }
+    }
+
+    /// A choice made on the control page or by `viewers set`, applied to the next rows at once.
+    mutating func apply(_ key: ViewerKey, nickname: ViewerChoice<String>, colour: ViewerChoice<RGBColor>,
+                        hidden: Bool?) {
+        guard var entry = entries[key] else { return }
+        entry.nickname = nickname.apply(to: entry.nickname)
+        entry.colour = colour.apply(to: entry.colour)
+        entry.hidden = hidden ?? entry.hidden
+        entries[key] = entry
+    }
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/// `{"actions":{"pin_newest":N,"unpin":N,"open_control":N,"forget_secrets":N}}`: counters the shim
+/// bumps on the OBS hotkeys "Pin the newest comment" and "Unpin" and on the properties buttons
+/// "Open control page" and "Forget" (the source's saved secrets). A counter missing or mistyped
+/// is not known (nil), never a reset to 0.
+public struct ActionCounters: Decodable, Sendable, Equatable {
+    public var pinNewest: Int?
+    public var unpin: Int?
+    public var openControl: Int?
+    public var forgetSecrets: Int?
+
+    public init(pinNewest: Int? = nil, unpin: Int? = nil, openControl: Int? = nil, forgetSecrets: Int? = nil) {
+        self.pinNewest = pinNewest
+        self.unpin = unpin
+        self.openControl = openControl
+        self.forgetSecrets = forgetSecrets
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case pinNewest = "pin_newest"
+        case unpin
+        case openControl = "open_control"
+        case forgetSecrets = "forget_secrets"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func value(_ key: CodingKeys) -> Int? { (try? c.decodeIfPresent(Int.self, forKey: key)) ?? nil }
+        pinNewest = value(.pinNewest)
+        unpin = value(.unpin)
+        openControl = value(.openControl)
+        forgetSecrets = value(.forgetSecrets)
+    }
+
+    func count(_ action: BarAction) -> Int? {
+        switch action {
+        case .pinNewest: pinNewest
+        case .unpin: unpin
+        case .openControl: openControl
+        case .forgetSecrets: forgetSecrets
+        }
+    }
+}
+
+/// What the pin and control hotkeys and the secrets' "Forget" ask for.
+public enum BarAction: String, Sendable, Equatable, CaseIterable {
+    case pinNewest = "pin_newest"
+    case unpin
+    case openControl = "open_control"
+    /// The session's own (its stdin loop keeps the secrets): never handed to a `BarActionHandler`.
+    case forgetSecrets = "forget_secrets"
+}
+
+/// Who acts on those hotkeys (pinning, the control page): given to `ServeSession`, called once
+/// per press, off the frame loop, never for a repeated line, never for `forgetSecrets`.
+public protocol BarActionHandler: Sendable {
+    func perform(_ action: BarAction)
+}
+
+/// Turns the counters into actions: one action per line in which a counter went up, never one
+/// for a repeated line. The first value a renderer sees of each counter is its baseline, not a
+/// press: the shim sends its newest line again to every renderer it starts (after a crash or a
+/// size change), and a restart must not pin again or open the control page again. A counter
+/// that goes down (a new source) is a new baseline.
+public struct ActionTracker: Sendable {
+    private var last: [BarAction: Int] = [:]
+
+    public init() {}
+
+    public mutating func actions(for counters: ActionCounters) -> [BarAction] {
+        BarAction.allCases.filter { action in
+            guard let count = counters.count(action) else { return false }
+            defer { last[action] = count }
+            return last[action].map { count > $0 } ?? false
+        }
+    }
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarControl
+import CommentBarCore
+import CommentBarMemory
+import CommentBarSpeech
+import Synchronization
+
+/// The control server's side of a `ServeSession`: pins on the session's bar, speech's skip and
+/// pause, and the viewer memory (issue 29) for the streamer's choices and the log's search.
+/// Without the memory (`remember` off, the log cannot be opened) choices are refused (503) and
+/// search covers the comments the server has seen.
+final class SessionControlBackend: ControlBackend {
+    private let speech: SpeechHook
+    private let memory: MemoryHook
+    /// Weak: the session owns the control hook, which owns this.
+    private let session = Mutex(WeakSession())
+
+    struct WeakSession {
+        weak var value: ServeSession?
+    }
+
+    init(speech: SpeechHook, memory: MemoryHook) {
+        self.speech = speech
+        self.memory = memory
+    }
+
+    func connect(_ session: ServeSession) {
+        self.session.withLock { $0.value = session }
+    }
+
+    private var current: ServeSession? { session.withLock { $0.value } }
+
+    func pin(_ line: ChatLine) -> Double? { current?.pin(line) }
+
+    func unpin(id: String?) -> Bool { current?.unpin(id: id) ?? false }
+
+    func setViewer(_ choice: CommentBarControl.ViewerChoice) async -> ViewerChoiceOutcome {
+        guard let log = memory.memory else {
+            return .unavailable(memory.problem ?? "the chat log is off (tick \"Remember viewers\" in the source's properties)")
+        }
+        let key = ViewerKey(channel: ChannelRef(platform: choice.platform, channel: choice.channel), user: choice.user)
+        let colour: CommentBarMemory.ViewerChoice<RGBColor>
+        switch choice.colour {
+        case nil: colour = .keep
+        case ""?: colour = .clear
+        case let hex?:
+            guard let value = RGBColor(hex: hex) else { return .unavailable("colour must be #rrggbb") }
+            colour = .set(value)
+        }
+        let nickname: CommentBarMemory.ViewerChoice<String> = choice.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
+        // The write is waited for (its row must be there for the viewer's next comment): off the
+        // server's event loop.
+        let saved = await Task.detached { log.setViewer(key, nickname: nickname, colour: colour, hidden: choice.hidden) }.value
+        return saved ? .saved : .unavailable(log.problem ?? "the chat log did not take it in time")
+    }
+
+    func search(_ text: String, limit: Int) async -> [ControlEvent.Comment]? {
+        guard let log = memory.memory else { return nil }
+        let found = await Task.detached { () -> [LoggedMessage]? in
+            try? log.search(ChatQuery(text: text, limit: max(1, min(limit, 500))))
+        }.value
+        return found?.map(Self.comment)
+    }
+
+    /// A logged message as the event API shows comments (its id is the platform's: a logged
+    /// row may be from an earlier stream, not on the bar).
+    static func comment(_ message: LoggedMessage) -> ControlEvent.Comment {
+        ControlEvent.Comment(id: message.messageID, platform: message.channel.platform, channel: message.channel.channel,
+                             platformColour: "", user: message.login ?? message.user, name: message.name,
+                             nickname: message.nickname, firstTime: message.firstTime, text: message.text ?? "",
+                             kind: message.kind, gift: message.giftName, count: message.amount,
+                             history: message.history, time: message.sentAt ?? message.time)
+    }
+
+    func skipSpeech() { speech.skip() }
+
+    func pauseSpeech(_ paused: Bool?) -> Bool { speech.pause(paused) }
+}

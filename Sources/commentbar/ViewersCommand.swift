@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import CommentBarCore
+import CommentBarMemory
+
+/// `commentbar viewers`: a viewer's nickname, colour and hidden flag, and forgetting a viewer.
+struct ViewersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "viewers", abstract: "Name, colour, hide or forget a viewer in the chat log.",
+        subcommands: [ViewersSet.self, ViewersForget.self])
+}
+
+struct ViewersSet: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Set a viewer's nickname, name colour or hidden flag on a channel (a running bar uses it on their next row).")
+
+    @Option(help: ArgumentHelp("The channel.", valueName: "service:id")) var channel: ChannelRef
+    @Option(help: ArgumentHelp("The viewer's account (login or user id).", valueName: "login")) var user: String
+    @Option(help: "The name the bar shows for them; \"\" removes it.") var nickname: String?
+    @Option(help: ArgumentHelp("Their name's colour, #RRGGBB; \"\" removes it.", valueName: "#RRGGBB")) var colour: String?
+    @Option(help: ArgumentHelp("true hides their comments on the bar; false shows them again.", valueName: "true|false"))
+    var hidden: Bool?
+    @OptionGroup var db: LogDatabaseOption
+
+    func validate() throws {
+        if user.trimmingWhitespace().isEmpty { throw ValidationError("--user is empty") }
+        if nickname == nil, colour == nil, hidden == nil {
+            throw ValidationError("nothing to set: give --nickname, --colour or --hidden")
+        }
+        if let nickname, nickname.unicodeScalars.count > TextSanitizer.maxNameScalars {
+            throw ValidationError("--nickname is longer than \(TextSanitizer.maxNameScalars) characters")
+        }
+        if let colour, !colour.isEmpty, RGBColor(hex: colour) == nil {
+            throw ValidationError("--colour must be #RRGGBB (got \(String(reflecting: colour)))")
+        }
+    }
+
+    func run() throws {
+        let log = try db.open()
+        let nickname: ViewerChoice<String> = self.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
+        let colour: ViewerChoice<RGBColor> = self.colour.map { $0.isEmpty ? .clear : RGBColor(hex: $0).map(ViewerChoice.set) ?? .keep } ?? .keep
+        try logCall { () throws(ChatMemoryError) in
+            try log.setViewer(ViewerKey(channel: channel, user: user), nickname: nickname, colour: colour, hidden: hidden)
+        }
+    }
+}
+
+struct ViewersForget: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Delete everything the log keeps of a viewer, on every channel: their viewer facts and their messages.")
+
+    @Option(help: ArgumentHelp("The viewer's account (login or user id).", valueName: "login")) var user: String
+    @OptionGroup var db: LogDatabaseOption
+
+    func validate() throws {
+        if user.trimmingWhitespace().isEmpty { throw ValidationError("--user is empty") }
+    }
+
+    func run() throws {
+        let log = try db.open()
+        let (viewers, messages) = try logCall { () throws(ChatMemoryError) in try log.forget(user: user) }
+        print(TextSanitizer.escapedForTerminal("forgot \(user): \(viewers) viewer rows and \(messages) messages deleted from \(log.path)"))
+    }
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CommentBarMemory
+import Foundation
+import Testing
+
+/// kill -9 of a process writing 1,000 comments a second: the file opens cleanly after, and
+/// every comment it had received more than a second before the kill is in it.
+@Suite struct CrashDurabilityTests {
+    /// The helper target's program, built beside this test bundle.
+    static var helper: String? {
+        let bundle = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                         ?? CommandLine.arguments[0])
+        let candidate = bundle.deletingLastPathComponent().appendingPathComponent("commentbar-memory-crash-helper").path
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }
+
+    @Test func killNineLosesAtMostTheLastSecond() throws {
+        let helper = try #require(Self.helper, "commentbar-memory-crash-helper is built with the tests (swift build --build-tests)")
+        let folder = TemporaryFolder()
+        let received = folder.path + "/received.txt"
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: helper)
+        child.arguments = [folder.database, received, "1000"]
+        try child.run()
+        // Long enough for several commits and a few thousand comments.
+        Thread.sleep(forTimeInterval: 3.5)
+        kill(child.processIdentifier, SIGKILL)
+        let killedAt = Date().timeIntervalSince1970
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal)
+
+        let lines = (try String(contentsOfFile: received, encoding: .utf8)).split(separator: "\n")
+        let sent = lines.compactMap { line -> (id: String, time: Double)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let time = Double(parts[1]) else { return nil }
+            return ("m\(parts[0])", time)
+        }
+        #expect(sent.count > 1500, "the helper wrote \(sent.count) comments before the kill")
+        let older = sent.filter { $0.time < killedAt - 1 }.map(\.id)
+
+        let log = try ChatLog(path: folder.database)
+        #expect(try log.integrityCheck() == "ok")
+        let reader = try ChatReader(path: folder.database)
+        let stored = Set(try Self.all(reader).map(\.messageID))
+        let missing = older.filter { !stored.contains($0) }
+        #expect(missing.isEmpty, "\(missing.count) of \(older.count) comments older than 1 s are missing: \(missing.prefix(5))")
+    }
+
+    static func all(_ reader: ChatReader) throws -> [LoggedMessage] {
+        var rows: [LoggedMessage] = []
+        var after: Int64 = 0
+        while true {
+            let page = try reader.recent(after: after, limit: 1000)
+            guard let last = page.last else { return rows }
+            rows += page
+            after = last.seq
+        }
+    }
+}
