@@ -29,7 +29,9 @@ def link_command(manifest, product):
     """The product's link command (an argv) from SwiftPM's llbuild manifest."""
     with open(manifest) as f:
         text = f.read()
-    key = re.search(rf'^  "C\.{re.escape(product)}-[^"]*\.exe":$', text, re.M)
+    # The product's name, then the target triple (arch-vendor-linux-…): a product whose name only
+    # begins with this one's (commentbar-memory-crash-helper for commentbar) has other words there.
+    key = re.search(rf'^  "C\.{re.escape(product)}-[A-Za-z0-9_]+-[A-Za-z0-9_]+-linux-[^"]*\.exe":$', text, re.M)
     if not key:
         raise SystemExit(f"link-static: no link command for {product} in {manifest} (built with --product {product}?)")
     block = text[key.end():]
