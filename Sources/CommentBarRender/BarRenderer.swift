@@ -125,6 +125,7 @@ public final class BarRenderer {
     /// it laid out. Drawing the frame afterwards gives the same pixels as without it.
     @discardableResult
     public func prepare(_ state: BarState) -> Int {
+        engine.renewFontsIfFull()
         forgetRowsWaitingForPictures()
         var work = Work()
         _ = place(state.lines, work: &work)
@@ -139,6 +140,7 @@ public final class BarRenderer {
     public func render(_ state: BarState, obs: OBSLiveState = OBSLiveState(), notice: String? = nil, now: Double,
                        into pool: any FramePool) -> Bool {
         lastWork = Work()
+        engine.renewFontsIfFull()
         let content = content(of: state, obs: obs, notice: notice, now: now)
         forgetRowsWaitingForPictures()
         let changes = FrameChanges(from: lastShown, to: content, stableLayer: stable.drawn)

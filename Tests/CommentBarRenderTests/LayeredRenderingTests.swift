@@ -53,6 +53,36 @@ final class LayeredRenderingTests: XCTestCase {
         XCTAssertGreaterThan(prepared, 10, "rows were laid out ahead of their frames")
     }
 
+    /// Fonts made anew between frames (a long chat's glyphs let go) draw the same pixels.
+    func testFontsMadeAnewDrawTheSameFrames() {
+        let saved = TextEngine.glyphs
+        TextEngine.glyphs = GlyphBudget(limit: 60)
+        defer { TextEngine.glyphs = GlyphBudget(limit: saved.limit) }
+        let generation = TextEngine.fontMapGeneration
+        let timeline = DemoScript.timeline
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        for time in stride(from: 0.0, through: 40, by: 0.5) {
+            let (state, now) = timeline.state(at: time)
+            renderer.prepare(state)
+            if renderer.render(state, now: now, into: pool) {
+                XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now), "frame at \(time) s")
+            }
+        }
+        XCTAssertGreaterThan(TextEngine.fontMapGeneration, generation + 2, "the fonts were made anew")
+    }
+
+    func testTheGlyphBudgetCountsEachCharacterOnce() {
+        var budget = GlyphBudget(limit: 3)
+        budget.note("aab")
+        budget.note("ba")
+        XCTAssertEqual(budget.count, 2)
+        XCTAssertFalse(budget.isSpent)
+        budget.note("漢字😀😀")
+        XCTAssertEqual(budget.count, 5)
+        XCTAssertTrue(budget.isSpent)
+    }
+
     func testNothingChangedMakesNoFrame() {
         let (state, now) = DemoScript.timeline.state(at: 20)
         let pool = MemoryFramePool(width: 640, height: 200)
