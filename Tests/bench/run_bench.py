@@ -555,6 +555,27 @@ def phase_frame_costs(args, results):
         log(f"flow: {results['flow']}")
     except (OSError, subprocess.TimeoutExpired, ValueError) as e:
         results["flow"] = {"skipped": f"flow_cpu.py gave no usable JSON: {e}"}
+    # The viewer memory (issue 29) and the control server (issue 30), from their own benchmarks.
+    results["viewer_memory"] = json_of("commentbar bench-memory", [exe, "bench-memory", "--json",
+                                       "--folder", args.out], timeout=900)
+    results["control"] = json_of("Tests/control/bench_control.py", [
+        sys.executable, os.path.join(HERE, "..", "control", "bench_control.py"), "20", "--json"],
+        timeout=300, env={**os.environ, "COMMENTBAR_BIN": os.path.abspath(exe)})
+
+
+def json_of(name, command, timeout, env=None):
+    """The JSON object the last `{` line of `command`'s output holds, or why there is none."""
+    try:
+        p = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+        lines = [line for line in p.stdout.splitlines() if line.startswith("{")]
+        if p.returncode != 0 or not lines:
+            raise ValueError(f"exit {p.returncode}, {p.stderr.strip()[-300:]}")
+        data = json.loads(lines[-1])
+        log(f"{name}: {data}")
+        return data
+    except (OSError, subprocess.TimeoutExpired, ValueError) as e:
+        log(f"{name} gave no usable JSON: {e}")
+        return {"skipped": f"{name} gave no usable JSON: {e}"}
 
 
 # ---------------------------------------------------------------- main
