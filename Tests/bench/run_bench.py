@@ -636,6 +636,10 @@ def main():
         env_extra = {}
         if args.plugin:
             env_extra.update(stage_plugin(out, args.plugin, args.data))
+            # The staged plugin finds no renderer beside it: the one measured is named to OBS
+            # (support.obs.environment leaves out this process's own COMMENTBAR_RENDERER).
+            if args.renderer:
+                env_extra["COMMENTBAR_RENDERER"] = os.path.abspath(args.renderer)
         t = time.monotonic()
         obs = OBS(home, xvfb.display, work, env_extra)
         cleanup.add("OBS", obs.stop)
