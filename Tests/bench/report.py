@@ -249,6 +249,11 @@ def write_page(res, out_md, images_dir):
         for e in res["errors"]:
             p.add(f"- {e}")
         p.add("")
+    if res.get("notes"):
+        p.add("**Where this page departs from one run:**", "")
+        for note in res["notes"]:
+            p.add(f"- {note}")
+        p.add("")
 
     # ---- targets
     p.add("## Targets", "")

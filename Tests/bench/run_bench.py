@@ -478,7 +478,7 @@ def phase_text_latency(obs, work, args, results):
                 t = time.monotonic()
                 f.write(f"probe{i:03d}: {chat.text_line(lines.next())}\n")
             return t
-        r = shots.latency(obs, "Empty", write, args.probes, timeout=6.0, jitter=1.0, log=log,
+        r = shots.latency(obs, SCENE, write, args.probes, timeout=6.0, jitter=1.0, log=log,
                           label="Text (FreeType 2)")
     finally:
         obs.remove_input("Chat log")
@@ -500,7 +500,7 @@ def phase_bar_latency(obs, work, args, results):
             t = time.monotonic()
             server.broadcast(msg)
             return t
-        r = shots.latency(obs, "Empty", write, args.probes, timeout=3.0, jitter=0.3, log=log,
+        r = shots.latency(obs, SCENE, write, args.probes, timeout=3.0, jitter=0.3, log=log,
                           label="Comment Bar")
         results["latency"]["bar"] = r
 
@@ -517,7 +517,7 @@ def phase_bar_latency(obs, work, args, results):
         try:
             time.sleep(1.0)
             results["latency"]["bar_loaded"] = shots.latency_marked(
-                obs, "Empty", write_marked, args.probes, timeout=3.0, jitter=0.3, log=log,
+                obs, SCENE, write_marked, args.probes, timeout=3.0, jitter=0.3, log=log,
                 label=f"Comment Bar among {args.rate} comments/s")
         finally:
             feeder.stop()
