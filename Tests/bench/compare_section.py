@@ -132,3 +132,33 @@ def memory_and_control_section(res):
                   f"On minus off: {fmt(on_minus_off(control), 2)} % of a core (issue 30's target: the server adds at most 0.5 % "
                   "with one page open, nothing when off; the difference includes the machine's other load).", ""]
     return lines
+
+
+def issue31_targets(res):
+    """Target rows (figure, measured, met) of issue 31: a faster frame, sooner comments, a smaller renderer."""
+    rows = []
+    for width, name in ((1280, "1280x360"), (1920, "1920x1080")):
+        row = frame_row(res, width) or {}
+        new, copy = row.get("new_comment_ms"), row.get("memcpy_ms")
+        if new is not None and copy:
+            rows.append((f"A new comment's frame at most 2.0x a memcpy of the frame ({name}; its row is laid out when it arrives)",
+                         f"{new:.3f} ms, {new / copy:.2f}x memcpy ({copy:.3f} ms); laying out its row on arrival "
+                         f"{fmt(row.get('new_comment_layout_ms'), 3)} ms more", new <= 2.0 * copy))
+    row = frame_row(res, 1280) or {}
+    if row.get("full_redraw_ms") is not None:
+        rows.append(("A full redraw at most 2.0 ms (1280x360)", f"{row['full_redraw_ms']:.3f} ms", row["full_redraw_ms"] <= 2.0))
+    if row.get("clock_tick_ms") is not None and row.get("memcpy_ms"):
+        tick = row["clock_tick_ms"] / row["memcpy_ms"]
+        rows.append(("A clock tick at most 0.5x a memcpy of the frame (1280x360)", f"{row['clock_tick_ms']:.3f} ms, {tick:.2f}x", tick <= 0.5))
+    lat = res.get("latency") or {}
+    for key, label in (("bar", "alone"), ("bar_loaded", "among 10 comments/s")):
+        p99 = dig(lat, key, "p99_ms")
+        if p99 is not None:
+            rows.append((f"Comment to screen p99 at most 38 ms, {label}", f"{p99:.1f} ms", p99 <= 38))
+    anon = dig(res, "soak", "fonts", "rss_anon_kib")
+    if anon is not None:
+        rows.append(("The renderer's own memory (RssAnon) at most 16 MiB at the end of the kanji soak", f"{anon / 1024:.1f} MiB", anon <= 16 * 1024))
+    cpu = renderer_cpu(res, "bar_10")
+    if cpu is not None:
+        rows.append(("Renderer CPU at 10 comments/s at most 0.5 % of a core", f"{cpu:.1f} %", cpu <= 0.5))
+    return rows
