@@ -49,6 +49,8 @@ public final class BarRenderer {
     private var lastShown: FrameContent?
     /// Rows of the last frame, newest first; nil when the next frame must be composed from nothing.
     private var lastPlaced: [Placed]?
+    /// Where the last frame's comment rows begin (above: the stable layer).
+    private var lastRowsTop = 0
     /// Whether the stable layer is the same on every row of the comment area,
     /// so that scrolling rows gives the same pixels as drawing them again.
     private var commentAreaScrolls = false
@@ -64,6 +66,8 @@ public final class BarRenderer {
         public var linesBlended = 0
         /// Bytes copied to bring the back buffer up to the last frame.
         public var bytesCaughtUp = 0
+        /// Rows of the comment area written by a scroll (those above every comment are left).
+        public var rowsScrolled = 0
     }
     public private(set) var lastWork = Work()
     /// The problem the header shows (an image that cannot be used).
@@ -115,6 +119,19 @@ public final class BarRenderer {
         lastPlaced = nil
     }
 
+    /// Lays out the rows of `state` that have no image yet (new comments, rows whose picture
+    /// arrived), so that the frame which shows them only places them: the frame loop calls this
+    /// as soon as the state changed, before it waits for the frame's turn. Returns how many rows
+    /// it laid out. Drawing the frame afterwards gives the same pixels as without it.
+    @discardableResult
+    public func prepare(_ state: BarState) -> Int {
+        engine.renewFontsIfFull()
+        forgetRowsWaitingForPictures()
+        var work = Work()
+        _ = place(state.lines, work: &work)
+        return work.linesLaidOut
+    }
+
     /// Draws the frame for `state` at unix time `now` into the pool's back buffer
     /// and publishes it. Returns false, having drawn nothing, when the frame would
     /// look the same as the last one.
@@ -123,6 +140,7 @@ public final class BarRenderer {
     public func render(_ state: BarState, obs: OBSLiveState = OBSLiveState(), notice: String? = nil, now: Double,
                        into pool: any FramePool) -> Bool {
         lastWork = Work()
+        engine.renewFontsIfFull()
         let content = content(of: state, obs: obs, notice: notice, now: now)
         forgetRowsWaitingForPictures()
         let changes = FrameChanges(from: lastShown, to: content, stableLayer: stable.drawn)
@@ -135,21 +153,28 @@ public final class BarRenderer {
         if damage.use(pool: ObjectIdentifier(pool)) { lastPlaced = nil }
         if changes.stable { redrawStableLayer(content.stable) }
         updatePinStrip(content.pinned)
-        let placed = changes.lines || lastPlaced == nil ? place(state.lines) : (lastPlaced ?? [])
+        let placed = changes.lines || lastPlaced == nil ? place(state.lines, work: &lastWork) : (lastPlaced ?? [])
         let animation = animationFrames(placed, now: now)
         guard let stablePixels = stable.image.data() else { return false }
 
         let changed: [PixelRect]
+        let rowsTop = placed.last.map { max($0.y, rowsArea.y) } ?? rowsArea.maxY
         if let previous = lastPlaced, let base = pool.lastPublished(), let scroll = scrollPlan(from: previous, to: placed) {
             let rowsMoved = scroll.distance != 0 || scroll.newRows != 0 || previous.count != placed.count
+            // Above both this frame's rows and those of the frame the slot holds, the area is the
+            // stable layer's in both: only the rows from there down are written.
+            let rewriteTop = min(rowsTop, damage.rowsTop(in: slot) ?? rowsArea.y)
             catchUp(frame, slot: slot, from: base, except: rowsMoved ? rowsArea : nil)
-            changed = update(frame, base: base, stablePixels: stablePixels, rows: placed, scroll: rowsMoved ? scroll : nil,
-                             animation: animation, content: content, changes: changes)
+            changed = update(frame, base: base, stablePixels: stablePixels, rows: placed,
+                             scroll: rowsMoved ? scroll : nil, rewriteTop: rewriteTop,
+                             changedTop: min(rowsTop, lastRowsTop), animation: animation, content: content,
+                             changes: changes)
         } else {
             changed = compose(frame, stablePixels: stablePixels, rows: placed, animation: animation, content: content)
         }
         pool.publish()
-        damage.published(slot: slot, changed: changed)
+        damage.published(slot: slot, changed: changed, rowsTop: rowsTop)
+        lastRowsTop = rowsTop
         lastShown = content
         lastPlaced = placed
         lastAnimationFrames = animation
@@ -195,6 +220,7 @@ public final class BarRenderer {
             rowsArea = area
         }
         lastPlaced = nil
+        damage.forgetRowsTops()
     }
 
     /// A picture a shown row waits for has arrived (or failed): that row is laid out again, and
@@ -236,16 +262,20 @@ public final class BarRenderer {
     }
 
     /// The frame built on the last one (which the slot has caught up with): the comment area
-    /// scrolls when `scroll` is given, the clock and the meter are redrawn if they moved, animated
-    /// emotes step. Returns where it now differs from the last frame.
+    /// scrolls when `scroll` is given (its rows from `rewriteTop` down are written; `changedTop`:
+    /// where they differ from the last frame's), the clock and the meter are redrawn if they
+    /// moved, animated emotes step. Returns where it now differs from the last frame.
     private func update(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
-                        rows placed: [Placed], scroll: ScrollPlan?, animation: [Int], content: FrameContent,
-                        changes: FrameChanges) -> [PixelRect] {
+                        rows placed: [Placed], scroll: ScrollPlan?, rewriteTop: Int, changedTop: Int,
+                        animation: [Int], content: FrameContent, changes: FrameChanges) -> [PixelRect] {
         var changed: [PixelRect] = []
         if let scroll {
-            scrollArea(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop)
+            let area = rowsArea
+            scrollArea(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop,
+                       from: max(rewriteTop, area.y))
             blend(placed.prefix(scroll.newRows), into: frame)
-            changed.append(rowsArea)
+            let top = min(max(changedTop, area.y), area.maxY)
+            changed.append(PixelRect(x: area.x, y: top, width: area.width, height: area.maxY - top))
         }
         if changes.clock {
             changed.append(restore(stable.clockRect, in: frame, from: stablePixels))
@@ -262,8 +292,9 @@ public final class BarRenderer {
         return changed
     }
 
-    /// The comments that fit, newest first and at the bottom, with their images.
-    private func place(_ lines: [ChatLine]) -> [Placed] {
+    /// The comments that fit, newest first and at the bottom, with their images (those not
+    /// cached are laid out, counted in `work`). Images of rows that no longer fit are dropped.
+    private func place(_ lines: [ChatLine], work: inout Work) -> [Placed] {
         let area = rowsArea
         guard area.width > 0, area.height > 0 else { return [] }
         var placed: [Placed] = []
@@ -276,7 +307,7 @@ public final class BarRenderer {
                 image = cached
             } else {
                 image = LineImage(line: line, style: textStyle, engine: engine, emotes: emotes)
-                lastWork.linesLaidOut += 1
+                work.linesLaidOut += 1
             }
             // Kept even when it does not fit, so the next frame need not lay it out to learn that again.
             kept[line.id] = image
@@ -323,23 +354,27 @@ public final class BarRenderer {
     /// slot holds (everything, if that is not known), except `skipped`, which the
     /// caller writes anew.
     private func catchUp(_ frame: FrameBuffer, slot: Int, from base: FrameBuffer, except skipped: PixelRect?) {
-        var rects = damage.missing(in: slot)
-        if let skipped { rects.remove(skipped) }
-        for rect in rects {
-            copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels, destinationStride: frame.stride,
-                     rect: rect)
+        var bytes = 0
+        for rect in damage.missing(in: slot) {
+            for part in skipped.map(rect.subtracting) ?? [rect] {
+                copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels,
+                         destinationStride: frame.stride, rect: part)
+                bytes += part.width * part.height * 4
+            }
         }
-        lastWork.bytesCaughtUp = rects.reduce(0) { $0 + $1.width * $1.height * 4 }
+        lastWork.bytesCaughtUp = bytes
     }
 
-    /// Writes the comment area from the last frame's rows moved up by `distance`;
-    /// rows above the top kept comment and rows left empty at the bottom come from the stable layer.
+    /// Writes the comment area from row `top` down from the last frame's rows moved up by
+    /// `distance`; rows above the top kept comment and rows left empty at the bottom come from
+    /// the stable layer.
     private func scrollArea(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
-                            by distance: Int, keptTop: Int) {
+                            by distance: Int, keptTop: Int, from top: Int) {
         let area = rowsArea
         let stableStride = stable.image.stride
         let rowBytes = area.width * 4
-        for row in area.y..<area.maxY {
+        lastWork.rowsScrolled = area.maxY - top
+        for row in top..<area.maxY {
             let source: UnsafeRawPointer =
                 row < keptTop || row + distance >= area.maxY
                 ? UnsafeRawPointer(stablePixels + row * stableStride + area.x * 4)

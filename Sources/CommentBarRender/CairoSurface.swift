@@ -77,6 +77,16 @@ struct PixelRect: Hashable {
                          height: max(0, min(maxY, other.maxY) - top))
     }
 
+    /// This rectangle without `other`: up to four bands (above, below, left, right of it).
+    func subtracting(_ other: PixelRect) -> [PixelRect] {
+        let cut = intersection(other)
+        guard !cut.isEmpty else { return isEmpty ? [] : [self] }
+        return [PixelRect(x: x, y: y, width: width, height: cut.y - y),
+                PixelRect(x: x, y: cut.maxY, width: width, height: maxY - cut.maxY),
+                PixelRect(x: x, y: cut.y, width: cut.x - x, height: cut.height),
+                PixelRect(x: cut.maxX, y: cut.y, width: maxX - cut.maxX, height: cut.height)].filter { !$0.isEmpty }
+    }
+
     func clamped(width: Int, height: Int) -> PixelRect {
         let left = max(0, x), top = max(0, y)
         return PixelRect(x: left, y: top, width: max(0, min(maxX, width) - left), height: max(0, min(maxY, height) - top))

@@ -13,6 +13,8 @@ struct DamageTracker {
     private var framesPublished = 0
     /// The frame number each slot holds.
     private var slotHolds: [Int: Int] = [:]
+    /// Where the comment rows of the frame each slot holds begin (the area above is background).
+    private var slotRowsTop: [Int: Int] = [:]
     /// What each recent frame changed, oldest first.
     private var log: [(frame: Int, rects: [PixelRect])] = []
 
@@ -27,6 +29,7 @@ struct DamageTracker {
         guard pool != identity else { return false }
         pool = identity
         slotHolds.removeAll()
+        slotRowsTop.removeAll()
         log.removeAll()
         return true
     }
@@ -34,16 +37,36 @@ struct DamageTracker {
     /// Where `slot` differs from the newest published frame: the changes of the frames
     /// published since it was written, or the whole frame when that is not known.
     func missing(in slot: Int) -> Set<PixelRect> {
-        guard let held = slotHolds[slot], let oldest = log.first, held >= oldest.frame - 1 else { return [bounds] }
+        guard isKnown(slot), let held = slotHolds[slot] else { return [bounds] }
         var rects: Set<PixelRect> = []
         for entry in log where entry.frame > held { rects.formUnion(entry.rects) }
         return rects
     }
 
-    /// `slot` was published as the newest frame, differing from the one before in `rects`.
-    mutating func published(slot: Int, changed rects: [PixelRect]) {
+    /// Where the comment rows of the frame `slot` holds begin, when that frame is known (nil:
+    /// the slot's comment area must be written whole).
+    func rowsTop(in slot: Int) -> Int? {
+        isKnown(slot) ? slotRowsTop[slot] : nil
+    }
+
+    /// The comment area moved (a pinned comment came or went): where the rows of the frames the
+    /// slots hold begin says nothing of the new area, so each slot's comment area is written whole.
+    mutating func forgetRowsTops() {
+        slotRowsTop.removeAll()
+    }
+
+    /// Whether what `slot` lacks is known: it was written, and the frames since are in the log.
+    private func isKnown(_ slot: Int) -> Bool {
+        guard let held = slotHolds[slot], let oldest = log.first else { return false }
+        return held >= oldest.frame - 1
+    }
+
+    /// `slot` was published as the newest frame, differing from the one before in `rects`;
+    /// `rowsTop`: where its comment rows begin.
+    mutating func published(slot: Int, changed rects: [PixelRect], rowsTop: Int? = nil) {
         framesPublished += 1
         slotHolds[slot] = framesPublished
+        slotRowsTop[slot] = rowsTop
         log.append((framesPublished, rects))
         if log.count > depth { log.removeFirst(log.count - depth) }
     }

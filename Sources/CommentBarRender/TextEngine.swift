@@ -8,17 +8,28 @@ import CommentBarCore
 /// fontconfig fallback finds a font for every character an installed font has,
 /// so Japanese and colour emoji work with any primary font.
 final class TextEngine {
-    let context: OpaquePointer
+    private(set) var context: OpaquePointer
+    /// Which font map `context` was made on.
+    private var generation: UInt64
 
     /// One font map for the whole process. `pango_cairo_font_map_get_default()` is per thread,
     /// and the frame loop is a task that runs on whichever thread is free: each renderer made on
     /// another thread had a font map of its own, with its own fonts, HarfBuzz faces and cairo
     /// scaled fonts, so each CJK font was opened and mapped again. Pango objects are used by one
-    /// thread at a time here (the frame loop, or `render`), never concurrently.
-    nonisolated(unsafe) static let fontMap = pango_cairo_font_map_new()
+    /// thread at a time here (the frame loop, or `render`), never concurrently. It is made anew
+    /// when its fonts have drawn more distinct characters than `glyphs` allows.
+    nonisolated(unsafe) private static var fontMap = pango_cairo_font_map_new()
+    nonisolated(unsafe) private(set) static var fontMapGeneration: UInt64 = 0
+    /// The characters the shared font map's fonts have drawn.
+    nonisolated(unsafe) static var glyphs = GlyphBudget()
 
     init() {
-        context = pango_font_map_create_context(Self.fontMap)
+        generation = Self.fontMapGeneration
+        context = Self.makeContext()
+    }
+
+    private static func makeContext() -> OpaquePointer {
+        let context: OpaquePointer = pango_font_map_create_context(fontMap)
         // Grey antialiasing and unhinted metrics: the same pixels whatever the
         // output's subpixel order, and layouts that do not depend on the target.
         let options = cairo_font_options_create()
@@ -28,6 +39,32 @@ final class TextEngine {
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         pango_context_set_base_dir(context, PANGO_DIRECTION_LTR)
+        return context
+    }
+
+    /// Makes the font map anew when its fonts have drawn more distinct characters than the budget,
+    /// and frees the old fonts' glyphs; returns whether it did. The same fonts are found again,
+    /// so text looks the same. Called between frames, when no layout of the old map is alive.
+    @discardableResult
+    func renewFontsIfFull() -> Bool {
+        guard Self.glyphs.isSpent else {
+            if generation != Self.fontMapGeneration { useCurrentFontMap() }
+            return false
+        }
+        g_object_unref(UnsafeMutableRawPointer(Self.fontMap))
+        Self.fontMap = pango_cairo_font_map_new()
+        Self.fontMapGeneration &+= 1
+        Self.glyphs = GlyphBudget(limit: Self.glyphs.limit)
+        useCurrentFontMap()
+        GlyphBudget.releaseUnusedGlyphs()
+        return true
+    }
+
+    private func useCurrentFontMap() {
+        let old = context
+        context = Self.makeContext()
+        generation = Self.fontMapGeneration
+        g_object_unref(UnsafeMutableRawPointer(old))
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(context)) }
@@ -45,6 +82,7 @@ final class TextEngine {
     /// A laid-out paragraph. `maxLines` > 0 ellipsizes after that many wrapped lines.
     func layout(_ text: String, font: OpaquePointer, width: Int? = nil, maxLines: Int = 0,
                 attributes: OpaquePointer? = nil) -> TextLayout {
+        Self.glyphs.note(text)
         let layout: OpaquePointer = pango_layout_new(context)
         pango_layout_set_font_description(layout, font)
         // Every paragraph is left to right (the context's base direction): Pango's automatic

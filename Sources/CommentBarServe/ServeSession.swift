@@ -9,6 +9,7 @@ import CommentBarServices
 import CommentBarSpeech
 import CommentBarSupport
 import FoundationEssentials
+import Glibc
 import Logging
 import Synchronization
 
@@ -36,6 +37,16 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         var feedGeneration = 0
         /// When the frame loop last came round; the heartbeat stops if it stalls.
         var frameLoopProgress = ContinuousClock.now
+        /// Row changes not yet on screen, when `COMMENTBAR_LATENCY_TRACE` is set (nil: off).
+        var latency: RowLatencyTrace?
+
+        /// Applies what the flow released at `now`; returns what speech hears of it.
+        mutating func apply(_ released: [ChatFlow.Release], now: Double) -> [((FeedEvent, ChatLine?), BarState.Origin)] {
+            let revision = state.linesRevision
+            let heard = released.map { (ServeSession.apply($0.event, from: $0.origin, to: &state), $0.origin) }
+            if state.linesRevision != revision { latency?.changed(to: state.linesRevision, at: now) }
+            return heard
+        }
     }
 
     /// A frame loop silent for this long is stuck: the heartbeat stops and the shim restarts us.
@@ -44,7 +55,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
     static let rowsThatCanShow = 50
     /// How often the clock and the heartbeat wake the frame loop.
     static let tick = Duration.milliseconds(100)
-    private let shared = Mutex(Shared())
+    private let shared = Mutex(Shared(latency: getenv("COMMENTBAR_LATENCY_TRACE").map { _ in RowLatencyTrace() }))
     private let wake: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
     private let images: RemoteImageFetches
@@ -182,6 +193,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             $0.state = BarState()
             $0.state.filters = filters
             $0.flow.reset()
+            $0.latency = $0.latency.map { _ in RowLatencyTrace() }
             $0.feedGeneration += 1
             return $0.feedGeneration
         }
@@ -210,9 +222,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
                             let (streams, due, heard) = self.shared.withLock {
                                 shared -> ([BarState.StreamSlot], Double?, [((FeedEvent, ChatLine?), BarState.Origin)]) in
                                 guard shared.feedGeneration == generation else { return ([], nil, []) }
-                                let heard = shared.flow.receive(event, from: origin, now: now).map {
-                                    (Self.apply($0.event, from: $0.origin, to: &shared.state), $0.origin)
-                                }
+                                let heard = shared.apply(shared.flow.receive(event, from: origin, now: now), now: now)
                                 return (shared.state.streams, shared.flow.nextDue, heard)
                             }
                             self.flowAlarm.set(due)
@@ -333,13 +343,15 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         }
     }
 
-    /// Makes a frame when something visible changed, at most `fps` times a second.
+    /// Makes a frame when something visible changed, at most `fps` times a second (`FramePacer`:
+    /// a frame wanted after a quiet moment goes out at once).
     private func frameLoop() async {
         let clock = ContinuousClock()
         let heartbeat = sink.makeHeartbeat()
         var renderer: BarRenderer?
         var settingsRevision = -1
-        var lastFrame = clock.now - .seconds(1)
+        var pacer = FramePacer(fps: 30)
+        var preparedAt: UInt64 = .max
         var lastStatus: (SinkStatus, String)?
         var emotesWantedAt: UInt64 = .max
         for await _ in wake {
@@ -348,9 +360,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             let (snapshot, nextComment, released) = shared.withLock { shared in
                 shared.frameLoopProgress = clock.now
                 // Comments that came due (the alarm rang, or any other wake-up) are shown now.
-                let heard = shared.flow.release(now: now).map {
-                    (Self.apply($0.event, from: $0.origin, to: &shared.state), $0.origin)
-                }
+                let heard = shared.apply(shared.flow.release(now: now), now: now)
                 shared.state.expirePin(now: Date().timeIntervalSince1970)
                 return (shared, shared.flow.nextDue, heard)
             }
@@ -371,6 +381,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
                                            remoteImages: images.store, emotes: emotes.store)
                 }
                 settingsRevision = snapshot.settingsRevision
+                preparedAt = .max  // the rows' style may have changed: they are laid out again
             }
             guard let renderer else { continue }
             // The streamer's own files win; a feed's https images are fetched off this loop.
@@ -381,17 +392,31 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
                 emotes.want(snapshot.state.lines.suffix(Self.rowsThatCanShow))
                 emotesWantedAt = snapshot.state.linesRevision
             }
-            let interval = Duration.seconds(1) / max(snapshot.settings.maxFPS, 1)
-            let due = lastFrame + interval
-            if clock.now < due { try? await clock.sleep(until: due) }
+            if snapshot.state.linesRevision != preparedAt {
+                // New rows are laid out now, not when their frame is due.
+                renderer.prepare(snapshot.state)
+                preparedAt = snapshot.state.linesRevision
+            }
+            if pacer.fps != max(snapshot.settings.maxFPS, 1) { pacer = FramePacer(fps: snapshot.settings.maxFPS) }
+            let wait = pacer.earliest(now: flowAlarm.now) - flowAlarm.now
+            if wait > 0 { try? await clock.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
             let latest = shared.withLock { $0 }
             if renderer.render(latest.state, obs: latest.obs, notice: speech.problem ?? memory.problem ?? control.problem,
                                now: Date().timeIntervalSince1970,
                                into: sink) {
-                lastFrame = clock.now
+                let published = flowAlarm.now
+                pacer.made(at: published)
                 presenter?.framePublished()
+                traceLatency(shown: latest.state.linesRevision, at: published)
             }
         }
+    }
+
+    /// With `COMMENTBAR_LATENCY_TRACE` set: how long the rows this frame shows waited for it.
+    private func traceLatency(shown revision: UInt64, at time: Double) {
+        guard let waits = shared.withLock({ $0.latency?.published(revision: revision, at: time) }),
+              let oldest = waits.first else { return }
+        log.info("latency: rows shown after \(Double(Int((oldest * 1e6).rounded())) / 1000) ms (\(waits.count) changes)")
     }
 
     /// The state, and only what the state's name does not already say.

@@ -3,6 +3,7 @@ import ArgumentParser
 import CommentBarOverlay
 import CommentBarPool
 import CommentBarPoolABI
+import CommentBarRender
 import CommentBarServe
 import CommentBarSpeech
 import Glibc
@@ -24,6 +25,7 @@ struct Serve: AsyncParsableCommand {
         // One event-loop thread serves every feed and fetch of one bar; NIO's default is one per
         // core, each with its stack and malloc arena.
         NIOSingletons.groupLoopCountSuggestion = 1
+        RendererMemory.configureProcess()
         let log = Logger(label: "commentbar")
         let pool: SharedMemoryFramePool
         do {

@@ -72,4 +72,29 @@ final class DamageTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.missing(in: 0), [tracker.bounds])
         XCTAssertEqual(tracker.missing(in: 1), [tracker.bounds])
     }
+
+    func testWhereASlotsRowsBeginIsKnownOnlyWhileTheSlotIs() {
+        var tracker = DamageTracker(width: 100, height: 50, depth: 2)
+        _ = tracker.use(pool: ObjectIdentifier(pool))
+        XCTAssertNil(tracker.rowsTop(in: 0), "never written")
+        tracker.published(slot: 0, changed: [tracker.bounds], rowsTop: 30)  // frame 1
+        tracker.published(slot: 1, changed: [a], rowsTop: 20)               // frame 2
+        XCTAssertEqual(tracker.rowsTop(in: 0), 30)
+        XCTAssertEqual(tracker.rowsTop(in: 1), 20)
+        tracker.published(slot: 1, changed: [b], rowsTop: 25)               // frame 3
+        tracker.published(slot: 1, changed: [c], rowsTop: 25)               // frame 4: frame 2 forgotten
+        XCTAssertNil(tracker.rowsTop(in: 0), "slot 0 is too far behind to know")
+        XCTAssertTrue(tracker.use(pool: ObjectIdentifier(MemoryFramePool(width: 100, height: 50))))
+        XCTAssertNil(tracker.rowsTop(in: 1), "another pool")
+    }
+
+    func testARectangleWithoutAnotherIsTheBandsAroundIt() {
+        let frame = PixelRect(x: 0, y: 0, width: 100, height: 50)
+        let area = PixelRect(x: 30, y: 10, width: 60, height: 30)
+        let bands = frame.subtracting(area)
+        XCTAssertEqual(bands.reduce(0) { $0 + $1.width * $1.height }, 100 * 50 - 60 * 30)
+        XCTAssertTrue(bands.allSatisfy { $0.intersection(area).isEmpty })
+        XCTAssertEqual(a.subtracting(c), [a], "apart: the whole rectangle")
+        XCTAssertEqual(a.subtracting(frame), [], "inside: nothing")
+    }
 }

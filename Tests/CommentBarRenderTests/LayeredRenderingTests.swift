@@ -30,6 +30,59 @@ final class LayeredRenderingTests: XCTestCase {
         XCTAssertGreaterThan(kinds[.copied] ?? 0, 5)
     }
 
+    /// The frame loop's way: rows laid out as soon as the state changes (`prepare`), the frame
+    /// later. Every frame is still byte for byte a full redraw, and no frame lays a row out.
+    func testPreparedRowsGiveTheSameFrames() {
+        let timeline = DemoScript.timeline
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        var prepared = 0
+        var frames = 0
+        var time = 0.0
+        while time <= timeline.duration + 1 {
+            let (state, now) = timeline.state(at: time)
+            prepared += renderer.prepare(state)
+            if renderer.render(state, now: now, into: pool) {
+                frames += 1
+                if frames > 1 { XCTAssertEqual(renderer.lastWork.linesLaidOut, 0, "at \(time) s the frame laid a row out") }
+                guard let frame = pool.newestFrame else { return XCTFail("no frame") }
+                XCTAssert(bytes(frame) == renderFromNothing(state, now: now), "frame at \(time) s differs from a full redraw")
+            }
+            time += 0.25
+        }
+        XCTAssertGreaterThan(prepared, 10, "rows were laid out ahead of their frames")
+    }
+
+    /// Fonts made anew between frames (a long chat's glyphs let go) draw the same pixels.
+    func testFontsMadeAnewDrawTheSameFrames() {
+        let saved = TextEngine.glyphs
+        TextEngine.glyphs = GlyphBudget(limit: 60)
+        defer { TextEngine.glyphs = GlyphBudget(limit: saved.limit) }
+        let generation = TextEngine.fontMapGeneration
+        let timeline = DemoScript.timeline
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        for time in stride(from: 0.0, through: 40, by: 0.5) {
+            let (state, now) = timeline.state(at: time)
+            renderer.prepare(state)
+            if renderer.render(state, now: now, into: pool) {
+                XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now), "frame at \(time) s")
+            }
+        }
+        XCTAssertGreaterThan(TextEngine.fontMapGeneration, generation + 2, "the fonts were made anew")
+    }
+
+    func testTheGlyphBudgetCountsEachCharacterOnce() {
+        var budget = GlyphBudget(limit: 3)
+        budget.note("aab")
+        budget.note("ba")
+        XCTAssertEqual(budget.count, 2)
+        XCTAssertFalse(budget.isSpent)
+        budget.note("漢字😀😀")
+        XCTAssertEqual(budget.count, 5)
+        XCTAssertTrue(budget.isSpent)
+    }
+
     func testNothingChangedMakesNoFrame() {
         let (state, now) = DemoScript.timeline.state(at: 20)
         let pool = MemoryFramePool(width: 640, height: 200)
@@ -60,6 +113,33 @@ final class LayeredRenderingTests: XCTestCase {
         XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now))
     }
 
+    /// A tall bar with few rows: a new comment writes only the rows from the topmost comment
+    /// (of this frame and of the frame the slot held) down; rows coming and going (deletions,
+    /// a long row) still give the frames of a full redraw.
+    func testAScrollWritesOnlyTheRowsUnderTheComments() {
+        var settings = BarSettings()
+        settings.maxLines = 4
+        var (state, now) = DemoScript.timeline.state(at: 30)
+        let pool = MemoryFramePool(width: 1280, height: 720)
+        let renderer = BarRenderer(settings: settings, width: 1280, height: 720)
+        renderer.render(state, now: now, into: pool)
+        var scrolled: [Int] = []
+        for index in 0..<12 {
+            let text = index % 5 == 3 ? String(repeating: "長いコメント ", count: 30) : "row \(index) ✨"
+            state.apply(.comment(ChatLine(id: "t\(index)", user: "u\(index % 3)", text: text)))
+            if index % 4 == 2, let oldest = state.lines.suffix(3).first { state.apply(.delete(id: oldest.id)) }
+            renderer.prepare(state)
+            XCTAssertTrue(renderer.render(state, now: now, into: pool))
+            if renderer.lastWork.kind == .scrolled { scrolled.append(renderer.lastWork.rowsScrolled) }
+            XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now, settings: settings, width: 1280, height: 720),
+                      "frame \(index)")
+        }
+        let areaHeight = BarLayout(settings: settings.clamped(), width: 1280, height: 720).comments.height
+        XCTAssertGreaterThan(scrolled.count, 5)
+        XCTAssertLessThan(scrolled.min() ?? areaHeight, areaHeight / 2, "rows above the comments were written: \(scrolled)")
+        now += 0
+    }
+
     func testRemovingTheOldestRowLeavesNoTrace() {
         var (state, now) = DemoScript.timeline.state(at: 30)
         let pool = MemoryFramePool(width: 1280, height: 360)
@@ -73,18 +153,27 @@ final class LayeredRenderingTests: XCTestCase {
         }
     }
 
+    /// A new comment's row is laid out once: by its frame, or before it (`prepare`, the frame
+    /// loop's way), and then the frame only places it.
     func testNewCommentLaysOutOnlyThatComment() {
-        var (state, now) = DemoScript.timeline.state(at: 30)
-        let pool = MemoryFramePool(width: 1280, height: 360)
-        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
-        renderer.render(state, now: now, into: pool)
-        state.apply(.comment(ChatLine(id: "new", user: "テスト", text: "新しいコメント ✨")))
-        XCTAssertTrue(renderer.render(state, now: now, into: pool))
-        XCTAssertEqual(renderer.lastWork.linesLaidOut, 1)
-        XCTAssertEqual(renderer.lastWork.linesBlended, 1)
-        XCTAssertEqual(renderer.lastWork.kind, .scrolled)
-        XCTAssertFalse(renderer.lastWork.stableRedrawn)
-        now += 0
+        for prepared in [false, true] {
+            var (state, now) = DemoScript.timeline.state(at: 30)
+            let pool = MemoryFramePool(width: 1280, height: 360)
+            let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+            renderer.render(state, now: now, into: pool)
+            state.apply(.comment(ChatLine(id: "new", user: "テスト", text: "新しいコメント ✨")))
+            if prepared {
+                XCTAssertEqual(renderer.prepare(state), 1)
+                XCTAssertEqual(renderer.prepare(state), 0, "laid out once")
+            }
+            XCTAssertTrue(renderer.render(state, now: now, into: pool))
+            XCTAssertEqual(renderer.lastWork.linesLaidOut, prepared ? 0 : 1)
+            XCTAssertEqual(renderer.lastWork.linesBlended, 1)
+            XCTAssertEqual(renderer.lastWork.kind, .scrolled)
+            XCTAssertFalse(renderer.lastWork.stableRedrawn)
+            XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now))
+            now += 0
+        }
     }
 
     func testSettingsChangesRedrawWhatTheyTouch() {

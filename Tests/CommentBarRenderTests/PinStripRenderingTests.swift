@@ -80,6 +80,32 @@ final class PinStripRenderingTests: XCTestCase {
         XCTAssertFalse(renderer.render(state, now: now + 0.5, into: pool), "nothing changed: no frame")
     }
 
+    /// After an unpin the rows' area grows up over where the strip was: a pool slot written while
+    /// the strip showed must lose it when later rows scroll into that slot, with few rows low down.
+    func testRowsScrollingAfterAnUnpinLeaveNoStripInAnOlderSlot() throws {
+        var state = state(comments: 2)
+        let pool = MemoryFramePool(width: width, height: height)
+        let renderer = BarRenderer(settings: settings, width: width, height: height)
+        state.pin(try XCTUnwrap(state.lines.first), until: nil)
+        XCTAssertTrue(renderer.render(state, now: now, into: pool))
+        for index in 2..<6 {
+            state.apply(.comment(ChatLine(id: "c\(index)", user: "pinned\(index)", text: "while pinned \(index)",
+                                          color: Self.blue)))
+            XCTAssertTrue(renderer.render(state, now: now, into: pool))
+        }
+        XCTAssertTrue(state.unpin())
+        XCTAssertTrue(renderer.render(state, now: now, into: pool))
+        for index in 6..<10 {
+            state.apply(.comment(ChatLine(id: "c\(index)", user: "after\(index)", text: "after the unpin \(index)",
+                                          color: Self.blue)))
+            XCTAssertTrue(renderer.render(state, now: now, into: pool))
+            let frame = try XCTUnwrap(pool.newestFrame)
+            XCTAssertEqual(amberPixels(frame, in: stripProbe), 0, "the strip came back with comment \(index)")
+            XCTAssert(bytes(frame) == renderFromNothing(state, now: now, settings: settings, width: width, height: height),
+                      "frame after comment \(index) differs from a full redraw")
+        }
+    }
+
     func testTheStripGoesOnUnpinDeleteAndTimeUp() throws {
         for way in ["unpin", "delete", "ban", "time"] {
             var state = state(comments: 8)

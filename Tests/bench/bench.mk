@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Side-by-side benchmarks in real OBS (owned by the benchmark work).
 #   make bench        builds, runs every measure in one headless OBS, writes docs/benchmarks.md
+#                     (the last run's results.json and soak.json move to .build-bench-run/previous/: the before column)
 #   make bench-speech  only the speech rows' JSON (Tests/speech/speech.mk); `make bench` also writes them
 #   make bench-overlay  only the overlay's rows (renderer CPU/memory overlay on vs off, latency)
 #   make bench-page   rewrites docs/benchmarks.md from the last run's results
@@ -33,6 +34,9 @@ bench-stage: plugin $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
 	@mkdir -p $(BENCH_RUN)/home
 
 bench: deps bench-deps speech-deps bench-stage overlay
+	@if [ -f $(BENCH_RUN)/results.json ]; then rm -rf $(BENCH_RUN)/previous; mkdir -p $(BENCH_RUN)/previous; \
+		mv $(BENCH_RUN)/results.json $(BENCH_RUN)/previous/; \
+		if [ -f $(BENCH_RUN)/soak.json ]; then mv $(BENCH_RUN)/soak.json $(BENCH_RUN)/previous/; fi; fi
 	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
 	COMMENTBAR_RENDERER=$(abspath $(BENCH_RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
 		--home $(BENCH_RUN)/home --renderer $(BENCH_RENDERER) \
@@ -42,7 +46,7 @@ bench: deps bench-deps speech-deps bench-stage overlay
 	rc=$$?; \
 	$(BENCH_PYTHON) Tests/bench/soak.py --renderer $(BENCH_RENDERER) --json-out $(BENCH_RUN)/soak.json || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images \
-		--soak $(BENCH_RUN)/soak.json --make-started $(BENCH_T0) || rc=1; \
+		--soak $(BENCH_RUN)/soak.json --before $(BENCH_RUN)/previous --make-started $(BENCH_T0) || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/overlay_bench.py --renderer $(BENCH_RENDERER) --helpers $(OVERLAY_BUILD) \
 		--json $(BENCH_RUN)/overlay.json --page docs/benchmarks.md || rc=1; \
 	$(BENCH_PYTHON) -m speech.obs_speech_test --plugin $(PLUGIN_SO) --data plugin/data \
@@ -58,7 +62,7 @@ bench-overlay: bench-deps overlay-deps overlay $(if $(filter $(RENDERER),$(BENCH
 
 bench-page:
 	$(BENCH_PYTHON) Tests/bench/report.py $(BENCH_RUN)/results.json --out docs/benchmarks.md --images docs/images \
-		--soak $(BENCH_RUN)/soak.json
+		--soak $(BENCH_RUN)/soak.json --before $(BENCH_RUN)/previous
 
 # A long stream's memory alone (100,000 comments at 1,000/s, about 2 minutes): prints figures.
 bench-soak: bench-deps renderer

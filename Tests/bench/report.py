@@ -7,6 +7,8 @@ import os
 import statistics
 import sys
 
+from compare_section import comparison_section, issue31_targets, memory_and_control_section
+
 PLOT_NAME = "bench-cpu-latency.png"
 
 TARGET_LATENCY_P99_MS = 100.0
@@ -247,6 +249,11 @@ def write_page(res, out_md, images_dir):
         for e in res["errors"]:
             p.add(f"- {e}")
         p.add("")
+    if res.get("notes"):
+        p.add("**Where this page departs from one run:**", "")
+        for note in res["notes"]:
+            p.add(f"- {note}")
+        p.add("")
 
     # ---- targets
     p.add("## Targets", "")
@@ -309,6 +316,7 @@ def write_page(res, out_md, images_dir):
                      f"renderer {fmt(cpu_of(silent, 'renderer'))} % (idle bar: {fmt(bi['helper'])} %), "
                      f"OBS {fmt(cpu_of(silent, 'obs'))} %",
                      verdict(cpu_of(silent, "renderer") <= bi["helper"] + 0.5)])
+    rows += [[target, measured, verdict(met)] for target, measured, met in issue31_targets(res)]
     p.table(["target", "measured in this run", "verdict"], rows)
 
     # ---- machine and command
@@ -512,6 +520,8 @@ def write_page(res, out_md, images_dir):
     else:
         p.add(f"Not measured in this run: {fc.get('skipped', 'the renderer was not built')}.", "")
 
+    p.add(*memory_and_control_section(res))
+
     # ---- parsers
     parsers = res.get("parsers") or {}
     p.add("## Platform parsers (`commentbar bench-parsers`)", "")
@@ -574,6 +584,7 @@ def write_page(res, out_md, images_dir):
     soak = res.get("soak")
     if soak:
         p.add(*soak_section(soak))
+    p.add(*comparison_section(res, res.get("before")))
     # The packaging section (make bench-packaging) is measured elsewhere: kept on every regeneration.
     packaging = os.path.join(os.path.dirname(out_md) or ".", "benchmarks-packaging.md")
     if os.path.exists(packaging):
@@ -589,6 +600,7 @@ def main():
     ap.add_argument("--out", default="docs/benchmarks.md")
     ap.add_argument("--images", default="docs/images")
     ap.add_argument("--soak", help="Tests/bench/soak.py's --json-out (a long stream's memory)")
+    ap.add_argument("--before", help="the previous run's folder (its results.json and soak.json): a before column")
     ap.add_argument("--make-started", type=float, help="unix time `make bench` started, to report its whole duration")
     args = ap.parse_args()
     with open(args.results) as f:
@@ -596,6 +608,12 @@ def main():
     if args.soak and os.path.exists(args.soak):
         with open(args.soak) as f:
             res["soak"] = json.load(f)
+    if args.before and os.path.exists(os.path.join(args.before, "results.json")):
+        with open(os.path.join(args.before, "results.json")) as f:
+            res["before"] = json.load(f)
+        if os.path.exists(os.path.join(args.before, "soak.json")):
+            with open(os.path.join(args.before, "soak.json")) as f:
+                res["before"]["soak"] = json.load(f)
     if args.make_started:
         import time
         res["make_total_s"] = time.time() - args.make_started

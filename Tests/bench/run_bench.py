@@ -478,7 +478,7 @@ def phase_text_latency(obs, work, args, results):
                 t = time.monotonic()
                 f.write(f"probe{i:03d}: {chat.text_line(lines.next())}\n")
             return t
-        r = shots.latency(obs, "Empty", write, args.probes, timeout=6.0, jitter=1.0, log=log,
+        r = shots.latency(obs, SCENE, write, args.probes, timeout=6.0, jitter=1.0, log=log,
                           label="Text (FreeType 2)")
     finally:
         obs.remove_input("Chat log")
@@ -500,7 +500,7 @@ def phase_bar_latency(obs, work, args, results):
             t = time.monotonic()
             server.broadcast(msg)
             return t
-        r = shots.latency(obs, "Empty", write, args.probes, timeout=3.0, jitter=0.3, log=log,
+        r = shots.latency(obs, SCENE, write, args.probes, timeout=3.0, jitter=0.3, log=log,
                           label="Comment Bar")
         results["latency"]["bar"] = r
 
@@ -517,7 +517,7 @@ def phase_bar_latency(obs, work, args, results):
         try:
             time.sleep(1.0)
             results["latency"]["bar_loaded"] = shots.latency_marked(
-                obs, "Empty", write_marked, args.probes, timeout=3.0, jitter=0.3, log=log,
+                obs, SCENE, write_marked, args.probes, timeout=3.0, jitter=0.3, log=log,
                 label=f"Comment Bar among {args.rate} comments/s")
         finally:
             feeder.stop()
@@ -555,6 +555,27 @@ def phase_frame_costs(args, results):
         log(f"flow: {results['flow']}")
     except (OSError, subprocess.TimeoutExpired, ValueError) as e:
         results["flow"] = {"skipped": f"flow_cpu.py gave no usable JSON: {e}"}
+    # The viewer memory (issue 29) and the control server (issue 30), from their own benchmarks.
+    results["viewer_memory"] = json_of("commentbar bench-memory", [exe, "bench-memory", "--json",
+                                       "--folder", args.out], timeout=900)
+    results["control"] = json_of("Tests/control/bench_control.py", [
+        sys.executable, os.path.join(HERE, "..", "control", "bench_control.py"), "20", "--json"],
+        timeout=300, env={**os.environ, "COMMENTBAR_BIN": os.path.abspath(exe)})
+
+
+def json_of(name, command, timeout, env=None):
+    """The JSON object the last `{` line of `command`'s output holds, or why there is none."""
+    try:
+        p = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+        lines = [line for line in p.stdout.splitlines() if line.startswith("{")]
+        if p.returncode != 0 or not lines:
+            raise ValueError(f"exit {p.returncode}, {p.stderr.strip()[-300:]}")
+        data = json.loads(lines[-1])
+        log(f"{name}: {data}")
+        return data
+    except (OSError, subprocess.TimeoutExpired, ValueError) as e:
+        log(f"{name} gave no usable JSON: {e}")
+        return {"skipped": f"{name} gave no usable JSON: {e}"}
 
 
 # ---------------------------------------------------------------- main
@@ -615,6 +636,10 @@ def main():
         env_extra = {}
         if args.plugin:
             env_extra.update(stage_plugin(out, args.plugin, args.data))
+            # The staged plugin finds no renderer beside it: the one measured is named to OBS
+            # (support.obs.environment leaves out this process's own COMMENTBAR_RENDERER).
+            if args.renderer:
+                env_extra["COMMENTBAR_RENDERER"] = os.path.abspath(args.renderer)
         t = time.monotonic()
         obs = OBS(home, xvfb.display, work, env_extra)
         cleanup.add("OBS", obs.stop)

@@ -4,7 +4,10 @@
 10 comments/s, with the control page off, then on with one page open in headless chromium.
 Prints figures (CPU as % of one core, threads, listening sockets); asserts nothing about speed.
 
-    COMMENTBAR_BIN=.build/release/commentbar /usr/bin/python3 Tests/control/bench_control.py [SECONDS]"""
+    COMMENTBAR_BIN=.build/release/commentbar /usr/bin/python3 Tests/control/bench_control.py [SECONDS] [--json]
+
+--json prints the figures as one JSON object instead (`make bench` writes them into docs/benchmarks.md)."""
+import json
 import os
 import sys
 import tempfile
@@ -13,7 +16,9 @@ import time
 from test_control_page import BIN, QUIET, Relay, ServedBar, browser, free_port, listening
 
 RATE = 10
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 30
+AS_JSON = "--json" in sys.argv[1:]
+ARGS = [arg for arg in sys.argv[1:] if arg != "--json"]
+SECONDS = float(ARGS[0]) if ARGS else 30
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -80,6 +85,12 @@ def main():
         driver.quit()
     bar.stop()
 
+    if AS_JSON:
+        print(json.dumps({"rate": RATE, "seconds": SECONDS, "off_cpu_percent": off_cpu, "off_sent": off_sent,
+                          "off_threads": len(off_threads), "off_listening_sockets": len(off_listening),
+                          "on_cpu_percent": on_cpu, "on_sent": on_sent, "server_threads": sorted(server_threads.values()),
+                          "server_cpu_percent": server_cpu, "page_rows": rows}))
+        return
     print(f"control server benchmark ({BIN}), {RATE} comments/s for {SECONDS:.0f} s each")
     print(f"  off: renderer {off_cpu:.2f} % of a core ({off_sent} comments), {len(off_threads)} threads "
           f"({sum(1 for n in off_threads.values() if n.startswith('NIO-ELT'))} NIO), "
