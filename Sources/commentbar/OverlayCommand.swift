@@ -70,9 +70,11 @@ struct Overlay: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let bar = try barSettings()
-        LoggingSystem.bootstrap { _ in CompactStderrLogHandler() }
+        // First: checking the streams (barSettings' StreamPlan) makes the feeds' HTTPS client,
+        // which takes NIO's event loops; their number can be set only before that.
         NIOSingletons.groupLoopCountSuggestion = 1
+        LoggingSystem.bootstrap { _ in CompactStderrLogHandler() }
+        let bar = try barSettings()
         let log = Logger(label: "commentbar")
         let fd: Int32
         let pool: SharedMemoryFramePool
