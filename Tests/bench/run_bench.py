@@ -595,7 +595,7 @@ def main():
                                               "latency-bar,frames); default all")
     ap.add_argument("--no-bar", action="store_true", help="skip every Comment Bar phase")
     ap.add_argument("--command", default="make bench", help="how this run was started, for the page")
-    ap.add_argument("--deadline", type=float, default=540.0, help="abort after this many seconds")
+    ap.add_argument("--deadline", type=float, default=900.0, help="abort after this many seconds (the run takes about 10 minutes)")
     args = ap.parse_args()
 
     only = set(filter(None, args.only.split(",")))
