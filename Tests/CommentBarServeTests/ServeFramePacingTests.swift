@@ -6,36 +6,15 @@ import Synchronization
 import XCTest
 @testable import CommentBarServe
 
-/// A frame sink in memory that notes when each frame was published.
-final class TimedFrameSink: FrameSink, @unchecked Sendable {
-    // @unchecked: the frame loop is the only writer of the pool; the times are behind a mutex.
-    let pool: MemoryFramePool
-    let published = Mutex<[ContinuousClock.Instant]>([])
-
-    init(width: Int, height: Int) { pool = MemoryFramePool(width: width, height: height) }
-
-    var width: Int { pool.width }
-    var height: Int { pool.height }
-    func backBuffer() -> FrameBuffer { pool.backBuffer() }
-    var backSlot: Int { pool.backSlot }
-    func publish() {
-        pool.publish()
-        published.withLock { $0.append(.now) }
-    }
-    func lastPublished() -> FrameBuffer? { pool.lastPublished() }
-    func setStatus(_ status: SinkStatus, detail: String) {}
-    func makeHeartbeat() -> @Sendable () -> Void { {} }
-}
-
 /// The frame loop's pacing in a real session: a `file` feed's comments, frames in memory.
 final class ServeFramePacingTests: XCTestCase {
     /// Runs a session on a file of `events` until `until` holds (or 20 s), then `settle` longer.
     private func run(events: [String], settings: String, settle: Duration = .zero,
-                     until: @escaping (TimedFrameSink) -> Bool) async throws -> TimedFrameSink {
+                     until: @escaping (FrameTimingSink) -> Bool) async throws -> FrameTimingSink {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pacing-\(UUID()).jsonl")
         try Data(events.joined(separator: "\n").utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let sink = TimedFrameSink(width: 320, height: 120)
+        let sink = FrameTimingSink(width: 320, height: 120)
         let (messages, input) = AsyncStream.makeStream(of: String.self)
         input.yield(#"{"settings":{"service":"file","stream_id":"\#(file.path)","width":320,"height":120,"#
                     + settings + "}}")
