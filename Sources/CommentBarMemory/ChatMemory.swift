@@ -78,6 +78,8 @@ public final class ChatMemory: Sendable {
 
     /// Items queued for the writer and not yet taken (the benchmark keeps within the bound).
     var backlog: Int { writer.backlog }
+    /// Transactions the writer has written (its batching, for the tests).
+    var transactions: Int { writer.transactions }
 
     /// Why the log is not being written, for the bar's status line (nil: it is).
     public var problem: String? { shared.problem.withLock { $0 } }
@@ -188,8 +190,8 @@ public final class ChatMemory: Sendable {
     // MARK: the control page's API (in-process; every call is thread-safe)
 
     /// Rows logged after `seq` (`LoggedMessage.seq`), oldest first, at most `limit` (≤ 1000).
-    /// A row is there once the writer committed it: at most a few hundred milliseconds after
-    /// the bar received it.
+    /// A row is there once the writer committed it: about half a second after the bar received
+    /// it (`MemoryWriter.batchWindow`).
     public func recent(after seq: Int64, limit: Int = 100, channel: ChannelRef? = nil) throws(ChatMemoryError) -> [LoggedMessage] {
         try query { reader throws(SQLiteError) in try reader.recent(after: seq, limit: min(max(limit, 0), 1000), channel: channel) }
     }

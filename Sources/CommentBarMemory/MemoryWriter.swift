@@ -26,9 +26,10 @@ enum MemoryWrite: Sendable {
 
 /// The one thread that writes the chat log, off the frame loop and the feed path: a bounded
 /// queue in, batched transactions out, a commit at most `batchWindow` after a comment came (so a
-/// comment drawn on the bar is on disk within a second). A full disk, a read-only folder or a
-/// damaged file never stop the bar: they become one status text and one log line, and a damaged
-/// file is moved aside (never deleted) and a new one started.
+/// comment drawn on the bar is on disk within a second). A flush or a stop ends the window at
+/// once. A full disk, a read-only folder or a damaged file never stop the bar: they become one
+/// status text and one log line, and a damaged file is moved aside (never deleted) and a new one
+/// started.
 final class MemoryWriter: Sendable {
     let path: String
     private let log: Logger
@@ -39,8 +40,12 @@ final class MemoryWriter: Sendable {
     private let firstOpen = DispatchSemaphore(value: 0)
     private let events: Events
 
-    /// How long the writer gathers a batch after the first item comes.
-    static let batchWindow = Duration.milliseconds(100)
+    /// How long the writer gathers a batch after the first item comes. Each commit costs the
+    /// pages it touches (the row, its indexes, the search index, the viewer, the session): at
+    /// 10 comments/s a 100 ms window made about 8 commits a second, this one makes 2, and a
+    /// comment is still on disk well within a second (`kill -9` loses at most this window and
+    /// the write).
+    static let batchWindow = Duration.milliseconds(500)
     /// The queue's bound: 20 s of a 1,000 comments/s chat while the disk stalls. Past it the
     /// oldest comments are dropped (counted, logged), never the sessions' starts and ends.
     static let maxQueued = 20_000
@@ -67,6 +72,8 @@ final class MemoryWriter: Sendable {
         var committed: UInt64 = 0
         var dropped = 0
         var stopping = false
+        /// Transactions written (with at least one item): the batching, for the tests.
+        var transactions = 0
     }
 
     init(path: String, log: Logger, events: Events) {
@@ -121,11 +128,15 @@ final class MemoryWriter: Sendable {
     var backlog: Int { queue.withLock { $0.items.count } }
     /// Comments dropped because the queue was full.
     var droppedForSpace: Int { queue.withLock { $0.dropped } }
+    /// Batches written so far (each one transaction).
+    var transactions: Int { queue.withLock { $0.transactions } }
 
-    /// Waits (polling) until everything queued so far is written, or `timeout` passes.
+    /// Waits (polling) until everything queued so far is written, or `timeout` passes. The
+    /// batch being gathered is written at once (the signal ends the writer's window).
     @discardableResult
     func flush(timeout: Duration = .seconds(5)) -> Bool {
         let target = queue.withLock { $0.queued }
+        guard committed < target else { return true }
         wake.signal()
         let deadline = ContinuousClock.now + timeout
         while committed < target {
@@ -156,12 +167,18 @@ final class MemoryWriter: Sendable {
         var work = WriterWork(path: path, log: log, events: events)
         work.write([], now: MemoryClock.now())
         firstOpen.signal()
-        let window = UInt32(Self.batchWindow.components.attoseconds / 1_000_000_000_000)
         while true {
             let woken = wake.wait(timeout: .now() + .seconds(5)) == .success
-            if woken, !queue.withLock({ $0.stopping }) { usleep(window) }
+            if woken, queue.withLock({ !$0.stopping && !$0.items.isEmpty }) {
+                // The window: more items join the batch. `enqueue` signals only into an empty
+                // queue, so a signal now is a flush or a stop, and ends it.
+                _ = wake.wait(timeout: Self.deadline(after: Self.batchWindow))
+            }
             let (batch, last, stopping) = queue.withLock { queue -> ([MemoryWrite], UInt64, Bool) in
-                defer { queue.items.removeAll(keepingCapacity: true) }
+                defer {
+                    if !queue.items.isEmpty { queue.transactions += 1 }
+                    queue.items.removeAll(keepingCapacity: true)
+                }
                 return (queue.items, queue.queued, queue.stopping)
             }
             work.write(batch, now: MemoryClock.now())

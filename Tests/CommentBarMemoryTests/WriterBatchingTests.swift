@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CommentBarMemory
+import CommentBarCore
+import Foundation
+import Testing
+
+/// The writer gathers a chat's comments into few transactions (each commit costs the pages it
+/// touches: issue 31's renderer CPU at 10 comments/s), and a flush or a stop still writes
+/// everything at once.
+@Suite struct WriterBatchingTests {
+    let folder = TemporaryFolder()
+
+    /// A log in the test's folder with one session open on `testChannel`.
+    func open() -> (ChatMemory, session: UInt64) {
+        let memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
+        return (memory, memory.openSession(testChannel, now: now()))
+    }
+
+    /// Ten comments 20 ms apart (a 50 comments/s chat) are one commit, not one per 100 ms.
+    @Test func commentsWithinTheWindowAreOneTransaction() throws {
+        let (memory, session) = open()
+        for number in 1...10 {
+            _ = memory.say(comment("b\(number)", "viewer\(number % 3)", "batched \(number)"), session: session)
+            usleep(20_000)
+        }
+        #expect(eventually(3) { memory.transactions > 0 && memory.backlog == 0 })
+        #expect(memory.transactions == 1, "\(memory.transactions) transactions for 10 comments in 0.2 s")
+        memory.close()
+        #expect(try ChatLog(path: folder.database).search(ChatQuery(text: "batched")).count == 10)
+    }
+
+    /// A flush (the control page's viewer choices wait for one) does not wait out the window.
+    @Test func aFlushWritesTheBatchAtOnce() throws {
+        let (memory, session) = open()
+        _ = memory.say(comment("f1", "alice", "flushed now"), session: session)
+        #expect(memory.flush(timeout: MemoryWriter.batchWindow * 0.8), "committed before the window ended")
+        let reader = try ChatReader(path: folder.database)
+        #expect(try reader.recent(after: 0, limit: 10).map(\.messageID) == ["f1"])
+        memory.close()
+    }
+
+    /// A normal stop (stdin closed, the log's path changed) keeps every comment received, the
+    /// batch being gathered included.
+    @Test func aStopKeepsEveryComment() throws {
+        let (memory, session) = open()
+        for number in 1...300 {
+            _ = memory.say(comment("s\(number)", "viewer\(number % 11)", "kept \(number)"), session: session)
+        }
+        memory.close()
+        let stored = try CrashDurabilityTests.all(ChatReader(path: folder.database))
+        #expect(Set(stored.map(\.messageID)) == Set((1...300).map { "s\($0)" }))
+    }
+}
