@@ -7,7 +7,7 @@
 #include "plugin-log.h"
 
 #define NS_PER_S 1000000000ull
-/* The ABI: a heartbeat at least every 250 ms (the renderer beats every 100 ms). */
+/* The ABI: a heartbeat at least every second (the renderer beats every 500 ms). */
 #define HEARTBEAT_STALE_NS (3 * NS_PER_S)
 /* Time allowed for the first heartbeat: a cold fontconfig cache is slow. */
 #define FIRST_HEARTBEAT_GRACE_NS (10 * NS_PER_S)

@@ -70,6 +70,9 @@ public final class BarRenderer {
         public var rowsScrolled = 0
     }
     public private(set) var lastWork = Work()
+    /// Whether the last frame shows an animated emote: its steps are due at times of their own,
+    /// so the frame loop comes round often while one shows (`ServeSession`).
+    public var showsAnimation: Bool { !lastAnimationFrames.isEmpty }
     /// The problem the header shows (an image that cannot be used).
     var notice: String? { stable.drawn?.notice }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Synchronization
 
-/// Wakes the frame loop when the next waiting comment (`ChatFlow`) is due, and only then:
-/// one sleeping task for the earliest time asked, replaced when an earlier one is asked.
-/// Times are seconds since the alarm was made (the flow's clock).
+/// Wakes the frame loop when the next waiting comment (`ChatFlow`) is due, or the picture's next
+/// change by itself (`NextRedraw`), and only then: one sleeping task for the earliest time
+/// asked, replaced when an earlier one is asked. Times are seconds since the alarm was made
+/// (the flow's clock).
 final class FlowAlarm: Sendable {
     private let epoch = ContinuousClock.now
     private let pending = Mutex<(due: Double, task: Task<Void, Never>)?>(nil)

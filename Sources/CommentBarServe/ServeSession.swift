@@ -35,8 +35,9 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         var settingsRevision = 0
         /// Bumped when the feed is replaced: events from an older feed still in flight are dropped.
         var feedGeneration = 0
-        /// When the frame loop last came round; the heartbeat stops if it stalls.
-        var frameLoopProgress = ContinuousClock.now
+        /// Since when the frame loop has been working on a wake-up (nil: it waits for the next):
+        /// the heartbeat stops if one takes `stallLimit`. An idle loop is not a stuck one.
+        var frameLoopBusySince: ContinuousClock.Instant?
         /// Row changes not yet on screen, when `COMMENTBAR_LATENCY_TRACE` is set (nil: off).
         var latency: RowLatencyTrace?
 
@@ -49,18 +50,24 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         }
     }
 
-    /// A frame loop silent for this long is stuck: the heartbeat stops and the shim restarts us.
-    static let stallLimit = Duration.seconds(10)
+    /// A frame loop busy this long with one wake-up is stuck: the heartbeat stops and the shim
+    /// restarts us (10 s; the tests give a shorter one).
+    private let stallLimit: Duration
     /// At most this many rows fit on a bar (50 lines of comments): only their emotes are fetched.
     static let rowsThatCanShow = 50
-    /// How often the clock and the heartbeat wake the frame loop.
-    static let tick = Duration.milliseconds(100)
+    /// How often the heartbeat beats: the shim restarts a renderer whose heartbeat stood still
+    /// for 3 s (docs/pool-abi.md), so this leaves it six beats. The frame loop is not woken by
+    /// it: only by events and by `redrawAlarm`.
+    static let heartbeatInterval = Duration.milliseconds(500)
     private let shared = Mutex(Shared(latency: getenv("COMMENTBAR_LATENCY_TRACE").map { _ in RowLatencyTrace() }))
     private let wake: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
     private let images: RemoteImageFetches
     private let emotes: EmoteFetches
     private let flowAlarm: FlowAlarm
+    /// Wakes the frame loop when the picture changes by itself (`NextRedraw`: the clock's next
+    /// second, a pin's end, an animation's step).
+    private let redrawAlarm: FlowAlarm
     /// Reading the chat aloud: idle (nothing loaded) while `speech` is off.
     let speech: SpeechHook
     /// The viewer memory (issue 29): badges, nicknames and the chat log; idle while `remember` is off.
@@ -79,8 +86,10 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
     public init(sink: any FrameSink, log: Logger, fetch: @escaping RemoteImageFetches.Fetch = RemoteImageFetches.https,
                 emoteFetch: @escaping EmoteFetches.Fetch = EmoteFetches.https,
                 presenter: (any FramePresenter)? = nil, audio: (any SpeechAudioSink)? = nil,
-                actions: (any BarActionHandler)? = nil, secretStore: SecretStore? = SecretStore.standard()) {
+                actions: (any BarActionHandler)? = nil, secretStore: SecretStore? = SecretStore.standard(),
+                stallLimit: Duration = .seconds(10)) {
         self.sink = sink
+        self.stallLimit = stallLimit
         self.secretStore = secretStore
         self.presenter = presenter
         self.actions = actions
@@ -91,6 +100,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         speech = SpeechHook(sink: audio, log: log, changed: { wakeUp.yield() })
         memory = MemoryHook(log: log, changed: { wakeUp.yield() })
         flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
+        redrawAlarm = FlowAlarm(ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
         let backend = SessionControlBackend(speech: speech, memory: memory)
@@ -184,6 +194,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         feedTask?.cancel()
         memory.stop()
         flowAlarm.cancel()
+        redrawAlarm.cancel()
         wakeUp.finish()
     }
 
@@ -331,15 +342,14 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         log.info("viewers: \(parts.joined(separator: ", ")) (\(total) in all)")
     }
 
-    /// Wakes the frame loop often enough for the clock, and beats the heart while
-    /// the frame loop keeps coming round: one slow frame (a huge image) is not a
-    /// hang, but a loop stuck for `stallLimit` is, and then the beat stops.
+    /// Beats the heart while the frame loop is idle or at work on a wake-up for less than
+    /// `stallLimit`: one slow frame (a huge image) is not a hang, but a loop stuck that long is,
+    /// and then the beat stops.
     private func ticker(_ heartbeat: @Sendable () -> Void) async {
         while !Task.isCancelled {
-            try? await Task.sleep(for: Self.tick)
-            let lastProgress = shared.withLock { $0.frameLoopProgress }
-            if ContinuousClock.now - lastProgress < Self.stallLimit { heartbeat() }
-            wakeUp.yield()
+            try? await Task.sleep(for: Self.heartbeatInterval)
+            let busySince = shared.withLock { $0.frameLoopBusySince }
+            if busySince.map({ ContinuousClock.now - $0 < stallLimit }) ?? true { heartbeat() }
         }
     }
 
@@ -356,9 +366,10 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         var emotesWantedAt: UInt64 = .max
         for await _ in wake {
             heartbeat()
+            defer { shared.withLock { $0.frameLoopBusySince = nil } }
             let now = flowAlarm.now
             let (snapshot, nextComment, released) = shared.withLock { shared in
-                shared.frameLoopProgress = clock.now
+                shared.frameLoopBusySince = clock.now
                 // Comments that came due (the alarm rang, or any other wake-up) are shown now.
                 let heard = shared.apply(shared.flow.release(now: now), now: now)
                 shared.state.expirePin(now: Date().timeIntervalSince1970)
@@ -401,13 +412,17 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             let wait = pacer.earliest(now: flowAlarm.now) - flowAlarm.now
             if wait > 0 { try? await clock.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
             let latest = shared.withLock { $0 }
+            let unixNow = Date().timeIntervalSince1970
             if renderer.render(latest.state, obs: latest.obs, notice: speech.problem ?? memory.problem ?? control.problem,
-                               now: Date().timeIntervalSince1970,
-                               into: sink) {
+                               now: unixNow, into: sink) {
                 let published = flowAlarm.now
                 pacer.made(at: published)
                 presenter?.framePublished()
                 traceLatency(shown: latest.state.linesRevision, at: published)
+            }
+            if let due = NextRedraw.after(unixNow, state: latest.state, obs: latest.obs, settings: latest.settings,
+                                          animating: renderer.showsAnimation) {
+                redrawAlarm.set(redrawAlarm.now + max(due - Date().timeIntervalSince1970, 0))
             }
         }
     }

@@ -8,22 +8,6 @@ import Synchronization
 import XCTest
 @testable import CommentBarServe
 
-/// A frame sink in memory that keeps when each heartbeat came.
-final class HeartbeatTimingSink: FrameSink, @unchecked Sendable {
-    // @unchecked: the frame loop is the only writer of the pool; the beats are behind a lock.
-    let pool = MemoryFramePool(width: 320, height: 120)
-    let beats = Mutex<[ContinuousClock.Instant]>([])
-
-    var width: Int { pool.width }
-    var height: Int { pool.height }
-    func backBuffer() -> FrameBuffer { pool.backBuffer() }
-    var backSlot: Int { pool.backSlot }
-    func publish() { pool.publish() }
-    func lastPublished() -> FrameBuffer? { pool.lastPublished() }
-    func setStatus(_ status: SinkStatus, detail: String) {}
-    func makeHeartbeat() -> @Sendable () -> Void { { [self] in self.beats.withLock { $0.append(.now) } } }
-}
-
 /// Issue 19, finding 1: a relay's "emotes" that are heavy SVG drawings (librsvg took 30 s on
 /// one and silenced the heartbeat for 18 s) never stop the heartbeat.
 final class HostilePictureTests: XCTestCase {
@@ -44,7 +28,7 @@ final class HostilePictureTests: XCTestCase {
         try Data(lines.joined(separator: "\n").utf8).write(to: events)
         defer { try? FileManager.default.removeItem(at: events) }
         let fetched = Mutex(0)
-        let sink = HeartbeatTimingSink()
+        let sink = FrameTimingSink(width: 320, height: 120)
         let (messages, input) = AsyncStream.makeStream(of: String.self)
         input.yield(#"{"settings":{"service":"file","stream_id":"\#(events.path)","width":320,"height":120}}"#)
         input.yield(#"{"active":true}"#)
@@ -98,11 +82,13 @@ final class HostilePictureTests: XCTestCase {
     }
 }
 
-/// A frame sink in memory that keeps when each frame was published.
+/// A frame sink in memory that keeps when each frame was published and each heartbeat came.
 final class FrameTimingSink: FrameSink, @unchecked Sendable {
     // @unchecked: the frame loop is the only writer of the pool; the times are behind a lock.
     let pool: MemoryFramePool
     let published = Mutex<[ContinuousClock.Instant]>([])
+    /// When each heartbeat came (the ticker's and the frame loop's).
+    let beats = Mutex<[ContinuousClock.Instant]>([])
 
     init(width: Int, height: Int) { pool = MemoryFramePool(width: width, height: height) }
 
@@ -116,5 +102,5 @@ final class FrameTimingSink: FrameSink, @unchecked Sendable {
     }
     func lastPublished() -> FrameBuffer? { pool.lastPublished() }
     func setStatus(_ status: SinkStatus, detail: String) {}
-    func makeHeartbeat() -> @Sendable () -> Void { {} }
+    func makeHeartbeat() -> @Sendable () -> Void { { [self] in self.beats.withLock { $0.append(.now) } } }
 }

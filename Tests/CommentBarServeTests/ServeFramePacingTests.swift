@@ -9,7 +9,8 @@ import XCTest
 /// The frame loop's pacing in a real session: a `file` feed's comments, frames in memory.
 final class ServeFramePacingTests: XCTestCase {
     /// Runs a session on a file of `events` until `until` holds (or 20 s), then `settle` longer.
-    private func run(events: [String], settings: String, settle: Duration = .zero,
+    private func run(events: [String], settings: String, obs: String? = nil, settle: Duration = .zero,
+                     stallLimit: Duration = .seconds(10), then act: (ServeSession) -> Void = { _ in },
                      until: @escaping (FrameTimingSink) -> Bool) async throws -> FrameTimingSink {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pacing-\(UUID()).jsonl")
         try Data(events.joined(separator: "\n").utf8).write(to: file)
@@ -18,10 +19,13 @@ final class ServeFramePacingTests: XCTestCase {
         let (messages, input) = AsyncStream.makeStream(of: String.self)
         input.yield(#"{"settings":{"service":"file","stream_id":"\#(file.path)","width":320,"height":120,"#
                     + settings + "}}")
-        let session = ServeSession(sink: sink, log: Logger(label: "test"), fetch: { _ in .failed("no network") })
+        if let obs { input.yield(#"{"obs":"# + obs + "}") }
+        let session = ServeSession(sink: sink, log: Logger(label: "test"), fetch: { _ in .failed("no network") },
+                                   stallLimit: stallLimit)
         let task = Task { await session.run(messages: messages) }
         let deadline = ContinuousClock.now + .seconds(20)
         while !until(sink), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        act(session)
         try await Task.sleep(for: settle)
         input.finish()
         await task.value
@@ -47,8 +51,8 @@ final class ServeFramePacingTests: XCTestCase {
         }
     }
 
-    /// Nothing changes once the comment is shown (no clock): 2.5 s of the loop's wake-ups (the
-    /// 100 ms ticker) make no frame after the first second's.
+    /// Nothing changes once the comment is shown (no clock): 2.5 s make no frame after the
+    /// first second's.
     func testAnIdleBarMakesNoFrames() async throws {
         let sink = try await run(events: [comment(0, at: 0)], settings: #""show_clock":false"#,
                                  settle: .milliseconds(2500)) { $0.pool.publishedCount > 0 }
@@ -56,5 +60,55 @@ final class ServeFramePacingTests: XCTestCase {
         let first = try XCTUnwrap(times.first)
         XCTAssertLessThan(times.count, 5)
         XCTAssertTrue(times.allSatisfy { $0 - first < .seconds(1) }, "frames made while nothing changed")
+    }
+
+    /// Issue 31: the clock shows whole seconds, so an idle bar with a running clock makes one
+    /// frame a second, and the frame loop is woken for them only (the heartbeat's ticker does
+    /// not wake it): in 3.5 s about 4 wake-ups of the loop and 7 beats, where a 100 ms ticker
+    /// woke the loop 35 times.
+    func testAnIdleClockWakesTheLoopOnceASecond() async throws {
+        let start = Date().timeIntervalSince1970 - 100.5
+        let sink = try await run(events: [comment(0, at: 0)], settings: #""show_clock":true"#,
+                                 obs: #"{"streaming":true,"streaming_start":\#(start)}"#,
+                                 settle: .milliseconds(3500)) { $0.pool.publishedCount > 0 }
+        let frames = sink.published.withLock { $0 }
+        let first = try XCTUnwrap(frames.first)
+        // After the first half second (the first frame, the feed's status): the clock's frames.
+        let later = frames.filter { $0 - first > .milliseconds(500) }
+        XCTAssertTrue((2...4).contains(later.count), "\(later.count) frames in 3 s of a ticking clock")
+        for (earlier, next) in zip(later, later.dropFirst()) {
+            XCTAssertGreaterThan(next - earlier, .milliseconds(700), "the clock's frames come a second apart")
+        }
+        // Each wake-up of the loop beats once; so does the ticker, every 500 ms.
+        let beats = sink.beats.withLock { $0 }.filter { $0 - first > .milliseconds(500) }
+        XCTAssertLessThan(beats.count, 14, "\(beats.count) beats in 3 s: the loop is woken when nothing is due")
+    }
+
+    /// An idle loop is not a stuck one: with nothing to draw for longer than the stall limit,
+    /// the heartbeat keeps beating (the shim restarts a renderer silent for 3 s).
+    func testAnIdleLoopKeepsTheHeartbeat() async throws {
+        let sink = try await run(events: [comment(0, at: 0)], settings: #""show_clock":false"#,
+                                 settle: .milliseconds(2500), stallLimit: .milliseconds(600)) { $0.pool.publishedCount > 0 }
+        let ended = ContinuousClock.now
+        let beats = sink.beats.withLock { $0 }
+        let longestGap = zip(beats.dropFirst(), beats).map { $0 - $1 }.max() ?? .zero
+        XCTAssertLessThan(longestGap, .seconds(1), "the heartbeat stopped for \(longestGap)")
+        XCTAssertLessThan(ended - (beats.last ?? .now - .seconds(60)), .seconds(1), "the heartbeat stopped")
+    }
+
+    /// A pin for `pin_seconds` ends on a bar where nothing else happens: the loop is woken at its
+    /// end (no ticker comes round to notice it).
+    func testATimedPinEndsWithNoEvent() async throws {
+        let pinned = Mutex<ContinuousClock.Instant?>(nil)
+        let sink = try await run(events: [comment(0, at: 0)], settings: #""show_clock":false,"pin_seconds":1"#,
+                                 settle: .milliseconds(2500), then: { session in
+                                     pinned.withLock { $0 = .now }
+                                     session.pinNewest()
+                                 }) { $0.pool.publishedCount > 0 }
+        let pinnedAt = try XCTUnwrap(pinned.withLock { $0 })
+        let after = sink.published.withLock { $0 }.filter { $0 > pinnedAt }.map { $0 - pinnedAt }
+        XCTAssertEqual(after.count, 2, "the pin's frame and the frame without it: \(after)")
+        XCTAssertGreaterThan(after.last ?? .zero, .milliseconds(900), "the pin held its second")
+        XCTAssertLessThan(after.last ?? .zero, .milliseconds(1500), "the pin ended on time")
     }
 }

@@ -24,7 +24,7 @@
  * The reader must treat the whole mapping as hostile: it keeps its own copy of
  * the geometry it created, and validates every index and size it reads.
  *
- * Liveness: the writer stores heartbeat_ns at least every 250 ms, rendering or
+ * Liveness: the writer stores heartbeat_ns at least every second, rendering or
  * not; the shim restarts a renderer whose heartbeat has not changed for 3 s.
  * `sequence` is informational (for tools); readers use slot_sequence.
  * Bytes from the end of struct cb_pool_header up to CB_POOL_HEADER_SIZE are

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+import XCTest
+@testable import CommentBarServe
+
+/// When the frame loop is woken with no event (issue 31: never for nothing).
+final class NextRedrawTests: XCTestCase {
+    private func due(now: Double, clock: Bool, start: Double? = nil, pinUntil: Double? = nil,
+                     animating: Bool = false) -> Double? {
+        var settings = BarSettings()
+        settings.showClock = clock
+        var state = BarState()
+        state.streamStart = start
+        if let pinUntil { state.pin(ChatLine(id: "p", user: "u", text: "pinned"), until: pinUntil) }
+        return NextRedraw.after(now, state: state, obs: OBSLiveState(), settings: settings, animating: animating)
+    }
+
+    func testTheClockIsDueAtItsNextWholeSecondWithinTheSlack() throws {
+        let next = try XCTUnwrap(due(now: 1010.3, clock: true, start: 1000))
+        XCTAssertEqual(next, 1011 + NextRedraw.clockSlack, accuracy: 1e-9)
+        // Before its start the clock shows 00:00:00 until a second after it.
+        XCTAssertEqual(try XCTUnwrap(due(now: 990, clock: true, start: 1000)), 1001 + NextRedraw.clockSlack, accuracy: 1e-9)
+    }
+
+    func testNothingIsDueWithoutAClockAPinOrAnAnimation() {
+        XCTAssertNil(due(now: 1010.3, clock: false, start: 1000))
+        XCTAssertNil(due(now: 1010.3, clock: true, start: nil), "the idle clock (--:--:--) never changes")
+    }
+
+    func testAPinsEndAndAnAnimationsStep() throws {
+        XCTAssertEqual(try XCTUnwrap(due(now: 1010.3, clock: false, pinUntil: 1012.5)), 1012.5 + NextRedraw.margin,
+                       accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(due(now: 1010.3, clock: true, start: 1000, animating: true)),
+                       1010.3 + NextRedraw.animationStep, accuracy: 1e-9)
+    }
+}
