@@ -4,7 +4,8 @@
 renderer_rss.py) fed over a loopback WebSocket 100,000 comments at 1,000 a second, drawn from 5,000
 distinct kanji, by 1,000 users, with emotes (URLs on a CDN host routed to a closed loopback port by
 COMMENTBAR_CONNECT_TO: every picture fails and shows as text, so the emote tables fill without a
-network) and deletions (one comment in 20 deletes an earlier one). RSS is sampled every second.
+network) and deletions (one comment in 20 deletes an earlier one). RSS is sampled every second. The
+renderer's XDG folders are new and private (its viewer memory, on by default, starts empty).
 
 Reports the first plateau (the median RSS over 10-20 % of the run, once the fonts are loaded), the
 last 10 % (median and peak), their difference in per cent (the issue asks for at most 5 %), and the
@@ -21,7 +22,7 @@ import subprocess
 import sys
 import time
 
-from renderer_rss import make_pool, pool_progress, status
+from renderer_rss import make_pool, pool_progress, private_xdg, status, stop_renderer
 from support.websocket import Server
 
 TARGET_MIB = 40
@@ -43,6 +44,9 @@ def main():
     ap.add_argument("--users", type=int, default=1000)
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=360)
+    ap.add_argument("--env", action="append", default=[], help="KEY=VALUE for the renderer's environment")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
+                    help="a bar setting, e.g. remember=false (the viewer memory off: what it adds to RssAnon)")
     ap.add_argument("--json-out", default="")
     args = ap.parse_args()
     renderer = os.path.realpath(args.renderer)
@@ -62,8 +66,13 @@ def main():
                 "show_gifts": True, "show_mic": True, "show_viewers": True, "text_color": 4294967295,
                 "width": args.width, "service": "websocket", "stream_id": "soak",
                 "server": f"ws://127.0.0.1:{server.port}/soak"}
-    env = {**os.environ, "COMMENTBAR_CONNECT_TO": f"{CDN}:443:127.0.0.1:9",
-           "XDG_CACHE_HOME": f"/tmp/commentbar-soak-cache.{os.getpid()}"}
+    for kv in args.set:
+        key, _, value = kv.partition("=")
+        settings[key] = json.loads(value)
+    env, xdg_home = private_xdg({**os.environ, "COMMENTBAR_CONNECT_TO": f"{CDN}:443:127.0.0.1:9"})
+    for kv in args.env:
+        key, _, value = kv.partition("=")
+        env[key] = value
     log = open(f"/tmp/commentbar-soak.{os.getpid()}.log", "wb")
     proc = subprocess.Popen([renderer, "serve", "--pool-fd", str(fd)], stdin=subprocess.PIPE, stdout=log,
                             stderr=subprocess.STDOUT, pass_fds=[fd], env=env, start_new_session=True)
@@ -111,12 +120,9 @@ def main():
                   "rss_shmem_kib": final.get("RssShmem", 0)})
     seconds = time.monotonic() - t0
     _, frames, _ = pool_progress(header)
-    proc.stdin.close()
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop_renderer(proc)
+    import shutil
+    shutil.rmtree(xdg_home, ignore_errors=True)
 
     rss = [kib for _, kib in samples]
     n = len(rss)
