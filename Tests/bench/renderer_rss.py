@@ -162,6 +162,9 @@ def main():
     ap.add_argument("--binary-pages", action="store_true",
                     help="also where the binary's resident pages are, per section, and how much of .text lies past "
                          "the functions of the link order file (binary_pages.py; needs root for pagemap)")
+    ap.add_argument("--mark", default="", help="a command run once, MARK_AFTER seconds into the chat ({pid}: the "
+                    "renderer's), e.g. 'callgrind_control --dump=start-up {pid}': what ran before is start-up")
+    ap.add_argument("--mark-after", type=float, default=5.0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     renderer = os.path.realpath(args.renderer)
@@ -207,6 +210,7 @@ def main():
         server.broadcast(json.dumps({"type": "viewers", "count": 1234}))
         t0 = time.monotonic()
     next_sample = t0
+    marked = not args.mark
     while time.monotonic() - t0 < args.seconds:
         if proc.poll() is not None:
             sys.exit(f"the renderer exited with {proc.returncode} (log: {log.name})")
@@ -220,6 +224,9 @@ def main():
                                              "text": text, "color": COLORS[i % len(COLORS)]},
                                             ensure_ascii=False))
                 sent += 1
+        if not marked and now - t0 >= args.mark_after:
+            subprocess.run(shlex.split(args.mark.replace("{pid}", str(proc.pid))), check=True)
+            marked = True
         if now >= next_sample:
             samples.append(status(proc.pid)["VmRSS"])
             next_sample += 1

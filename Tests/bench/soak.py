@@ -91,6 +91,7 @@ def main():
     t0 = time.monotonic()
     sent = 0
     samples = []  # (seconds, VmRSS KiB)
+    anon = []  # RssAnon KiB, each second: the end alone depends on where the glyph budget's cycle stands
     next_sample = t0
     while sent < args.comments:
         if proc.poll() is not None:
@@ -110,7 +111,9 @@ def main():
                 server.broadcast(json.dumps({"type": "delete", "id": f"s{sent - rng.randrange(1, 19)}"}))
             sent += 1
         if now >= next_sample:
-            samples.append((round(now - t0, 1), status(proc.pid)["VmRSS"]))
+            now_status = status(proc.pid)
+            samples.append((round(now - t0, 1), now_status["VmRSS"]))
+            anon.append(now_status["RssAnon"])
             next_sample += 1
         time.sleep(0.005)
     samples.append((round(time.monotonic() - t0, 1), status(proc.pid)["VmRSS"]))
@@ -135,7 +138,9 @@ def main():
               "plateau_kib": plateau, "last10_median_kib": last_median, "last10_peak_kib": max(last),
               "peak_kib": max(rss), "growth_percent": round(growth, 2), "within_5_percent": abs(growth) <= 5,
               "target_mib": TARGET_MIB, "under_target": max(rss) <= TARGET_MIB * 1024,
-              "fonts": fonts, "samples_kib": samples, "exit": proc.returncode}
+              "fonts": fonts, "samples_kib": samples, "exit": proc.returncode,
+              "anon_last10_median_kib": statistics.median(anon[len(anon) - max(1, len(anon) // 10):]),
+              "anon_last10_peak_kib": max(anon[len(anon) - max(1, len(anon) // 10):]), "anon_samples_kib": anon}
     mib = lambda k: f"{k / 1024:.1f} MiB"
     print(f"soak: {sent} comments in {seconds:.0f} s ({args.kanji} kanji, {args.users} users), {frames} frames")
     print(f"  first plateau {mib(plateau)}, last 10 % median {mib(last_median)} (peak {mib(max(last))}), "
@@ -144,6 +149,8 @@ def main():
     print(f"  font files: {fonts['files']} mapped {fonts['mappings']} times, Rss {mib(fonts['rss_kib'])}, "
           f"Pss {mib(fonts['pss_kib'])}; at the end RssAnon {mib(fonts['rss_anon_kib'])}, RssFile "
           f"{mib(fonts['rss_file_kib'])}, RssShmem {mib(fonts['rss_shmem_kib'])} (the frame pool)")
+    print(f"  RssAnon over the last 10 %: median {mib(result['anon_last10_median_kib'])}, "
+          f"peak {mib(result['anon_last10_peak_kib'])}")
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump(result, f, indent=1)
