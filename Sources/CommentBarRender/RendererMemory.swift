@@ -17,9 +17,9 @@ import Glibc
 /// faults back in, packed together by the link order (linker/commentbar.order).
 public enum RendererMemory {
     /// Seconds between start-up's code being let go: once settings, fonts, a local feed's connection
-    /// and the first frames have run (2 s), then after a slow first connection (its TLS, a first
-    /// poll) at 15 s and a minute. Each costs about a thousand minor faults for the code still run.
-    static let releaseAfterSeconds: [UInt64] = [2, 13, 45]
+    /// and the first frames have run (2 s), then a minute in, after a slow first connection (its
+    /// TLS, a first poll). Each costs about a thousand minor faults for the code still run.
+    static let releaseAfterSeconds: [UInt64] = [2, 58]
 
     /// Called once, first thing in `serve`, before the feeds' and the frame loop's threads start.
     public static func configureProcess() {
