@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Writes the link order file (linker/commentbar.order): the mangled names of every function of
-the renderer binary that a callgrind run of `commentbar serve` executed, sorted. lld places them
-together (--symbol-ordering-file), so the pages `serve` touches are few. `make link-order` runs it.
+the renderer binary that a callgrind run of `commentbar serve` executed. lld places them together
+(--symbol-ordering-file; every function has a section of its own, see the Makefile), so the pages
+`serve` touches are few. `make link-order` runs it.
 
-    order_from_callgrind.py CALLGRIND_OUT BINARY_PATH > linker/commentbar.order
+    order_from_callgrind.py BINARY_PATH STEADY_OUT [START_UP_OUT ...] > linker/commentbar.order
+
+The run is dumped in parts (callgrind_control --dump): the functions of the first file (the steady
+state, a chat at 10 comments/s) come first, sorted, then those only the other parts ran (start-up),
+sorted: what a running bar keeps executing lies on the fewest pages.
 """
 import re
 import sys
@@ -35,7 +40,16 @@ def hot_functions(callgrind_out, binary):
     return sorted(hot)
 
 
+def ordered(binary, parts):
+    names, seen = [], set()
+    for part in parts:
+        new = [name for name in hot_functions(part, binary) if name not in seen]
+        seen.update(new)
+        names += new
+    return names
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    print("\n".join(hot_functions(sys.argv[1], sys.argv[2])))
+    print("\n".join(ordered(sys.argv[1], sys.argv[2:])))

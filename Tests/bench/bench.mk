@@ -79,10 +79,15 @@ bench-flow: bench-deps renderer
 	$(BENCH_PYTHON) Tests/bench/flow_cpu.py --renderer $(RENDERER)
 
 # Regenerates linker/commentbar.order from a callgrind run of `serve` (valgrind reads no DWARF 5:
-# the binary is profiled without its debug sections). Then `make renderer` links with it.
+# the binary is profiled without its debug sections), dumped once 20 s into the chat: what ran
+# before (callgrind.out.1) is start-up, what ran after (callgrind.out) the steady state, placed
+# first. Then `make renderer` links with it.
 link-order: bench-deps renderer
+	@mkdir -p $(BENCH_RUN)
 	strip --strip-debug -o $(BENCH_RUN)/commentbar-nodebug $(RENDERER)
-	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(BENCH_RUN)/commentbar-nodebug --seconds 40 \
-		--wrap 'valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file=$(BENCH_RUN)/callgrind.out'
-	python3 linker/order_from_callgrind.py $(BENCH_RUN)/callgrind.out $(abspath $(BENCH_RUN)/commentbar-nodebug) \
-		>linker/commentbar.order
+	rm -f $(BENCH_RUN)/callgrind.out*
+	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(BENCH_RUN)/commentbar-nodebug --seconds 60 \
+		--wrap 'valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file=$(BENCH_RUN)/callgrind.out' \
+		--mark 'callgrind_control --dump=start-up {pid}' --mark-after 20
+	python3 linker/order_from_callgrind.py $(abspath $(BENCH_RUN)/commentbar-nodebug) \
+		$(BENCH_RUN)/callgrind.out $(BENCH_RUN)/callgrind.out.1 >linker/commentbar.order

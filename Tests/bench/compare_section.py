@@ -2,7 +2,8 @@
 """The sections of docs/benchmarks.md that set this run beside the previous one (its results.json,
 kept by `make bench` as .build-bench-run/previous/results.json): the headline figures of every
 section with a "before" column and their ratio, and the viewer memory's and control page's rows
-(issues 29 and 30). A figure either run lacks shows as n/a; nothing is copied from elsewhere."""
+(issues 29 and 30). A figure this run lacks shows as n/a, one the previous run did not record
+(an older bench: the renderer's PSS) as "-"; nothing is copied from elsewhere."""
 
 
 def dig(data, *path):
@@ -25,9 +26,18 @@ def frame_row(res, width):
     return None
 
 
-def renderer_cpu(res, key):
+def renderer_figure(res, key, figure):
+    """The renderer group's `figure` (cpu, mem_kib_peak, pss_kib_peak) in the window `key`."""
     groups = ((res.get("cpu") or {}).get(key) or {}).get("groups") or {}
-    return (groups.get("renderer") or {}).get("cpu")
+    return (groups.get("renderer") or {}).get(figure)
+
+
+def renderer_cpu(res, key):
+    return renderer_figure(res, key, "cpu")
+
+
+def kib_to_mib(kib):
+    return None if kib is None else kib / 1024
 
 
 def slowest_search(res):
@@ -49,6 +59,10 @@ def headline(res):
              ("latency", "comment to screen p99, among 10/s", "ms", dig(lat, "bar_loaded", "p99_ms")),
              ("OBS cost", "renderer CPU at 10 comments/s", "% of a core", renderer_cpu(res, "bar_10")),
              ("OBS cost", "renderer CPU, idle bar", "% of a core", renderer_cpu(res, "bar_idle")),
+             ("renderer memory", "renderer peak RSS at 10 comments/s", "MiB",
+              kib_to_mib(renderer_figure(res, "bar_10", "mem_kib_peak"))),
+             ("renderer memory", "renderer peak PSS at 10 comments/s", "MiB",
+              kib_to_mib(renderer_figure(res, "bar_10", "pss_kib_peak"))),
              ("soak", "renderer RssAnon at the end of the kanji soak", "MiB",
               (dig(res, "soak", "fonts", "rss_anon_kib") or 0) / 1024 or None),
              ("soak", "renderer peak RSS in the soak", "MiB", (dig(res, "soak", "peak_kib") or 0) / 1024 or None),
@@ -89,7 +103,8 @@ def comparison_section(res, before):
         if now is None and then is None:
             continue
         ratio = f"{now / then:.2f}x" if now is not None and then else "n/a"
-        lines.append(f"| {section} | {figure} | {unit} | {fmt(now, digits(unit, now))} | {fmt(then, digits(unit, then))} | {ratio} |")
+        earlier = "-" if then is None else fmt(then, digits(unit, then))
+        lines.append(f"| {section} | {figure} | {unit} | {fmt(now, digits(unit, now))} | {earlier} | {ratio} |")
     return lines + [""]
 
 

@@ -87,12 +87,15 @@ def machine_ticks():
 
 
 class Group:
-    """A named set of processes whose CPU is summed. `finder` returns the current pids."""
+    """A named set of processes whose CPU is summed. `finder` returns the current pids. `memory` is what
+    the window's memory figures are (summed RSS or PSS); `pss_too` samples PSS as well, beside RSS (one
+    smaps_rollup read a second, in this process: the sampled process pays nothing for it)."""
 
-    def __init__(self, name, finder, memory="rss"):
+    def __init__(self, name, finder, memory="rss", pss_too=False):
         self.name = name
         self.finder = finder
         self.memory = memory
+        self.pss_too = pss_too
 
 
 def measure(groups, seconds, interval=1.0):
@@ -100,7 +103,8 @@ def measure(groups, seconds, interval=1.0):
 
     Returns, per group: cpu (percent of one core, mean over the window), the
     per-interval percents, the peak and last memory (kB; RSS, or PSS summed for
-    multi-process groups), the pids seen; and the machine: busy percent of one
+    multi-process groups), for a group with pss_too also the peak and last PSS
+    (pss_kib_peak, pss_kib_last), the pids seen; and the machine: busy percent of one
     core summed over all cores, and `others`, what the rest of the machine used.
     """
     n = max(1, int(round(seconds / interval)))
@@ -111,6 +115,7 @@ def measure(groups, seconds, interval=1.0):
     t_start = time.monotonic()
     samples = {g.name: [] for g in groups}
     mem = {g.name: [] for g in groups}
+    pss = {g.name: [] for g in groups}
     seen = {g.name: set(prev[g.name]) for g in groups}
     mach = []
     last_t = t_start
@@ -140,6 +145,8 @@ def measure(groups, seconds, interval=1.0):
                     mem[g.name].append(sum(pss_kib(p) or 0 for p in cur))
                 else:
                     mem[g.name].append(sum(status_kib(p, "VmRSS") or 0 for p in cur))
+                if g.pss_too:
+                    pss[g.name].append(sum(pss_kib(p) or 0 for p in cur))
         last_t = now
     elapsed = last_t - t_start
     mbusy1, _ = machine_ticks()
@@ -157,6 +164,9 @@ def measure(groups, seconds, interval=1.0):
             "mem_kind": g.memory,
             "pids": sorted(seen[g.name]),
         }
+        if g.pss_too:
+            out["groups"][g.name]["pss_kib_peak"] = max(pss[g.name]) if pss[g.name] else None
+            out["groups"][g.name]["pss_kib_last"] = pss[g.name][-1] if pss[g.name] else None
     machine = (mbusy1 - mbusy0) / CLK_TCK / elapsed * 100.0
     out["machine_cpu"] = machine
     out["machine_samples"] = mach

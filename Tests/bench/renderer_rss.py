@@ -22,8 +22,11 @@ import subprocess
 import sys
 import time
 
+import binary_pages
 from chat import COLORS, TEXTS, USERS
 from support.websocket import Server
+
+ORDER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "linker", "commentbar.order")
 
 # commentbar_pool.h
 CB_POOL_MAGIC = 0x4C4F4F5052414242
@@ -52,6 +55,19 @@ def pool_progress(header):
     pid, = struct.unpack_from("<I", header, 52)
     seq, hb = struct.unpack_from("<QQ", header, 56)
     return pid, seq, hb
+
+
+def private_xdg(env):
+    """`env` with XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME and XDG_CACHE_HOME in a new temporary
+    folder (returned too, for the caller to remove): the renderer's viewer memory (on by default, a
+    SQLite file), its secrets and its picture cache start empty and never touch the user's."""
+    import tempfile
+    home = tempfile.mkdtemp(prefix="commentbar-bench-xdg.")
+    env = dict(env)
+    for name in ("CONFIG", "DATA", "STATE", "CACHE"):
+        env[f"XDG_{name}_HOME"] = os.path.join(home, name.lower())
+        os.makedirs(env[f"XDG_{name}_HOME"])
+    return env, home
 
 
 def stop_renderer(proc):
@@ -143,6 +159,12 @@ def main():
     ap.add_argument("--wrap", default="", help="a command to run the renderer under, e.g. for the link order file: "
                     "'valgrind --tool=callgrind --demangle=no --callgrind-out-file=cg.out' (memory figures are then "
                     "valgrind's)")
+    ap.add_argument("--binary-pages", action="store_true",
+                    help="also where the binary's resident pages are, per section, and how much of .text lies past "
+                         "the functions of the link order file (binary_pages.py; needs root for pagemap)")
+    ap.add_argument("--mark", default="", help="a command run once, MARK_AFTER seconds into the chat ({pid}: the "
+                    "renderer's), e.g. 'callgrind_control --dump=start-up {pid}': what ran before is start-up")
+    ap.add_argument("--mark-after", type=float, default=5.0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     renderer = os.path.realpath(args.renderer)
@@ -161,7 +183,7 @@ def main():
                 "show_viewers": True, "stream_id": "", "text_color": 4294967295, "width": args.width}
     if server:
         settings.update(service="websocket", stream_id="bench", server=f"ws://127.0.0.1:{server.port}/bench")
-    env = dict(os.environ)
+    env, xdg_home = private_xdg(os.environ)
     for kv in args.env:
         k, _, v = kv.partition("=")
         env[k] = v
@@ -188,6 +210,7 @@ def main():
         server.broadcast(json.dumps({"type": "viewers", "count": 1234}))
         t0 = time.monotonic()
     next_sample = t0
+    marked = not args.mark
     while time.monotonic() - t0 < args.seconds:
         if proc.poll() is not None:
             sys.exit(f"the renderer exited with {proc.returncode} (log: {log.name})")
@@ -201,6 +224,9 @@ def main():
                                              "text": text, "color": COLORS[i % len(COLORS)]},
                                             ensure_ascii=False))
                 sent += 1
+        if not marked and now - t0 >= args.mark_after:
+            subprocess.run(shlex.split(args.mark.replace("{pid}", str(proc.pid))), check=True)
+            marked = True
         if now >= next_sample:
             samples.append(status(proc.pid)["VmRSS"])
             next_sample += 1
@@ -208,8 +234,11 @@ def main():
 
     st = status(proc.pid)
     parts, detail = smaps_breakdown(proc.pid, renderer)
+    binary_parts = binary_pages.breakdown(proc.pid, renderer, ORDER_FILE) if args.binary_pages else None
     _, seq, _ = pool_progress(header)
     stop_renderer(proc)
+    import shutil
+    shutil.rmtree(xdg_home, ignore_errors=True)
     binary_bytes = os.path.getsize(renderer)
     if args.shm_copy:
         os.unlink(renderer)
@@ -218,6 +247,8 @@ def main():
               "service": args.service, "comments_sent": sent, "frames": seq, "env": args.env,
               "status_kib": st, "rss_min_max_kib": [min(samples), max(samples)], "rss_samples_kib": samples,
               "smaps_kib": parts, "exit": proc.returncode}
+    if binary_parts:
+        result["binary_pages_kib"] = binary_parts
     if args.top:
         result["top_mappings_kib"] = sorted(detail.items(), key=lambda kv: -kv[1])[:args.top]
     if args.json:
@@ -233,6 +264,9 @@ def main():
         print(f"  {cls:12s} Rss {mib(d['Rss'])} MiB  (anonymous/CoW {mib(d['Anonymous'])})")
     for path, kib in result.get("top_mappings_kib", []):
         print(f"    {mib(kib)}  {path or '[anon]'}")
+    if binary_parts:
+        print("  the binary's resident pages, by section:")
+        binary_pages.print_breakdown(binary_parts)
 
 
 if __name__ == "__main__":

@@ -237,6 +237,7 @@ def phase_bar_cpu(obs, work, args, results, groups_for):
             if rp:
                 r["renderer_rss_parts_kib"] = {k: procstat.status_kib(rp[0], k)
                                                for k in ("VmRSS", "RssAnon", "RssFile", "RssShmem")}
+                r["renderer_rss_parts_kib"]["Pss"] = procstat.pss_kib(rp[0])
             results["cpu"][key] = r
             if rate == args.rate:
                 time.sleep(1.0)  # let the last comments land before the idle window's warmup
@@ -663,7 +664,7 @@ def main():
         def groups_for(renderer_finder=None):
             g = [obs_group]
             if renderer_finder:
-                g.append(procstat.Group("renderer", renderer_finder))
+                g.append(procstat.Group("renderer", renderer_finder, pss_too=True))
             return g
 
         def phase(name, fn, *a):

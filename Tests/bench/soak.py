@@ -4,7 +4,8 @@
 renderer_rss.py) fed over a loopback WebSocket 100,000 comments at 1,000 a second, drawn from 5,000
 distinct kanji, by 1,000 users, with emotes (URLs on a CDN host routed to a closed loopback port by
 COMMENTBAR_CONNECT_TO: every picture fails and shows as text, so the emote tables fill without a
-network) and deletions (one comment in 20 deletes an earlier one). RSS is sampled every second.
+network) and deletions (one comment in 20 deletes an earlier one). RSS is sampled every second. The
+renderer's XDG folders are new and private (its viewer memory, on by default, starts empty).
 
 Reports the first plateau (the median RSS over 10-20 % of the run, once the fonts are loaded), the
 last 10 % (median and peak), their difference in per cent (the issue asks for at most 5 %), and the
@@ -21,7 +22,7 @@ import subprocess
 import sys
 import time
 
-from renderer_rss import make_pool, pool_progress, status
+from renderer_rss import make_pool, pool_progress, private_xdg, status, stop_renderer
 from support.websocket import Server
 
 TARGET_MIB = 40
@@ -43,6 +44,9 @@ def main():
     ap.add_argument("--users", type=int, default=1000)
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=360)
+    ap.add_argument("--env", action="append", default=[], help="KEY=VALUE for the renderer's environment")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
+                    help="a bar setting, e.g. remember=false (the viewer memory off: what it adds to RssAnon)")
     ap.add_argument("--json-out", default="")
     args = ap.parse_args()
     renderer = os.path.realpath(args.renderer)
@@ -62,8 +66,13 @@ def main():
                 "show_gifts": True, "show_mic": True, "show_viewers": True, "text_color": 4294967295,
                 "width": args.width, "service": "websocket", "stream_id": "soak",
                 "server": f"ws://127.0.0.1:{server.port}/soak"}
-    env = {**os.environ, "COMMENTBAR_CONNECT_TO": f"{CDN}:443:127.0.0.1:9",
-           "XDG_CACHE_HOME": f"/tmp/commentbar-soak-cache.{os.getpid()}"}
+    for kv in args.set:
+        key, _, value = kv.partition("=")
+        settings[key] = json.loads(value)
+    env, xdg_home = private_xdg({**os.environ, "COMMENTBAR_CONNECT_TO": f"{CDN}:443:127.0.0.1:9"})
+    for kv in args.env:
+        key, _, value = kv.partition("=")
+        env[key] = value
     log = open(f"/tmp/commentbar-soak.{os.getpid()}.log", "wb")
     proc = subprocess.Popen([renderer, "serve", "--pool-fd", str(fd)], stdin=subprocess.PIPE, stdout=log,
                             stderr=subprocess.STDOUT, pass_fds=[fd], env=env, start_new_session=True)
@@ -82,6 +91,7 @@ def main():
     t0 = time.monotonic()
     sent = 0
     samples = []  # (seconds, VmRSS KiB)
+    anon = []  # RssAnon KiB, each second: the end alone depends on where the glyph budget's cycle stands
     next_sample = t0
     while sent < args.comments:
         if proc.poll() is not None:
@@ -101,7 +111,9 @@ def main():
                 server.broadcast(json.dumps({"type": "delete", "id": f"s{sent - rng.randrange(1, 19)}"}))
             sent += 1
         if now >= next_sample:
-            samples.append((round(now - t0, 1), status(proc.pid)["VmRSS"]))
+            now_status = status(proc.pid)
+            samples.append((round(now - t0, 1), now_status["VmRSS"]))
+            anon.append(now_status["RssAnon"])
             next_sample += 1
         time.sleep(0.005)
     samples.append((round(time.monotonic() - t0, 1), status(proc.pid)["VmRSS"]))
@@ -111,12 +123,9 @@ def main():
                   "rss_shmem_kib": final.get("RssShmem", 0)})
     seconds = time.monotonic() - t0
     _, frames, _ = pool_progress(header)
-    proc.stdin.close()
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop_renderer(proc)
+    import shutil
+    shutil.rmtree(xdg_home, ignore_errors=True)
 
     rss = [kib for _, kib in samples]
     n = len(rss)
@@ -129,7 +138,9 @@ def main():
               "plateau_kib": plateau, "last10_median_kib": last_median, "last10_peak_kib": max(last),
               "peak_kib": max(rss), "growth_percent": round(growth, 2), "within_5_percent": abs(growth) <= 5,
               "target_mib": TARGET_MIB, "under_target": max(rss) <= TARGET_MIB * 1024,
-              "fonts": fonts, "samples_kib": samples, "exit": proc.returncode}
+              "fonts": fonts, "samples_kib": samples, "exit": proc.returncode,
+              "anon_last10_median_kib": statistics.median(anon[len(anon) - max(1, len(anon) // 10):]),
+              "anon_last10_peak_kib": max(anon[len(anon) - max(1, len(anon) // 10):]), "anon_samples_kib": anon}
     mib = lambda k: f"{k / 1024:.1f} MiB"
     print(f"soak: {sent} comments in {seconds:.0f} s ({args.kanji} kanji, {args.users} users), {frames} frames")
     print(f"  first plateau {mib(plateau)}, last 10 % median {mib(last_median)} (peak {mib(max(last))}), "
@@ -138,6 +149,8 @@ def main():
     print(f"  font files: {fonts['files']} mapped {fonts['mappings']} times, Rss {mib(fonts['rss_kib'])}, "
           f"Pss {mib(fonts['pss_kib'])}; at the end RssAnon {mib(fonts['rss_anon_kib'])}, RssFile "
           f"{mib(fonts['rss_file_kib'])}, RssShmem {mib(fonts['rss_shmem_kib'])} (the frame pool)")
+    print(f"  RssAnon over the last 10 %: median {mib(result['anon_last10_median_kib'])}, "
+          f"peak {mib(result['anon_last10_peak_kib'])}")
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump(result, f, indent=1)
