@@ -70,6 +70,8 @@ public final class BarRenderer {
         public var rowsScrolled = 0
     }
     public private(set) var lastWork = Work()
+    /// How many times the avatar panel was drawn (not copied from its image), for tests.
+    var avatarPanelDraws: Int { stable.avatarPanel.draws }
     /// The problem the header shows (an image that cannot be used).
     var notice: String? { stable.drawn?.notice }
 
@@ -109,7 +111,9 @@ public final class BarRenderer {
         lastPlaced = nil
     }
 
-    /// Drops every cache: the next frame is drawn from nothing (a full redraw).
+    /// Drops every cache of text and layers: the next frame is drawn from nothing (a full redraw).
+    /// Decoded pictures and the avatar panel made from them are kept: they depend on none of
+    /// the frame's changing inputs, and are drawn again whenever what they show changes.
     public func invalidateCaches() {
         lineImages.removeAll()
         pinStrip = nil
