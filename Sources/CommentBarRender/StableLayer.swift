@@ -2,6 +2,7 @@
 import CCairo
 import CPangoCairo
 import CommentBarCore
+import Glibc
 
 /// What the stable layer shows. It is drawn again only when one of these changes.
 struct StableInputs: Equatable {
@@ -72,10 +73,14 @@ final class StableLayer {
         let rect = rect.clamped(width: image.width, height: image.height)
         guard !rect.isEmpty, let pixels = image.data() else { return false }
         let stride = image.stride
-        let first = pixels.load(fromByteOffset: rect.y * stride + rect.x * 4, as: UInt32.self)
-        for row in rect.y..<rect.maxY {
-            let line = (pixels + row * stride + rect.x * 4).assumingMemoryBound(to: UInt32.self)
-            for column in 0..<rect.width where line[column] != first { return false }
+        let top = pixels + rect.y * stride + rect.x * 4
+        let first = top.load(as: UInt32.self)
+        let line = top.assumingMemoryBound(to: UInt32.self)
+        for column in 0..<rect.width where line[column] != first { return false }
+        // The top row is one colour: every other row must equal it (memcmp, not a pixel loop).
+        let rowBytes = rect.width * 4
+        for row in rect.y + 1..<rect.maxY where memcmp(pixels + row * stride + rect.x * 4, top, rowBytes) != 0 {
+            return false
         }
         return true
     }
