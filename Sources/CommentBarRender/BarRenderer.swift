@@ -73,6 +73,8 @@ public final class BarRenderer {
     /// Whether the last frame shows an animated emote: its steps are due at times of their own,
     /// so the frame loop comes round often while one shows (`ServeSession`).
     public var showsAnimation: Bool { !lastAnimationFrames.isEmpty }
+    /// How many times the avatar panel was drawn (not copied from its image), for tests.
+    var avatarPanelDraws: Int { stable.avatarPanel.draws }
     /// The problem the header shows (an image that cannot be used).
     var notice: String? { stable.drawn?.notice }
 
@@ -112,7 +114,9 @@ public final class BarRenderer {
         lastPlaced = nil
     }
 
-    /// Drops every cache: the next frame is drawn from nothing (a full redraw).
+    /// Drops every cache of text and layers: the next frame is drawn from nothing (a full redraw).
+    /// Decoded pictures and the avatar panel made from them are kept: they depend on none of
+    /// the frame's changing inputs, and are drawn again whenever what they show changes.
     public func invalidateCaches() {
         lineImages.removeAll()
         pinStrip = nil

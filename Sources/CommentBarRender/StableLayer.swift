@@ -2,6 +2,7 @@
 import CCairo
 import CPangoCairo
 import CommentBarCore
+import Glibc
 
 /// What the stable layer shows. It is drawn again only when one of these changes.
 struct StableInputs: Equatable {
@@ -36,6 +37,8 @@ final class StableLayer {
     /// Where the clock goes, as wide as its widest text: it follows the on-air badge,
     /// whose width is measured when the layer is drawn.
     private(set) var clockRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    /// The avatar panel, drawn again only when its own inputs change (kept when the layer is forgotten).
+    let avatarPanel = AvatarPanel()
 
     init(width: Int, height: Int) {
         image = ImageSurface(width: width, height: height)
@@ -49,7 +52,7 @@ final class StableLayer {
             cairo_paint(cr)
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
 
-            RGBA(obsABGR: settings.backgroundColor).with(alpha: Double(settings.backgroundOpacity) / 100).setSource(cr)
+            Self.barColor(settings).setSource(cr)
             Icons.roundedRect(cr, 0, 0, Double(layout.width), Double(layout.height), Double(layout.cornerRadius))
             cairo_fill(cr)
 
@@ -70,43 +73,29 @@ final class StableLayer {
         let rect = rect.clamped(width: image.width, height: image.height)
         guard !rect.isEmpty, let pixels = image.data() else { return false }
         let stride = image.stride
-        let first = pixels.load(fromByteOffset: rect.y * stride + rect.x * 4, as: UInt32.self)
-        for row in rect.y..<rect.maxY {
-            let line = (pixels + row * stride + rect.x * 4).assumingMemoryBound(to: UInt32.self)
-            for column in 0..<rect.width where line[column] != first { return false }
+        let top = pixels + rect.y * stride + rect.x * 4
+        let first = top.load(as: UInt32.self)
+        let line = top.assumingMemoryBound(to: UInt32.self)
+        for column in 0..<rect.width where line[column] != first { return false }
+        // The top row is one colour: every other row must equal it (memcmp, not a pixel loop).
+        let rowBytes = rect.width * 4
+        for row in rect.y + 1..<rect.maxY where memcmp(pixels + row * stride + rect.x * 4, top, rowBytes) != 0 {
+            return false
         }
         return true
     }
 
     private func drawAvatarPanel(_ cr: OpaquePointer, panel: PixelRect, inputs: StableInputs, images: ImageCache) {
-        let x = Double(panel.x), y = Double(panel.y), w = Double(panel.width), h = Double(panel.height)
-        let radius = Double(inputs.layout.padding)
-        cairo_save(cr)
-        Icons.roundedRect(cr, x, y, w, h, radius)
-        cairo_clip(cr)
-        if let source = inputs.background, let background = images.image(source, coverSide: max(panel.width, panel.height)) {
-            Self.paintCover(cr, background, x: x, y: y, width: w, height: h)
-        } else {
-            Icons.defaultBackground(cr, x: x, y: y, width: w, height: h)
-        }
-        cairo_restore(cr)
-
+        let layout = inputs.layout
         let avatarRadius = Self.avatarRadius(panel)
-        let cx = x + w / 2, cy = y + h / 2
-        // A white ring sets the avatar off its background.
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
-        cairo_arc(cr, cx, cy, avatarRadius + max(2, avatarRadius * 0.06), 0, 2 * Double.pi)
-        cairo_fill(cr)
-        if let source = inputs.avatar, let avatar = images.image(source, coverSide: Int(avatarRadius * 2)) {
-            cairo_save(cr)
-            cairo_arc(cr, cx, cy, avatarRadius, 0, 2 * Double.pi)
-            cairo_clip(cr)
-            Self.paintCover(cr, avatar, x: cx - avatarRadius, y: cy - avatarRadius,
-                            width: avatarRadius * 2, height: avatarRadius * 2)
-            cairo_restore(cr)
-        } else {
-            Icons.defaultAvatar(cr, centerX: cx, centerY: cy, radius: avatarRadius)
-        }
+        let background = inputs.background.flatMap { images.image($0, coverSide: max(panel.width, panel.height)) }
+        let avatar = inputs.avatar.flatMap { images.image($0, coverSide: Int(avatarRadius * 2)) }
+        avatarPanel.copy(AvatarPanel.Key(panel: panel, panelRadius: Double(layout.padding), barWidth: layout.width,
+                                         barHeight: layout.height, barRadius: Double(layout.cornerRadius),
+                                         barColor: Self.barColor(inputs.settings), background: background,
+                                         avatar: avatar),
+                         into: cr)
+        let cx = Double(panel.x) + Double(panel.width) / 2, cy = Double(panel.y) + Double(panel.height) / 2
         if inputs.settings.showMic {
             // The mic state as a badge on the avatar, as in a call.
             let badge = avatarRadius * 0.42
@@ -196,6 +185,11 @@ final class StableLayer {
         cairo_set_source_rgba(cr, 1, 1, 1, 0.14)
         cairo_rectangle(cr, Double(header.row.x), Double(header.row.maxY), Double(header.row.width), 1)
         cairo_fill(cr)
+    }
+
+    /// The bar's background colour with its opacity.
+    static func barColor(_ settings: BarSettings) -> RGBA {
+        RGBA(obsABGR: settings.backgroundColor).with(alpha: Double(settings.backgroundOpacity) / 100)
     }
 
     static func avatarRadius(_ panel: PixelRect) -> Double { Double(min(panel.width, panel.height)) * 0.4 }
