@@ -46,6 +46,9 @@ final class MemoryWriter: Sendable {
     /// comment is still on disk well within a second (`kill -9` loses at most this window and
     /// the write).
     static let batchWindow = Duration.milliseconds(500)
+    /// A batch this big is written at once, not after the window: a backlog (a burst, a disk that
+    /// stalled) would otherwise be written a window's worth at a time, however fast the disk.
+    static let fullBatch = 1_000
     /// The queue's bound: 20 s of a 1,000 comments/s chat while the disk stalls. Past it the
     /// oldest comments are dropped (counted, logged), never the sessions' starts and ends.
     static let maxQueued = 20_000
@@ -95,7 +98,8 @@ final class MemoryWriter: Sendable {
     @discardableResult
     func enqueue(_ item: MemoryWrite) -> UInt64 {
         let (number, signal, dropped) = queue.withLock { queue -> (UInt64, Bool, Int) in
-            let wasEmpty = queue.items.isEmpty
+            // Into an empty queue: the writer's window begins; at a full batch: it ends.
+            let wake = queue.items.isEmpty || queue.items.count + 1 == Self.fullBatch
             var dropped = 0
             if queue.items.count >= Self.maxQueued {
                 dropped = Self.dropOldestMessages(&queue.items, count: Self.maxQueued / 10)
@@ -103,7 +107,7 @@ final class MemoryWriter: Sendable {
             }
             queue.items.append(item)
             queue.queued += 1
-            return (queue.queued, wasEmpty, dropped)
+            return (queue.queued, wake, dropped)
         }
         if dropped > 0 {
             log.error("chat log: the writer is \(Self.maxQueued) items behind; the \(dropped) oldest comments were not saved")
@@ -169,9 +173,10 @@ final class MemoryWriter: Sendable {
         firstOpen.signal()
         while true {
             let woken = wake.wait(timeout: .now() + .seconds(5)) == .success
-            if woken, queue.withLock({ !$0.stopping && !$0.items.isEmpty }) {
-                // The window: more items join the batch. `enqueue` signals only into an empty
-                // queue, so a signal now is a flush or a stop, and ends it.
+            if woken, queue.withLock({ !$0.stopping && !$0.items.isEmpty && $0.items.count < Self.fullBatch }) {
+                // The window: more items join the batch. `enqueue` signals into an empty queue
+                // and at a full batch, so a signal now is a full batch, a flush or a stop, and
+                // ends it.
                 _ = wake.wait(timeout: Self.deadline(after: Self.batchWindow))
             }
             let (batch, last, stopping) = queue.withLock { queue -> ([MemoryWrite], UInt64, Bool) in

@@ -39,6 +39,21 @@ import Testing
         memory.close()
     }
 
+    /// A backlog is written a full batch at a time as soon as one is queued, not one window's
+    /// worth per window (`commentbar bench-memory`'s insert rate halved with the 0.5 s window).
+    @Test func aFullBatchEndsTheWindow() throws {
+        let (memory, session) = open()
+        let count = MemoryWriter.fullBatch * 3
+        for number in 1...count {
+            _ = memory.say(comment("q\(number)", "viewer\(number % 17)", "queued \(number)"), session: session)
+        }
+        #expect(eventually(30) { memory.backlog == 0 })
+        #expect(memory.transactions >= 2, "\(memory.transactions) transaction(s) for \(count) comments queued at once")
+        memory.close()
+        let stored = try CrashDurabilityTests.all(ChatReader(path: folder.database))
+        #expect(stored.count == count)
+    }
+
     /// A normal stop (stdin closed, the log's path changed) keeps every comment received, the
     /// batch being gathered included.
     @Test func aStopKeepsEveryComment() throws {
