@@ -20,6 +20,10 @@ import threading
 import time
 
 TAIL_LINES = 25
+# Lines that name what failed, wherever they are in a long log (XCTest's "error: -[…] : XCTAssert…",
+# Swift Testing's "✘ Test … failed", pytest's "FAILED …", the shim's "not ok"), shown before the tail.
+FAILURE_LINE = re.compile(r"(: error: |✘ |^FAILED |^not ok |^FAIL: |^ERROR: | failed \()")
+FAILURE_LINES = 40
 
 
 def minutes(seconds):
@@ -115,9 +119,14 @@ def main():
     for step in bad:
         if step.status is None:
             continue
-        print(f"\n---- {step.target} failed; the end of {step.log}:")
         with open(step.log, errors="replace") as f:
-            print("".join(f.readlines()[-TAIL_LINES:]), end="")
+            lines = f.readlines()
+        failures = [line for line in lines if FAILURE_LINE.search(line)]
+        if failures:
+            print(f"\n---- {step.target} failed; the lines of {step.log} that say what failed:")
+            print("".join(failures[:FAILURE_LINES]), end="")
+        print(f"\n---- {step.target} failed; the end of {step.log}:")
+        print("".join(lines[-TAIL_LINES:]), end="")
     print("\n| step | lane | after | time | CPU | result |\n|---|---|---|---|---|---|")
     for name, seconds in before:
         print(f"| {name} | - | - | {minutes(seconds)} | - | ok |")
