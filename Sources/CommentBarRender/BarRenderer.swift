@@ -49,8 +49,8 @@ public final class BarRenderer {
     private var lastShown: FrameContent?
     /// Rows of the last frame, newest first; nil when the next frame must be composed from nothing.
     private var lastPlaced: [Placed]?
-    /// Where the last frame's comment rows begin (above: the stable layer).
-    private var lastRowsTop = 0
+    /// Where the last frame's comment rows are (around them, the comment area is the stable layer's).
+    private var lastRows: PixelRect
     /// Whether the stable layer is the same on every row of the comment area,
     /// so that scrolling rows gives the same pixels as drawing them again.
     private var commentAreaScrolls = false
@@ -68,6 +68,9 @@ public final class BarRenderer {
         public var bytesCaughtUp = 0
         /// Rows of the comment area written by a scroll (those above every comment are left).
         public var rowsScrolled = 0
+        /// Bytes a scroll wrote: its rows, as wide as the widest comment row (the area beside the
+        /// rows is left).
+        public var bytesScrolled = 0
     }
     public private(set) var lastWork = Work()
     /// Whether the last frame shows an animated emote: its steps are due at times of their own,
@@ -88,6 +91,7 @@ public final class BarRenderer {
         self.height = height
         layout = BarLayout(settings: self.settings, width: width, height: height)
         rowsArea = layout.comments
+        lastRows = layout.comments
         textStyle = TextStyle(settings: self.settings, layout: layout)
         stable = StableLayer(width: width, height: height)
         damage = DamageTracker(width: width, height: height)
@@ -165,23 +169,27 @@ public final class BarRenderer {
         guard let stablePixels = stable.image.data() else { return false }
 
         let changed: [PixelRect]
-        let rowsTop = placed.last.map { max($0.y, rowsArea.y) } ?? rowsArea.maxY
+        let rows = rowsBounds(placed)
         if let previous = lastPlaced, let base = pool.lastPublished(), let scroll = scrollPlan(from: previous, to: placed) {
             let rowsMoved = scroll.distance != 0 || scroll.newRows != 0 || previous.count != placed.count
-            // Above both this frame's rows and those of the frame the slot holds, the area is the
-            // stable layer's in both: only the rows from there down are written.
-            let rewriteTop = min(rowsTop, damage.rowsTop(in: slot) ?? rowsArea.y)
+            // Around both this frame's rows and those of the frame the slot holds (above the top
+            // row, right of the widest), the area is the stable layer's in both: only the rows'
+            // rectangle is written.
+            let rewrite = spanning(rows, damage.rows(in: slot) ?? rowsArea)
             catchUp(frame, slot: slot, from: base, except: rowsMoved ? rowsArea : nil)
             changed = update(frame, base: base, stablePixels: stablePixels, rows: placed,
-                             scroll: rowsMoved ? scroll : nil, rewriteTop: rewriteTop,
-                             changedTop: min(rowsTop, lastRowsTop), animation: animation, content: content,
+                             scroll: rowsMoved ? scroll : nil, rewrite: rewrite,
+                             rowsChanged: spanning(rows, lastRows), animation: animation, content: content,
                              changes: changes)
         } else {
+            // What lies under the rows may have changed (the stable layer, the comment area): the
+            // other slots' comment areas are written whole when they are next used.
+            damage.forgetRows()
             changed = compose(frame, stablePixels: stablePixels, rows: placed, animation: animation, content: content)
         }
         pool.publish()
-        damage.published(slot: slot, changed: changed, rowsTop: rowsTop)
-        lastRowsTop = rowsTop
+        damage.published(slot: slot, changed: changed, rows: rows)
+        lastRows = rows
         lastShown = content
         lastPlaced = placed
         lastAnimationFrames = animation
@@ -227,7 +235,7 @@ public final class BarRenderer {
             rowsArea = area
         }
         lastPlaced = nil
-        damage.forgetRowsTops()
+        damage.forgetRows()
     }
 
     /// A picture a shown row waits for has arrived (or failed): that row is laid out again, and
@@ -269,20 +277,18 @@ public final class BarRenderer {
     }
 
     /// The frame built on the last one (which the slot has caught up with): the comment area
-    /// scrolls when `scroll` is given (its rows from `rewriteTop` down are written; `changedTop`:
-    /// where they differ from the last frame's), the clock and the meter are redrawn if they
-    /// moved, animated emotes step. Returns where it now differs from the last frame.
+    /// scrolls when `scroll` is given (`rewrite`, its part the slot must have written anew;
+    /// `rowsChanged`: where it differs from the last frame's), the clock and the meter are
+    /// redrawn if they moved, animated emotes step. Returns where it now differs from the last frame.
     private func update(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
-                        rows placed: [Placed], scroll: ScrollPlan?, rewriteTop: Int, changedTop: Int,
+                        rows placed: [Placed], scroll: ScrollPlan?, rewrite: PixelRect, rowsChanged: PixelRect,
                         animation: [Int], content: FrameContent, changes: FrameChanges) -> [PixelRect] {
         var changed: [PixelRect] = []
         if let scroll {
-            let area = rowsArea
             scrollArea(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop,
-                       from: max(rewriteTop, area.y))
+                       in: rewrite)
             blend(placed.prefix(scroll.newRows), into: frame)
-            let top = min(max(changedTop, area.y), area.maxY)
-            changed.append(PixelRect(x: area.x, y: top, width: area.width, height: area.maxY - top))
+            if !rowsChanged.isEmpty { changed.append(rowsChanged) }
         }
         if changes.clock {
             changed.append(restore(stable.clockRect, in: frame, from: stablePixels))
@@ -329,6 +335,26 @@ public final class BarRenderer {
         return placed
     }
 
+    /// Where `placed` are drawn: from the top row down to the bottom of the comment area, as wide
+    /// as the widest row (its animated emotes included).
+    private func rowsBounds(_ placed: [Placed]) -> PixelRect {
+        let area = rowsArea
+        guard let top = placed.last?.y else { return PixelRect(x: area.x, y: area.maxY, width: 0, height: 0) }
+        let right = placed.map { row in
+            row.image.animated.reduce(row.image.image.width) { max($0, $1.rect.maxX) }
+        }.max() ?? area.width
+        return PixelRect(x: area.x, y: top, width: right, height: area.maxY - top).intersection(area)
+    }
+
+    /// The part of the comment area that holds both `rows` and `other` (each as `rowsBounds` gives
+    /// them: from the area's left edge to its bottom).
+    private func spanning(_ rows: PixelRect, _ other: PixelRect) -> PixelRect {
+        let area = rowsArea
+        let top = min(rows.y, other.y)
+        return PixelRect(x: area.x, y: top, width: max(rows.maxX, other.maxX) - area.x, height: area.maxY - top)
+            .intersection(area)
+    }
+
     /// How to get from the last frame's rows to these by scrolling: the rows kept
     /// must be the same images, all moved up by one distance, with only new rows
     /// below them. Nil when the frame must be composed instead.
@@ -372,21 +398,23 @@ public final class BarRenderer {
         lastWork.bytesCaughtUp = bytes
     }
 
-    /// Writes the comment area from row `top` down from the last frame's rows moved up by
-    /// `distance`; rows above the top kept comment and rows left empty at the bottom come from
-    /// the stable layer.
+    /// Writes `rect` of the comment area from the last frame's rows moved up by `distance`; rows
+    /// above the top kept comment and rows left empty at the bottom come from the stable layer.
     private func scrollArea(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
-                            by distance: Int, keptTop: Int, from top: Int) {
+                            by distance: Int, keptTop: Int, in rect: PixelRect) {
         let area = rowsArea
+        let written = rect.intersection(area)
+        guard !written.isEmpty else { return }
         let stableStride = stable.image.stride
-        let rowBytes = area.width * 4
-        lastWork.rowsScrolled = area.maxY - top
-        for row in top..<area.maxY {
+        let rowBytes = written.width * 4
+        lastWork.rowsScrolled = written.height
+        lastWork.bytesScrolled = written.height * rowBytes
+        for row in written.y..<written.maxY {
             let source: UnsafeRawPointer =
                 row < keptTop || row + distance >= area.maxY
-                ? UnsafeRawPointer(stablePixels + row * stableStride + area.x * 4)
-                : UnsafeRawPointer(base.pixels + (row + distance) * base.stride + area.x * 4)
-            (frame.pixels + row * frame.stride + area.x * 4).copyMemory(from: source, byteCount: rowBytes)
+                ? UnsafeRawPointer(stablePixels + row * stableStride + written.x * 4)
+                : UnsafeRawPointer(base.pixels + (row + distance) * base.stride + written.x * 4)
+            (frame.pixels + row * frame.stride + written.x * 4).copyMemory(from: source, byteCount: rowBytes)
         }
     }
 

@@ -13,8 +13,9 @@ struct DamageTracker {
     private var framesPublished = 0
     /// The frame number each slot holds.
     private var slotHolds: [Int: Int] = [:]
-    /// Where the comment rows of the frame each slot holds begin (the area above is background).
-    private var slotRowsTop: [Int: Int] = [:]
+    /// Where the comment rows of the frame each slot holds are (the rest of the comment area is
+    /// the stable layer's).
+    private var slotRows: [Int: PixelRect] = [:]
     /// What each recent frame changed, oldest first.
     private var log: [(frame: Int, rects: [PixelRect])] = []
 
@@ -29,7 +30,7 @@ struct DamageTracker {
         guard pool != identity else { return false }
         pool = identity
         slotHolds.removeAll()
-        slotRowsTop.removeAll()
+        slotRows.removeAll()
         log.removeAll()
         return true
     }
@@ -43,16 +44,22 @@ struct DamageTracker {
         return rects
     }
 
-    /// Where the comment rows of the frame `slot` holds begin, when that frame is known (nil:
-    /// the slot's comment area must be written whole).
-    func rowsTop(in slot: Int) -> Int? {
-        isKnown(slot) ? slotRowsTop[slot] : nil
+    /// Where the comment rows of the frame `slot` holds are, when that frame is known (nil: the
+    /// slot's comment area must be written whole).
+    func rows(in slot: Int) -> PixelRect? {
+        isKnown(slot) ? slotRows[slot] : nil
     }
 
-    /// The comment area moved (a pinned comment came or went): where the rows of the frames the
-    /// slots hold begin says nothing of the new area, so each slot's comment area is written whole.
-    mutating func forgetRowsTops() {
-        slotRowsTop.removeAll()
+    /// Where the comment rows of the frame `slot` holds begin (above: the stable layer).
+    func rowsTop(in slot: Int) -> Int? {
+        rows(in: slot)?.y
+    }
+
+    /// The comment area moved (a pinned comment came or went) or what lies under the rows changed
+    /// (the frame was composed): where the rows of the frames the slots hold are says nothing of
+    /// the area now, so each slot's comment area is written whole.
+    mutating func forgetRows() {
+        slotRows.removeAll()
     }
 
     /// Whether what `slot` lacks is known: it was written, and the frames since are in the log.
@@ -62,11 +69,11 @@ struct DamageTracker {
     }
 
     /// `slot` was published as the newest frame, differing from the one before in `rects`;
-    /// `rowsTop`: where its comment rows begin.
-    mutating func published(slot: Int, changed rects: [PixelRect], rowsTop: Int? = nil) {
+    /// `rows`: where its comment rows are.
+    mutating func published(slot: Int, changed rects: [PixelRect], rows: PixelRect? = nil) {
         framesPublished += 1
         slotHolds[slot] = framesPublished
-        slotRowsTop[slot] = rowsTop
+        slotRows[slot] = rows
         log.append((framesPublished, rects))
         if log.count > depth { log.removeFirst(log.count - depth) }
     }

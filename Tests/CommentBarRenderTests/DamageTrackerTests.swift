@@ -73,17 +73,24 @@ final class DamageTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.missing(in: 1), [tracker.bounds])
     }
 
+    /// Where a slot's rows are: from `top` to the bottom of a 100×50 frame, 40 pixels wide.
+    private func rows(top: Int) -> PixelRect { PixelRect(x: 0, y: top, width: 40, height: 50 - top) }
+
     func testWhereASlotsRowsBeginIsKnownOnlyWhileTheSlotIs() {
         var tracker = DamageTracker(width: 100, height: 50, depth: 2)
         _ = tracker.use(pool: ObjectIdentifier(pool))
         XCTAssertNil(tracker.rowsTop(in: 0), "never written")
-        tracker.published(slot: 0, changed: [tracker.bounds], rowsTop: 30)  // frame 1
-        tracker.published(slot: 1, changed: [a], rowsTop: 20)               // frame 2
+        tracker.published(slot: 0, changed: [tracker.bounds], rows: rows(top: 30))  // frame 1
+        tracker.published(slot: 1, changed: [a], rows: rows(top: 20))               // frame 2
         XCTAssertEqual(tracker.rowsTop(in: 0), 30)
         XCTAssertEqual(tracker.rowsTop(in: 1), 20)
-        tracker.published(slot: 1, changed: [b], rowsTop: 25)               // frame 3
-        tracker.published(slot: 1, changed: [c], rowsTop: 25)               // frame 4: frame 2 forgotten
+        XCTAssertEqual(tracker.rows(in: 1)?.maxX, 40)
+        tracker.published(slot: 1, changed: [b], rows: rows(top: 25))               // frame 3
+        tracker.published(slot: 1, changed: [c], rows: rows(top: 25))               // frame 4: frame 2 forgotten
         XCTAssertNil(tracker.rowsTop(in: 0), "slot 0 is too far behind to know")
+        tracker.forgetRows()
+        XCTAssertNil(tracker.rows(in: 1), "what lies under the rows changed")
+        tracker.published(slot: 1, changed: [c], rows: rows(top: 25))
         XCTAssertTrue(tracker.use(pool: ObjectIdentifier(MemoryFramePool(width: 100, height: 50))))
         XCTAssertNil(tracker.rowsTop(in: 1), "another pool")
     }

@@ -140,6 +140,49 @@ final class LayeredRenderingTests: XCTestCase {
         now += 0
     }
 
+    /// Issue 31: short comments scroll only as wide as the widest row (of this frame and of the
+    /// frame the slot held); a long row coming and scrolling away leaves no trace in any slot.
+    func testAScrollWritesOnlyAsWideAsTheRows() {
+        var (state, now) = DemoScript.timeline.state(at: 30)
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        let area = BarLayout(settings: BarSettings().clamped(), width: 1280, height: 360).comments
+        renderer.render(state, now: now, into: pool)
+        var written: [Int] = []
+        for index in 0..<14 {
+            let text = index == 4 ? String(repeating: "長いコメント ", count: 30) : "w\(index)"
+            state.apply(.comment(ChatLine(id: "w\(index)", user: "u\(index % 2)", text: text)))
+            renderer.prepare(state)
+            XCTAssertTrue(renderer.render(state, now: now, into: pool))
+            if renderer.lastWork.kind == .scrolled { written.append(renderer.lastWork.bytesScrolled) }
+            XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now), "frame \(index)")
+        }
+        XCTAssertGreaterThan(written.count, 8)
+        XCTAssertLessThan(written.last ?? .max, area.width * area.height * 4 / 3,
+                          "short rows scrolled as wide as the area: \(written)")
+    }
+
+    /// The bar's colour changes (the frame is composed on a new stable layer), then comments
+    /// scroll through every slot: no slot keeps the old colour above or beside the rows.
+    func testANewBackgroundReachesEverySlotsCommentArea() {
+        var (state, now) = DemoScript.timeline.state(at: 30)
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        var settings = BarSettings()
+        let renderer = BarRenderer(settings: settings, width: 1280, height: 360)
+        for index in 0..<3 {
+            state.apply(.comment(ChatLine(id: "a\(index)", user: "u", text: "before \(index)")))
+            renderer.render(state, now: now, into: pool)
+        }
+        settings.backgroundColor = 0xFF40_2010
+        renderer.update(settings: settings)
+        for index in 0..<6 {
+            state.apply(.comment(ChatLine(id: "b\(index)", user: "u", text: "after \(index)")))
+            XCTAssertTrue(renderer.render(state, now: now, into: pool))
+            XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(state, now: now, settings: settings), "frame \(index)")
+            now += 0
+        }
+    }
+
     func testRemovingTheOldestRowLeavesNoTrace() {
         var (state, now) = DemoScript.timeline.state(at: 30)
         let pool = MemoryFramePool(width: 1280, height: 360)
