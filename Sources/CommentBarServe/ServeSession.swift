@@ -364,19 +364,23 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         var preparedAt: UInt64 = .max
         var lastStatus: (SinkStatus, String)?
         var emotesWantedAt: UInt64 = .max
+        var cpu = FrameLoopCPU(isOn: getenv("COMMENTBAR_CPU_TRACE") != nil)
         for await _ in wake {
             heartbeat()
             defer { shared.withLock { $0.frameLoopBusySince = nil } }
             let now = flowAlarm.now
-            let (snapshot, nextComment, released) = shared.withLock { shared in
-                shared.frameLoopBusySince = clock.now
-                // Comments that came due (the alarm rang, or any other wake-up) are shown now.
-                let heard = shared.apply(shared.flow.release(now: now), now: now)
-                shared.state.expirePin(now: Date().timeIntervalSince1970)
-                return (shared, shared.flow.nextDue, heard)
+            let snapshot = cpu.measure(.release) {
+                let (snapshot, nextComment, released) = shared.withLock { shared in
+                    shared.frameLoopBusySince = clock.now
+                    // Comments that came due (the alarm rang, or any other wake-up) are shown now.
+                    let heard = shared.apply(shared.flow.release(now: now), now: now)
+                    shared.state.expirePin(now: Date().timeIntervalSince1970)
+                    return (shared, shared.flow.nextDue, heard)
+                }
+                flowAlarm.set(nextComment)
+                for ((event, shown), origin) in released { heard(event, shown: shown, origin: origin) }
+                return snapshot
             }
-            flowAlarm.set(nextComment)
-            for ((event, shown), origin) in released { heard(event, shown: shown, origin: origin) }
             control.pinShown(snapshot.state.pinned)
             let status = Self.sinkStatus(snapshot.active ? snapshot.state.status : .paused)
             if lastStatus?.0 != status.0 || lastStatus?.1 != status.1 {
@@ -405,7 +409,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             }
             if snapshot.state.linesRevision != preparedAt {
                 // New rows are laid out now, not when their frame is due.
-                renderer.prepare(snapshot.state)
+                cpu.laidOut(rows: cpu.measure(.layout) { renderer.prepare(snapshot.state) })
                 preparedAt = snapshot.state.linesRevision
             }
             if pacer.fps != max(snapshot.settings.maxFPS, 1) { pacer = FramePacer(fps: snapshot.settings.maxFPS) }
@@ -413,8 +417,9 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             if wait > 0 { try? await clock.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
             let latest = shared.withLock { $0 }
             let unixNow = Date().timeIntervalSince1970
-            if renderer.render(latest.state, obs: latest.obs, notice: speech.problem ?? memory.problem ?? control.problem,
-                               now: unixNow, into: sink) {
+            let notice = speech.problem ?? memory.problem ?? control.problem
+            if cpu.measure(.frame, { renderer.render(latest.state, obs: latest.obs, notice: notice, now: unixNow, into: sink) }) {
+                cpu.madeFrame()
                 let published = flowAlarm.now
                 pacer.made(at: published)
                 presenter?.framePublished()
@@ -424,6 +429,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
                                           animating: renderer.showsAnimation) {
                 redrawAlarm.set(redrawAlarm.now + max(due - Date().timeIntervalSince1970, 0))
             }
+            if let line = cpu.lineIfDue() { log.info("\(line)") }
         }
     }
 

@@ -5,18 +5,23 @@ shim makes it (renderer_rss.make_pool), fed by the benchmark's WebSocket server 
 10 comments/s that come as a YouTube poll brings them: a burst every 2 s of 20 comments carrying
 their send times (`sent`). Measured twice, pacing on and off: the renderer's CPU and its frames.
 Then the bar idle (pacing on, a 5 s moderation delay, the clock off): the frames made while no
-comment is due, which must be none.
+comment is due, which must be none. With `COMMENTBAR_CPU_TRACE` the renderer logs running totals
+of its CPU (the whole process, and its frame loop's releasing of due comments, laying out of rows
+and writing of frames): the difference over the window says where the CPU went (`cpu_split`).
 
     python3 Tests/bench/flow_cpu.py --renderer .build/release/commentbar [--seconds 20] [--json]
 """
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import time
 
 from chat import COLORS, TEXTS, USERS
+from compare_section import cpu_split_text
 from procstat import cpu_ticks
 from renderer_rss import make_pool, pool_progress, stop_renderer
 from support.websocket import Server
@@ -25,12 +30,27 @@ RATE = 10
 BURST_EVERY = 2.0
 
 
+CPU_LINE = re.compile(r"cpu: process ([\d.]+) ms, releasing ([\d.]+) ms, laying out ([\d.]+) ms \((\d+) rows\), "
+                      r"frames ([\d.]+) ms \((\d+) frames\)")
+CPU_FIELDS = ("process_ms", "release_ms", "layout_ms", "rows", "frames_ms", "frames")
+
+
+def last_cpu_totals(log):
+    """The renderer's newest `cpu:` line in its log so far, as numbers (None: none yet)."""
+    log.flush()
+    with open(log.name, errors="replace") as f:
+        found = CPU_LINE.findall(f.read())
+    return dict(zip(CPU_FIELDS, map(float, found[-1]))) if found else None
+
+
 def run_case(renderer, seconds, settings, idle_seconds=0.0):
     fd, header = make_pool(settings["width"], settings["height"])
     server = Server()
     settings = {**settings, "service": "websocket", "stream_id": "bench", "server": f"ws://127.0.0.1:{server.port}/bench"}
+    log = tempfile.NamedTemporaryFile(prefix="flow-cpu-", suffix=".log")
     proc = subprocess.Popen([renderer, "serve", "--pool-fd", str(fd)], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=[fd], start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=log, pass_fds=[fd], start_new_session=True,
+                            env={**os.environ, "COMMENTBAR_CPU_TRACE": "1"})
     os.close(fd)
     try:
         proc.stdin.write((json.dumps({"settings": settings}) + "\n").encode())
@@ -43,6 +63,7 @@ def run_case(renderer, seconds, settings, idle_seconds=0.0):
             sys.exit("the renderer did not connect to the feed")
         time.sleep(1.0)
         ticks0, (_, frames0, _) = cpu_ticks(proc.pid), pool_progress(header)
+        totals0 = last_cpu_totals(log)
         started = time.monotonic()
         sent = 0
         bursts = int(seconds / BURST_EVERY)
@@ -61,6 +82,10 @@ def run_case(renderer, seconds, settings, idle_seconds=0.0):
         result = {"comments": sent, "seconds": elapsed,
                   "cpu_percent": (ticks1 - ticks0) / os.sysconf("SC_CLK_TCK") / elapsed * 100,
                   "frames": frames1 - frames0}
+        # The trace's totals are logged about once a second: the split covers the window give or take one.
+        totals1 = last_cpu_totals(log)
+        if totals0 and totals1 and totals1["process_ms"] > totals0["process_ms"]:
+            result["cpu_split"] = {key: totals1[key] - totals0[key] for key in CPU_FIELDS}
         if idle_seconds:
             time.sleep(6.0)  # what the delay still holds is shown
             _, idle0, _ = pool_progress(header)
@@ -74,6 +99,7 @@ def run_case(renderer, seconds, settings, idle_seconds=0.0):
     finally:
         stop_renderer(proc)
         server.close()
+        log.close()
 
 
 def main():
@@ -98,6 +124,8 @@ def main():
         r = result[name]
         print(f"{name:8s} {r['comments']} comments in {r['seconds']:.1f} s: renderer CPU {r['cpu_percent']:.1f}% "
               f"of one core, {r['frames']} frames")
+        if "cpu_split" in r:
+            print("         where the CPU went: " + cpu_split_text(r["cpu_split"]))
     r = result["idle"]
     print(f"idle     {r['idle_frames']} frames in {r['idle_seconds']:.0f} s with nothing due "
           f"(pacing on, 5 s delay, clock off), renderer CPU {r['idle_cpu_percent']:.2f}%")

@@ -7,7 +7,7 @@ import os
 import statistics
 import sys
 
-from compare_section import comparison_section, issue31_targets, memory_and_control_section
+from compare_section import comparison_section, cpu_split_text, issue31_targets, memory_and_control_section
 
 PLOT_NAME = "bench-cpu-latency.png"
 
@@ -568,6 +568,11 @@ def write_page(res, out_md, images_dir):
             [f"idle {fmt(idle['idle_seconds'], 0)} s (pacing on, 5 s delay, clock off)",
              fmt(idle["idle_cpu_percent"], 2), f"{idle['idle_frames']} (target 0: {verdict(idle['idle_frames'] == 0)})"],
         ])
+        for name, label in (("paced", "pacing on"), ("unpaced", "pacing off")):
+            split = flow[name].get("cpu_split")
+            if split and split.get("process_ms"):
+                p.add(f"Where the CPU went, {label} (the renderer's own clocks, `COMMENTBAR_CPU_TRACE`): "
+                      f"{cpu_split_text(split)}.", "")
     else:
         p.add(f"Not measured in this run: {flow.get('skipped', 'the renderer was not built')}.", "")
 
