@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,7 +24,7 @@ import time
 from chat import COLORS, TEXTS, USERS
 from compare_section import cpu_split_text
 from procstat import cpu_ticks
-from renderer_rss import make_pool, pool_progress, stop_renderer
+from renderer_rss import make_pool, pool_progress, private_xdg, stop_renderer
 from support.websocket import Server
 
 RATE = 10
@@ -48,9 +49,10 @@ def run_case(renderer, seconds, settings, idle_seconds=0.0):
     server = Server()
     settings = {**settings, "service": "websocket", "stream_id": "bench", "server": f"ws://127.0.0.1:{server.port}/bench"}
     log = tempfile.NamedTemporaryFile(prefix="flow-cpu-", suffix=".log")
+    # Its viewer memory (on by default) in folders of its own, never the user's.
+    env, xdg_home = private_xdg({**os.environ, "COMMENTBAR_CPU_TRACE": "1"})
     proc = subprocess.Popen([renderer, "serve", "--pool-fd", str(fd)], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=log, pass_fds=[fd], start_new_session=True,
-                            env={**os.environ, "COMMENTBAR_CPU_TRACE": "1"})
+                            stdout=subprocess.DEVNULL, stderr=log, pass_fds=[fd], start_new_session=True, env=env)
     os.close(fd)
     try:
         proc.stdin.write((json.dumps({"settings": settings}) + "\n").encode())
@@ -100,6 +102,7 @@ def run_case(renderer, seconds, settings, idle_seconds=0.0):
         stop_renderer(proc)
         server.close()
         log.close()
+        shutil.rmtree(xdg_home, ignore_errors=True)
 
 
 def main():

@@ -16,6 +16,7 @@ import json
 import mmap
 import os
 import statistics
+import shutil
 import struct
 import subprocess
 import sys
@@ -24,6 +25,7 @@ import time
 import chat
 import procstat
 from page_section import write_section
+from renderer_rss import private_xdg
 from support import websocket as wsloop
 from support.processes import wait_for
 from support.xserver import Xvfb
@@ -47,7 +49,8 @@ def make_pool(width, height):
 class Renderer:
     def __init__(self, args, settings, log):
         self.pool = make_pool(WIDTH, HEIGHT)
-        env = dict(os.environ, COMMENTBAR_OVERLAY_DIR=os.path.abspath(args.helpers))
+        # Its viewer memory (on by default) in folders of its own, never the user's.
+        env, self.xdg_home = private_xdg(dict(os.environ, COMMENTBAR_OVERLAY_DIR=os.path.abspath(args.helpers)))
         self.proc = subprocess.Popen([args.renderer, "serve", "--pool-fd", str(self.pool)], stdin=subprocess.PIPE,
                                      pass_fds=[self.pool], env=env, stdout=subprocess.DEVNULL,
                                      stderr=open(log, "ab"))
@@ -64,6 +67,7 @@ class Renderer:
         self.proc.stdin.close()
         self.proc.wait(10)
         os.close(self.pool)
+        shutil.rmtree(self.xdg_home, ignore_errors=True)
 
 
 def cpu_percent(pids, seconds):
