@@ -50,11 +50,6 @@ struct DamageTracker {
         isKnown(slot) ? slotRows[slot] : nil
     }
 
-    /// Where the comment rows of the frame `slot` holds begin (above: the stable layer).
-    func rowsTop(in slot: Int) -> Int? {
-        rows(in: slot)?.y
-    }
-
     /// The comment area moved (a pinned comment came or went) or what lies under the rows changed
     /// (the frame was composed): where the rows of the frames the slots hold are says nothing of
     /// the area now, so each slot's comment area is written whole.

@@ -79,20 +79,20 @@ final class DamageTrackerTests: XCTestCase {
     func testWhereASlotsRowsBeginIsKnownOnlyWhileTheSlotIs() {
         var tracker = DamageTracker(width: 100, height: 50, depth: 2)
         _ = tracker.use(pool: ObjectIdentifier(pool))
-        XCTAssertNil(tracker.rowsTop(in: 0), "never written")
+        XCTAssertNil(tracker.rows(in: 0)?.y, "never written")
         tracker.published(slot: 0, changed: [tracker.bounds], rows: rows(top: 30))  // frame 1
         tracker.published(slot: 1, changed: [a], rows: rows(top: 20))               // frame 2
-        XCTAssertEqual(tracker.rowsTop(in: 0), 30)
-        XCTAssertEqual(tracker.rowsTop(in: 1), 20)
+        XCTAssertEqual(tracker.rows(in: 0)?.y, 30)
+        XCTAssertEqual(tracker.rows(in: 1)?.y, 20)
         XCTAssertEqual(tracker.rows(in: 1)?.maxX, 40)
         tracker.published(slot: 1, changed: [b], rows: rows(top: 25))               // frame 3
         tracker.published(slot: 1, changed: [c], rows: rows(top: 25))               // frame 4: frame 2 forgotten
-        XCTAssertNil(tracker.rowsTop(in: 0), "slot 0 is too far behind to know")
+        XCTAssertNil(tracker.rows(in: 0)?.y, "slot 0 is too far behind to know")
         tracker.forgetRows()
         XCTAssertNil(tracker.rows(in: 1), "what lies under the rows changed")
         tracker.published(slot: 1, changed: [c], rows: rows(top: 25))
         XCTAssertTrue(tracker.use(pool: ObjectIdentifier(MemoryFramePool(width: 100, height: 50))))
-        XCTAssertNil(tracker.rowsTop(in: 1), "another pool")
+        XCTAssertNil(tracker.rows(in: 1)?.y, "another pool")
     }
 
     func testARectangleWithoutAnotherIsTheBandsAroundIt() {
