@@ -156,8 +156,10 @@ struct KickChatFeed: CommentFeed {
                 try await Task.sleep(for: interval - quiet)
                 continue
             }
-            try await outbound.write(ByteBuffer(string: PusherMessage.ping))
+            // Taken before the write: the pong can be read (and `lastHeard` moved) before the write
+            // returns, and a pong heard before `sent` would count as no answer.
             let sent = ContinuousClock.now
+            try await outbound.write(ByteBuffer(string: PusherMessage.ping))
             while lastHeard.instant < sent {
                 if ContinuousClock.now - sent >= Self.pongTimeout { throw KickSilence() }
                 try await Task.sleep(for: .milliseconds(250))
