@@ -20,9 +20,10 @@ import threading
 import time
 
 TAIL_LINES = 25
-# Lines that name what failed, wherever they are in a long log (XCTest's "error: -[…] : XCTAssert…",
-# Swift Testing's "✘ Test … failed", pytest's "FAILED …", the shim's "not ok"), shown before the tail.
-FAILURE_LINE = re.compile(r"(: error: |✘ |^FAILED |^not ok |^FAIL: |^ERROR: | failed \()")
+# Lines that name what failed, wherever they are in a long log (XCTest's "File.swift:N: error: -[…] :
+# XCTAssert…" and "Test Case … failed (", Swift Testing's "✘ Test …", pytest's "FAILED …", the shim's "not ok"),
+# shown before the tail. Only at a line's start or after a Swift file: a test's own name may say "error:".
+FAILURE_LINE = re.compile(r"(\.swift:\d+: error: |^✘ |^FAILED |^not ok |^FAIL: |^ERROR: |^Test Case .* failed \()")
 FAILURE_LINES = 40
 
 
