@@ -30,8 +30,9 @@ def channel_json(slug, channel_id, chatroom_id, live, viewers=4321):
 
 
 class FakeKick(LoopbackFake):
-    def __init__(self, test_ca, activity_timeout=120):
+    def __init__(self, test_ca, activity_timeout=120, answers_pings=True):
         super().__init__(test_ca)
+        self.answers_pings = answers_pings  # False: a server gone silent (its pongs never come)
         self.lock = threading.Lock()
         self.channels = {}  # slug -> JSON (None: 404)
         self.refused = set()  # slugs whose JSON answers 403 (the bot wall)
@@ -64,7 +65,7 @@ class FakeKick(LoopbackFake):
         if frame.get("event") == "pusher:subscribe":
             await websocket.send(self.pusher("pusher_internal:subscription_succeeded", {},
                                              channel=frame["data"]["channel"]))
-        elif frame.get("event") == "pusher:ping":
+        elif frame.get("event") == "pusher:ping" and self.answers_pings:
             await websocket.send(self.pusher("pusher:pong", {}))
 
     @staticmethod

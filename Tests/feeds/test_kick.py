@@ -93,6 +93,23 @@ def test_pings_at_the_servers_activity_timeout(test_ca, tail_factory):
         kick.close()
 
 
+def test_an_unanswered_ping_reconnects(test_ca, tail_factory):
+    # A link that died without a close: Kick's ping goes unanswered, the connection is given up
+    # (the server's activity timeout, 1 s here, not the transport's minutes) and made again.
+    kick = FakeKick(test_ca, activity_timeout=1, answers_pings=False)
+    try:
+        kick.add_channel("mute")
+        tail = start(tail_factory, kick, test_ca, "mute")
+        kick.chat.wait_received(subscribed("chatrooms.668.v2"))
+        tail.wait_stderr("did not answer a ping")
+        deadline = time.monotonic() + 15
+        while len(kick.chat.paths) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(kick.chat.paths) >= 2, "no new connection after the unanswered ping"
+    finally:
+        kick.close()
+
+
 def test_offline_channel_waits(kick, test_ca, tail_factory):
     kick.add_channel("sleepy", live=False)
     tail = start(tail_factory, kick, test_ca, "kick.com/sleepy")

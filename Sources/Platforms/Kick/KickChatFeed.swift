@@ -86,51 +86,60 @@ struct KickChatFeed: CommentFeed {
             var activityTimeout: Int?
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 defer { group.cancelAll() }
-                for try await frame in inbound {
-                    lastHeard.now()
-                    let message: PusherMessage
-                    do throws(PusherMessage.ParseError) {
-                        message = try PusherMessage.parse(frame.readableBytesView)
-                    } catch {
-                        problems.note(error.reason)
-                        continue
+                do {
+                    for try await frame in inbound {
+                        lastHeard.now()
+                        let message: PusherMessage
+                        do throws(PusherMessage.ParseError) {
+                            message = try PusherMessage.parse(frame.readableBytesView)
+                        } catch {
+                            problems.note(error.reason)
+                            continue
+                        }
+                        switch message.event {
+                        case "pusher:connection_established":
+                            guard activityTimeout == nil else { continue }
+                            let established = try? message.decode(ConnectionEstablished.self)
+                            let seconds = max(1, min(established?.activityTimeout ?? Self.defaultActivityTimeout, 600))
+                            activityTimeout = seconds
+                            try await outbound.write(ByteBuffer(string: PusherMessage.subscribe("chatrooms.\(chat.chatroomID).v2")))
+                            if let channelID = chat.channelID {
+                                try await outbound.write(ByteBuffer(string: PusherMessage.subscribe("channel.\(channelID)")))
+                            }
+                            // Pusher expects a ping after `activity_timeout` seconds of silence. A ping
+                            // left unanswered closes the connection, which ends this loop.
+                            let channel = connection.channel
+                            group.addTask {
+                                try await keepAlive(every: Duration.seconds(seconds), lastHeard: lastHeard, outbound: outbound,
+                                                    close: { channel.close(promise: nil) })
+                            }
+                            if chat.slug != nil { group.addTask { await pollViewers(emit: emit) } }
+                        case "pusher_internal:subscription_succeeded":
+                            if message.channel?.hasPrefix("chatrooms.") == true { emit(.status(.live)) }
+                        case "pusher:ping":
+                            try await outbound.write(ByteBuffer(string: PusherMessage.pong))
+                        case "pusher:pong":
+                            continue
+                        case "pusher:error":
+                            let failure = try? message.decode(PusherError.self)
+                            let text = "Pusher error \(failure?.code.map(String.init) ?? "?"): \(String((failure?.message ?? "").prefix(120)))"
+                            // 4000–4099: do not reconnect as is (a wrong app or channel).
+                            if let code = failure?.code, (4000..<4100).contains(code) { return .failed(text) }
+                            return .closed(text)
+                        default:
+                            switch mapper.map(message) {
+                            case .emit(let event): emit(event)
+                            case .ended: return .ended("配信終了 / stream ended")
+                            case .ignore: continue
+                            case .unknown(let reason): problems.note(reason)
+                            }
+                        }
                     }
-                    switch message.event {
-                    case "pusher:connection_established":
-                        guard activityTimeout == nil else { continue }
-                        let established = try? message.decode(ConnectionEstablished.self)
-                        let seconds = max(1, min(established?.activityTimeout ?? Self.defaultActivityTimeout, 600))
-                        activityTimeout = seconds
-                        try await outbound.write(ByteBuffer(string: PusherMessage.subscribe("chatrooms.\(chat.chatroomID).v2")))
-                        if let channelID = chat.channelID {
-                            try await outbound.write(ByteBuffer(string: PusherMessage.subscribe("channel.\(channelID)")))
-                        }
-                        // Pusher expects a ping after `activity_timeout` seconds of silence.
-                        group.addTask {
-                            try await keepAlive(every: Duration.seconds(seconds), lastHeard: lastHeard, outbound: outbound)
-                        }
-                        if chat.slug != nil { group.addTask { await pollViewers(emit: emit) } }
-                    case "pusher_internal:subscription_succeeded":
-                        if message.channel?.hasPrefix("chatrooms.") == true { emit(.status(.live)) }
-                    case "pusher:ping":
-                        try await outbound.write(ByteBuffer(string: PusherMessage.pong))
-                    case "pusher:pong":
-                        continue
-                    case "pusher:error":
-                        let failure = try? message.decode(PusherError.self)
-                        let text = "Pusher error \(failure?.code.map(String.init) ?? "?"): \(String((failure?.message ?? "").prefix(120)))"
-                        // 4000–4099: do not reconnect as is (a wrong app or channel).
-                        if let code = failure?.code, (4000..<4100).contains(code) { return .failed(text) }
-                        return .closed(text)
-                    default:
-                        switch mapper.map(message) {
-                        case .emit(let event): emit(event)
-                        case .ended: return .ended("配信終了 / stream ended")
-                        case .ignore: continue
-                        case .unknown(let reason): problems.note(reason)
-                        }
-                    }
+                } catch where lastHeard.wentSilent {
+                    throw KickSilence()
                 }
+                // The keepalive's failure is not seen by this task (it reads): its mark is.
+                if lastHeard.wentSilent { throw KickSilence() }
                 return .closed("the chat server closed the connection")
             }
         }
@@ -146,10 +155,13 @@ struct KickChatFeed: CommentFeed {
         var message: String?
     }
 
-    /// Pings after each quiet `interval`; a connection that stays silent `pongTimeout` after a
-    /// ping is lost (thrown, so the loop reconnects).
+    /// Pings after each quiet `interval`; a connection that stays silent after a ping (for
+    /// `pongTimeout`, or `interval` when that is shorter: a server that wants a ping so often
+    /// answers as soon) is lost: marked in `lastHeard` and closed, so the reader ends and the loop
+    /// reconnects.
     func keepAlive(every interval: Duration, lastHeard: LastHeard,
-                   outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+                   outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, close: @Sendable () -> Void) async throws {
+        let pongWait = min(Self.pongTimeout, interval)
         while true {
             let quiet = ContinuousClock.now - lastHeard.instant
             if quiet < interval {
@@ -161,7 +173,11 @@ struct KickChatFeed: CommentFeed {
             let sent = ContinuousClock.now
             try await outbound.write(ByteBuffer(string: PusherMessage.ping))
             while lastHeard.instant < sent {
-                if ContinuousClock.now - sent >= Self.pongTimeout { throw KickSilence() }
+                if ContinuousClock.now - sent >= pongWait {
+                    lastHeard.silent()
+                    close()
+                    throw KickSilence()
+                }
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
@@ -170,8 +186,12 @@ struct KickChatFeed: CommentFeed {
     /// When the server last sent anything, shared by the reader and the keepalive.
     final class LastHeard: Sendable {
         private let time = Mutex(ContinuousClock.now)
+        private let silence = Mutex(false)
         func now() { time.withLock { $0 = .now } }
         var instant: ContinuousClock.Instant { time.withLock { $0 } }
+        /// The keepalive gave up on the connection: a ping went unanswered.
+        func silent() { silence.withLock { $0 = true } }
+        var wentSilent: Bool { silence.withLock { $0 } }
     }
 
     struct KickSilence: Error, CustomStringConvertible {
