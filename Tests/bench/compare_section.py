@@ -175,10 +175,14 @@ def issue31_targets(res):
                 # The probe sees a comment between two screenshots: the figure is that bracket's midpoint.
                 measured += (f" (between {lower:.1f} and {upper:.1f} ms: the screenshots before and after each "
                              f"comment showed up are {bracket:.0f} ms apart, median)")
+                if p99 > 38 and lower <= 38:
+                    measured += ("; the cause of the miss is the probe's resolution: 38 ms lies inside that bracket, "
+                                 "so this run cannot tell met from missed")
             rows.append((f"Comment to screen p99 at most 38 ms, {label}", measured, p99 <= 38))
     anon = dig(res, "soak", "fonts", "rss_anon_kib")
     if anon is not None:
-        rows.append(("The renderer's own memory (RssAnon) at most 16 MiB at the end of the kanji soak", f"{anon / 1024:.1f} MiB", anon <= 16 * 1024))
+        rows.append(("The renderer's own memory (RssAnon) at most 16 MiB at the end of the kanji soak",
+                     f"{anon / 1024:.1f} MiB" + soak_anon_cause(res.get("soak"), anon), anon <= 16 * 1024))
     cpu = renderer_cpu(res, "bar_10")
     if cpu is not None:
         measured = f"{cpu:.1f} %"
@@ -187,6 +191,19 @@ def issue31_targets(res):
             measured += "; where it goes (flow bench, pacing on, the renderer's own clocks): " + cpu_split_text(split)
         rows.append(("Renderer CPU at 10 comments/s at most 0.5 % of a core", measured, cpu <= 0.5))
     return rows
+
+
+def soak_anon_cause(soak, anon_kib):
+    """Where the end of the soak stands in RssAnon's swing over its last 10 %, when that is above the target."""
+    samples = (soak or {}).get("anon_samples_kib") or []
+    if anon_kib <= 16 * 1024 or len(samples) < 10:
+        return ""
+    last = samples[len(samples) - len(samples) // 10:]
+    below = sum(1 for kib in last if kib <= 16 * 1024)
+    return (f"; over the soak's last 10 % (one sample a second) it swung between {min(last) / 1024:.1f} and "
+            f"{max(last) / 1024:.1f} MiB, {below} of {len(last)} samples at or under 16 MiB: the glyph cache fills "
+            "until the fonts are made anew (every 512 distinct characters, `GlyphBudget`), and the end falls "
+            "where that cycle stands")
 
 
 def cpu_split_text(split):
