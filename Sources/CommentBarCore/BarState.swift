@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import Synchronization
+
 /// Everything the bar shows, as a value. Feeds change it only through `apply`.
 public struct BarState: Sendable, Equatable {
     /// How many lines are kept; the renderer shows only those that fit.
@@ -7,7 +9,10 @@ public struct BarState: Sendable, Equatable {
 
     /// Newest last.
     public private(set) var lines: [ChatLine] = []
-    /// Changes whenever `lines` changes, so the renderer can skip comparing them.
+    /// Changes whenever `lines` changes, so the renderer can skip comparing them (and need not keep
+    /// them: an array it kept would make every new row copy them all). Each change takes the next
+    /// number of one counter for the whole process, so two states with the same revision hold the
+    /// same rows, even copies of one state changed apart.
     public private(set) var linesRevision: UInt64 = 0
     public var viewers: Int?
     public var giftsTotal: Int = 0
@@ -202,7 +207,7 @@ public struct BarState: Sendable, Equatable {
             pinned = nil
             if !lines.isEmpty {
                 lines.removeAll()
-                linesRevision &+= 1
+                linesRevision = Self.nextLinesRevision()
             }
         case .avatar(let image):
             avatar = image
@@ -271,6 +276,12 @@ public struct BarState: Sendable, Equatable {
         return shown
     }
 
+    private static let linesRevisions = Atomic<UInt64>(0)
+
+    private static func nextLinesRevision() -> UInt64 {
+        linesRevisions.add(1, ordering: .relaxed).newValue
+    }
+
     private mutating func append(_ line: ChatLine) {
         // A repeated id replaces the old line in place (an edited or re-sent message).
         if let index = lines.lastIndex(where: { $0.id == line.id }) {
@@ -281,7 +292,7 @@ public struct BarState: Sendable, Equatable {
                 lines.removeFirst(lines.count - Self.retainedLines)
             }
         }
-        linesRevision &+= 1
+        linesRevision = Self.nextLinesRevision()
     }
 
     /// Removes the rows moderation took away; a pinned one goes from the pin too.
@@ -289,6 +300,6 @@ public struct BarState: Sendable, Equatable {
         if let pinned, predicate(pinned.line) { self.pinned = nil }
         let before = lines.count
         lines.removeAll(where: predicate)
-        if lines.count != before { linesRevision &+= 1 }
+        if lines.count != before { linesRevision = Self.nextLinesRevision() }
     }
 }

@@ -216,7 +216,7 @@ public final class BarRenderer {
         if let problem = StableLayer.preload(inputs, images: images) {
             inputs.notice = inputs.notice ?? problem
         }
-        return FrameContent(stable: inputs, lines: state.lines, clockText: clockText,
+        return FrameContent(stable: inputs, linesRevision: state.linesRevision, clockText: clockText,
                             meterLevel: layout.header.meter != nil ? obs.micLevel ?? 0 : nil,
                             pinned: state.pinned.flatMap { $0.holds(at: now) ? $0.line : nil })
     }
@@ -314,6 +314,7 @@ public final class BarRenderer {
         var bottom = area.maxY
         var linesUsed = 0
         var kept: [String: LineImage] = [:]
+        kept.reserveCapacity(lineImages.count + 1)
         for line in lines.reversed() {
             let image: LineImage
             if let cached = lineImages[line.id], cached.line == line, !arrived(cached.pendingURLs) {

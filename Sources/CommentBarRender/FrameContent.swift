@@ -5,7 +5,8 @@ import CommentBarCore
 struct FrameContent {
     /// What the stable layer shows.
     var stable: StableInputs
-    var lines: [ChatLine]
+    /// The rows' revision (`BarState.linesRevision`): the same number, the same rows.
+    var linesRevision: UInt64
     /// The clock as drawn ("" when it is hidden).
     var clockText: String
     /// The mic level meter's step; nil when the meter is off.
@@ -32,7 +33,7 @@ struct FrameChanges {
     /// `stableLayer`: what the cached stable layer shows.
     init(from last: FrameContent?, to next: FrameContent, stableLayer: StableInputs?) {
         stable = next.stable != stableLayer
-        lines = last.map { $0.lines != next.lines } ?? true
+        lines = last.map { $0.linesRevision != next.linesRevision } ?? true
         clock = last.map { $0.clockText != next.clockText } ?? true
         meter = last.map { $0.meterLevel != next.meterLevel } ?? true
         pin = last.map { $0.pinned != next.pinned } ?? true

@@ -32,6 +32,21 @@ final class BarStateTests: XCTestCase {
         XCTAssertTrue(state.lines.isEmpty)
     }
 
+    /// The renderer tells rows apart by their revision alone (it keeps no copy of them): two
+    /// copies of one state, each given another comment, must not end at the same revision.
+    func testCopiesChangedApartNeverShareARevision() {
+        var state = BarState()
+        state.apply(comment("1"))
+        var left = state, right = state
+        XCTAssertEqual(left.linesRevision, right.linesRevision)
+        left.apply(comment("left"))
+        right.apply(comment("right"))
+        XCTAssertNotEqual(left.linesRevision, right.linesRevision)
+        right.apply(.clear)
+        left.apply(.clear)
+        XCTAssertNotEqual(left.linesRevision, right.linesRevision)
+    }
+
     func testRepeatedIdReplacesInPlace() {
         var state = BarState()
         state.apply(comment("1"))

@@ -183,6 +183,20 @@ final class LayeredRenderingTests: XCTestCase {
         }
     }
 
+    /// The renderer knows rows by the state's revision: a copy of the state changed apart
+    /// (another comment) is drawn as itself, not taken for the rows drawn last.
+    func testAStateChangedApartIsDrawnAsItself() {
+        let (state, now) = DemoScript.timeline.state(at: 30)
+        let pool = MemoryFramePool(width: 1280, height: 360)
+        let renderer = BarRenderer(settings: BarSettings(), width: 1280, height: 360)
+        var left = state, right = state
+        left.apply(.comment(ChatLine(id: "left", user: "u", text: "左のコメント")))
+        right.apply(.comment(ChatLine(id: "right", user: "u", text: "右のコメント")))
+        XCTAssertTrue(renderer.render(left, now: now, into: pool))
+        XCTAssertTrue(renderer.render(right, now: now, into: pool))
+        XCTAssert(bytes(pool.newestFrame!) == renderFromNothing(right, now: now))
+    }
+
     func testRemovingTheOldestRowLeavesNoTrace() {
         var (state, now) = DemoScript.timeline.state(at: 30)
         let pool = MemoryFramePool(width: 1280, height: 360)
