@@ -8,11 +8,13 @@ import Glibc
 /// a long chat in kanji grows the renderer by 15–20 MiB that no frame needs. Past the budget
 /// the font map is made anew (`TextEngine.renewFontsIfFull`) and the old fonts' glyphs freed.
 struct GlyphBudget {
-    /// Distinct characters laid out before the fonts are made anew: twice what a bar shows at
-    /// once (six rows of about 35 characters at 1280x360), about 2 MiB of glyphs. Rows already
-    /// drawn are images: making the fonts anew never draws a shown row again. (The kanji soak's
-    /// RssAnon over its last 10 %, median of two runs each: 16.9 MiB with 1024, 15.5–16.1 with 512.)
-    static let defaultLimit = 512
+    /// Distinct characters laid out before the fonts are made anew: a little more than a bar shows
+    /// at once (six rows of about 35 characters at 1280x360), about 1 MiB of glyphs. Rows already
+    /// drawn are images: making the fonts anew never draws a shown row again, and a chat of a
+    /// few hundred distinct characters (most chats) never makes them anew. (The kanji soak's
+    /// RssAnon over its last 10 %, median of two runs each: 16.9 MiB with 1024, 15.5–16.1 with
+    /// 512; later, runs side by side: 16.2–16.3 with 512, 15.0–15.4 with 256.)
+    static let defaultLimit = 256
 
     var limit: Int
     private(set) var count = 0

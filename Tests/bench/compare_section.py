@@ -202,7 +202,7 @@ def soak_anon_cause(soak, anon_kib):
     below = sum(1 for kib in last if kib <= 16 * 1024)
     return (f"; over the soak's last 10 % (one sample a second) it swung between {min(last) / 1024:.1f} and "
             f"{max(last) / 1024:.1f} MiB, {below} of {len(last)} samples at or under 16 MiB: the glyph cache fills "
-            "until the fonts are made anew (every 512 distinct characters, `GlyphBudget`), and the end falls "
+            "until the fonts are made anew (after a set number of distinct characters, `GlyphBudget.defaultLimit`), and the end falls "
             "where that cycle stands")
 
 
