@@ -23,7 +23,7 @@ import time
 
 from chat import COLORS, TEXTS, USERS
 from compare_section import cpu_split_text
-from procstat import cpu_ticks
+from procstat import cpu_ticks, machine_steal_ticks, machine_ticks
 from renderer_rss import make_pool, pool_progress, private_xdg, stop_renderer
 from support.websocket import Server
 
@@ -65,6 +65,7 @@ def run_case(renderer, seconds, settings, idle_seconds=0.0):
             sys.exit("the renderer did not connect to the feed")
         time.sleep(1.0)
         ticks0, (_, frames0, _) = cpu_ticks(proc.pid), pool_progress(header)
+        (busy0, _), steal0 = machine_ticks(), machine_steal_ticks()
         totals0 = last_cpu_totals(log)
         started = time.monotonic()
         sent = 0
@@ -81,9 +82,13 @@ def run_case(renderer, seconds, settings, idle_seconds=0.0):
             time.sleep(max(0.0, started + (burst + 1) * BURST_EVERY - time.monotonic()))
         elapsed = time.monotonic() - started
         ticks1, (_, frames1, _) = cpu_ticks(proc.pid), pool_progress(header)
-        result = {"comments": sent, "seconds": elapsed,
-                  "cpu_percent": (ticks1 - ticks0) / os.sysconf("SC_CLK_TCK") / elapsed * 100,
-                  "frames": frames1 - frames0}
+        (busy1, _), steal1 = machine_ticks(), machine_steal_ticks()
+        percent = lambda ticks: ticks / os.sysconf("SC_CLK_TCK") / elapsed * 100
+        # What else the machine did meanwhile (this feeder included), and what the host took: a
+        # busy or stolen machine makes the renderer's own work slower (cold caches).
+        result = {"comments": sent, "seconds": elapsed, "cpu_percent": percent(ticks1 - ticks0),
+                  "frames": frames1 - frames0, "others_percent": max(0.0, percent(busy1 - busy0 - (ticks1 - ticks0))),
+                  "steal_percent": percent(steal1 - steal0)}
         # The trace's totals are logged about once a second: the split covers the window give or take one.
         totals1 = last_cpu_totals(log)
         if totals0 and totals1 and totals1["process_ms"] > totals0["process_ms"]:

@@ -86,6 +86,13 @@ def machine_ticks():
     return sum(vals) - idle, sum(vals)
 
 
+def machine_steal_ticks():
+    """Jiffies over all CPUs the hypervisor gave to others while this machine wanted them (/proc/stat's steal)."""
+    with open("/proc/stat") as f:
+        parts = f.readline().split()[1:]
+    return int(parts[7]) if len(parts) > 7 else 0
+
+
 class Group:
     """A named set of processes whose CPU is summed. `finder` returns the current pids. `memory` is what
     the window's memory figures are (summed RSS or PSS); `pss_too` samples PSS as well, beside RSS (one

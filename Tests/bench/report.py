@@ -568,6 +568,13 @@ def write_page(res, out_md, images_dir):
             [f"idle {fmt(idle['idle_seconds'], 0)} s (pacing on, 5 s delay, clock off)",
              fmt(idle["idle_cpu_percent"], 2), f"{idle['idle_frames']} (target 0: {verdict(idle['idle_frames'] == 0)})"],
         ])
+        machine = [f"{label} {fmt(flow[name]['others_percent'], 1)} % ({fmt(flow[name]['steal_percent'], 1)} % stolen)"
+                   for name, label in (("paced", "pacing on"), ("unpaced", "pacing off"))
+                   if "others_percent" in flow[name]]
+        if machine:
+            p.add("The rest of the machine during each window (the feeder included; \"stolen\": the hypervisor's "
+                  "steal time, when this machine's CPUs ran another guest), in % of one core: "
+                  + "; ".join(machine) + ". A busy or stolen machine slows the renderer's own work too.", "")
         for name, label in (("paced", "pacing on"), ("unpaced", "pacing off")):
             split = flow[name].get("cpu_split")
             if split and split.get("process_ms"):
