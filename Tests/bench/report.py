@@ -511,6 +511,8 @@ def write_page(res, out_md, images_dir):
     # ---- frame costs
     p.add("## Frame costs (`commentbar bench --json`)", "")
     fc = res.get("frame_costs") or {}
+    if fc.get("runs", 1) > 1:
+        p.add(f"Each figure is the median of {fc['runs']} runs of `commentbar bench`, one after the other.", "")
     if fc.get("rows"):
         keys = ["full_redraw_ms", "new_comment_ms", "clock_tick_ms", "unchanged_ms", "memcpy_ms"]
 
