@@ -282,6 +282,9 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         log.info("pinned the newest comment (hotkey)")
     }
 
+    /// How many rows the bar holds now (tests wait for a feed's rows before acting on them).
+    var rowCount: Int { shared.withLock { $0.state.lines.count } }
+
     /// The "Unpin" hotkey.
     public func unpinComment() {
         if unpin() { log.info("unpinned (hotkey)") }

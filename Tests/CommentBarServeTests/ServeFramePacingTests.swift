@@ -102,6 +102,12 @@ final class ServeFramePacingTests: XCTestCase {
         let pinned = Mutex<ContinuousClock.Instant?>(nil)
         let sink = try await run(events: [comment(0, at: 0)], settings: #""show_clock":false,"pin_seconds":1"#,
                                  settle: .milliseconds(2500), then: { session in
+                                     // The first frame can come before the comment (pinning nothing):
+                                     // the comment is in, and its frame out (a frame at most every
+                                     // 33 ms), before the pin.
+                                     let deadline = ContinuousClock.now + .seconds(10)
+                                     while session.rowCount == 0, ContinuousClock.now < deadline { usleep(10_000) }
+                                     usleep(300_000)
                                      pinned.withLock { $0 = .now }
                                      session.pinNewest()
                                  }) { $0.pool.publishedCount > 0 }
