@@ -53,8 +53,6 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
     /// A frame loop busy this long with one wake-up is stuck: the heartbeat stops and the shim
     /// restarts us (10 s; the tests give a shorter one).
     private let stallLimit: Duration
-    /// At most this many rows fit on a bar (50 lines of comments): only their emotes are fetched.
-    static let rowsThatCanShow = 50
     /// How often the heartbeat beats: the shim restarts a renderer whose heartbeat stood still
     /// for 3 s (docs/pool-abi.md), so this leaves it six beats. The frame loop is not woken by
     /// it: only by events and by `redrawAlarm`.
@@ -366,7 +364,7 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
         var pacer = FramePacer(fps: 30)
         var preparedAt: UInt64 = .max
         var lastStatus: (SinkStatus, String)?
-        var emotesWantedAt: UInt64 = .max
+        var emotesWantedFor: EmoteRows.Key?
         var cpu = FrameLoopCPU(isOn: getenv("COMMENTBAR_CPU_TRACE") != nil)
         for await _ in wake {
             heartbeat()
@@ -405,10 +403,9 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             // The streamer's own files win; a feed's https images are fetched off this loop.
             images.want(snapshot.settings.avatarPath.isEmpty ? snapshot.state.avatar : nil, for: .avatar)
             images.want(snapshot.settings.backgroundPath.isEmpty ? snapshot.state.background : nil, for: .background)
-            if snapshot.state.linesRevision != emotesWantedAt {
-                // The newest rows are the ones that can be on screen.
-                emotes.want(snapshot.state.lines.suffix(Self.rowsThatCanShow))
-                emotesWantedAt = snapshot.state.linesRevision
+            if EmoteRows.key(of: snapshot.state) != emotesWantedFor {
+                emotes.want(EmoteRows.rows(of: snapshot.state))
+                emotesWantedFor = EmoteRows.key(of: snapshot.state)
             }
             if snapshot.state.linesRevision != preparedAt {
                 // New rows are laid out now, not when their frame is due.
