@@ -403,9 +403,10 @@ public final class ServeSession: BarActionHandler, @unchecked Sendable {
             // The streamer's own files win; a feed's https images are fetched off this loop.
             images.want(snapshot.settings.avatarPath.isEmpty ? snapshot.state.avatar : nil, for: .avatar)
             images.want(snapshot.settings.backgroundPath.isEmpty ? snapshot.state.background : nil, for: .background)
-            if EmoteRows.key(of: snapshot.state) != emotesWantedFor {
+            let emoteRows = EmoteRows.key(of: snapshot.state)
+            if emoteRows != emotesWantedFor {
                 emotes.want(EmoteRows.rows(of: snapshot.state))
-                emotesWantedFor = EmoteRows.key(of: snapshot.state)
+                emotesWantedFor = emoteRows
             }
             if snapshot.state.linesRevision != preparedAt {
                 // New rows are laid out now, not when their frame is due.
