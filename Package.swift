@@ -107,8 +107,12 @@ let package = Package(
         // The release version (from VERSION) for `commentbar --version`.
         .target(name: "CommentBarVersion", path: "CModules/CommentBarVersion"),
 
-        // The renderer's small shared mechanisms, one of each: backoff, log rate limit, child processes.
-        .target(name: "CommentBarSupport", dependencies: ["CommentBarOverlaySys"], swiftSettings: strictSwift),
+        // The few Linux calls Glibc's Swift module does not show (spawning, memfd, limits).
+        .target(name: "CSysCalls", path: "CModules/CSysCalls"),
+        // The renderer's small shared mechanisms, one of each: backoff, log rate limit, child
+        // processes, the problem reporter.
+        .target(name: "CommentBarSupport", dependencies: ["CSysCalls", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictSwift),
         // State, events and settings (no drawing, no I/O).
         .target(name: "CommentBarCore", dependencies: ["CommentBarSettings", "CGLib"], swiftSettings: strictSwift),
         // Frames and frame pools, without Cairo.
@@ -136,6 +140,12 @@ let package = Package(
                 dependencies: ["CommentBarFeeds", "CommentBarNet",
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOSSL", package: "swift-nio-ssl")] + nio,
+                swiftSettings: strictSwift),
+        // Test support shared by the Swift test targets (never in the renderer): a captured log, a
+        // temporary folder, a reserved port.
+        .target(name: "CommentBarTestSupport",
+                dependencies: [.product(name: "Logging", package: "swift-log"),
+                               .product(name: "InMemoryLogging", package: "swift-log")],
                 swiftSettings: strictSwift),
     ] + platformTargets + [
         // The one registry of services, over every platform.
@@ -178,9 +188,8 @@ let package = Package(
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
         // hold every display library; this target links none.
-        .target(name: "CommentBarOverlaySys", path: "CModules/overlay/sys"),
         .target(name: "CommentBarOverlay",
-                dependencies: ["CommentBarCore", "CommentBarServe", "CommentBarPoolABI", "CommentBarOverlaySys",
+                dependencies: ["CommentBarCore", "CommentBarPoolABI", "CSysCalls",
                                "CommentBarSupport", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         .executableTarget(
@@ -213,13 +222,13 @@ let package = Package(
                     swiftSettings: strictSwift),
         // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
         .testTarget(name: "CommentBarSpeechTests",
-                    dependencies: ["CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
+                    dependencies: ["CommentBarTestSupport", "CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "InMemoryLogging", package: "swift-log")] + nio,
                     exclude: ["Sounds"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarOverlayTests",
-                    dependencies: ["CommentBarOverlay", "CommentBarCore", "CommentBarPool",
+                    dependencies: ["CommentBarTestSupport", "CommentBarOverlay", "CommentBarCore", "CommentBarPool",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
@@ -229,18 +238,18 @@ let package = Package(
                     dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
-                    dependencies: ["CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
+                    dependencies: ["CommentBarTestSupport", "CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
                                    "CommentBarNetTesting", .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
         .testTarget(name: "CommentBarControlTests",
-                    dependencies: ["CommentBarControl", "CommentBarCore", "CommentBarSupport",
+                    dependencies: ["CommentBarTestSupport", "CommentBarControl", "CommentBarCore", "CommentBarSupport",
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarMemoryTests",
-                    dependencies: ["CommentBarMemory", "CommentBarCore", "CommentBarFeeds",
+                    dependencies: ["CommentBarTestSupport", "CommentBarMemory", "CommentBarCore", "CommentBarFeeds",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
@@ -249,7 +258,7 @@ let package = Package(
         .executableTarget(name: "commentbar-memory-crash-helper",
                           dependencies: ["CommentBarMemory", "CommentBarCore", .product(name: "Logging", package: "swift-log")],
                           path: "Tests/MemoryCrashHelper", swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarTestSupport", "CommentBarSupport"], swiftSettings: strictSwift),
         .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
         // The renderer's side of the pool against a pool made and read as the OBS shim does.
         .testTarget(name: "CommentBarPoolTests", dependencies: ["CommentBarPool", "CommentBarPoolABI", "CommentBarFrames"],

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
-import CommentBarServe
 import CommentBarSupport
 import FoundationEssentials
 import Logging

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarPoolABI
-import CommentBarOverlaySys
+import CSysCalls
 import Glibc
 
 /// A frame pool of our own, for `commentbar overlay` (no OBS shim to create one): a memfd laid
@@ -22,7 +22,7 @@ public enum StandalonePool {
             throw CreateError(description: "pool size \(width)x\(height): \(String(cString: why))")
         }
         let size = Int(layout.total_size)
-        let fd = cb_overlay_memfd("commentbar-overlay-pool")
+        let fd = cb_sys_memfd("commentbar-overlay-pool")
         guard fd >= 0 else { throw CreateError(description: "memfd_create: \(String(cString: strerror(errno)))") }
         guard ftruncate(fd, off_t(size)) == 0,
               let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CommentBarOverlaySys
+import CSysCalls
 import Glibc
 
 /// A child program: the one way the renderer starts one (the overlay helper, the speech

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarMemory
+import CommentBarTestSupport
 import CommentBarCore
 import CommentBarFeeds
 import Foundation

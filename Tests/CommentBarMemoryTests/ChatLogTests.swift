@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarMemory
+import CommentBarTestSupport
 import CommentBarCore
 import Foundation
 import Testing
@@ -105,7 +106,7 @@ import Testing
         let aside = folder.files().filter { $0.hasPrefix("chat.sqlite3.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
         #expect(aside.count == 1)
         #expect(FileManager.default.contents(atPath: folder.path + "/" + (aside.first ?? "")) == garbage, "kept as it was")
-        #expect(log.all.filter { $0.contains("damaged") }.count == 1, "one log line")
+        #expect(log.lines.filter { $0.contains("damaged") }.count == 1, "one log line")
         let fresh = try ChatLog(path: folder.database)
         #expect(try fresh.integrityCheck() == "ok")
         #expect(try fresh.search(ChatQuery(text: "damage")).count == 1)
@@ -130,7 +131,7 @@ import Testing
         for number in 2...20 { _ = memory.say(comment("\(number)", "bob", "more"), session: session) }
         #expect(memory.flush())
         memory.close()
-        #expect(log.all.filter { $0.contains("cannot write") }.count == 1, "one log line, not one per comment")
+        #expect(log.lines.filter { $0.contains("cannot write") }.count == 1, "one log line, not one per comment")
         #expect((try? memory.search(ChatQuery(text: "hello"))) == nil)
     }
 

@@ -5,41 +5,10 @@ import CommentBarFeeds
 import Foundation
 import InMemoryLogging
 import Logging
+import CommentBarTestSupport
 
-/// A folder of its own under the temporary folder, removed when the value goes.
-final class TemporaryFolder: Sendable {
-    let path: String
-
-    init() {
-        var template = Array((NSTemporaryDirectory() + "/commentbar-memory-XXXXXX").utf8CString)
-        path = template.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let made = mkdtemp(base) else { return NSTemporaryDirectory() }
-            return String(cString: made)
-        }
-    }
-
-    var database: String { path + "/chat.sqlite3" }
-
-    deinit {
-        chmod(path, 0o700)
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func files() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? [] }
-}
-
-/// Log lines kept for the test to read ("level: message"), in swift-log's own in-memory handler.
-final class CapturedLog: Sendable {
-    private let handler: InMemoryLogHandler
-
-    init() {
-        var handler = InMemoryLogHandler()
-        handler.logLevel = .trace
-        self.handler = handler
-    }
-
-    var logger: Logger { Logger(label: "test") { [handler] _ in handler } }
-    var all: [String] { handler.entries.map { "\($0.level): \($0.message)" } }
+extension TemporaryFolder {
+    var database: String { file("chat.sqlite3") }
 }
 
 let testChannel = ChannelRef(platform: "twitch", channel: "streamer")

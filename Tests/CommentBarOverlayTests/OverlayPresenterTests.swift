@@ -5,21 +5,8 @@ import CommentBarPool
 import Foundation
 import InMemoryLogging
 import Logging
+import CommentBarTestSupport
 import XCTest
-
-/// Log messages kept for the assertions, in swift-log's own in-memory handler.
-final class CapturedLog: Sendable {
-    private let handler: InMemoryLogHandler
-
-    init() {
-        var handler = InMemoryLogHandler()
-        handler.logLevel = .trace
-        self.handler = handler
-    }
-
-    var logger: Logger { Logger(label: "test") { [handler] _ in handler } }
-    var lines: [String] { handler.entries.map { "\($0.message)" } }
-}
 
 /// The presenter against stand-in helper programs (shell scripts named as the real ones in a
 /// folder of COMMENTBAR_OVERLAY_DIR): what it starts, what it writes them, how it retries.
@@ -115,9 +102,9 @@ final class OverlayPresenterTests: XCTestCase {
         XCTAssertEqual(lines[1], #"{"frame":1}"#)
         XCTAssertEqual(lines[2], #"{"frame":2}"#)
         XCTAssertTrue(lines[3].contains(#""margin":7"#), lines[3])
-        XCTAssertTrue(log.lines.contains { $0.hasPrefix("overlay on: commentbar-overlay-x11") })
+        XCTAssertTrue(log.messages.contains { $0.hasPrefix("overlay on: commentbar-overlay-x11") })
         // Off: the helper is told to go (end of input, SIGTERM) and is gone soon after.
-        let started = log.lines.first { $0.hasPrefix("overlay on:") } ?? ""
+        let started = log.messages.first { $0.hasPrefix("overlay on:") } ?? ""
         let pid = pid_t(started.split(separator: " ").last?.dropLast() ?? "") ?? 0
         XCTAssertGreaterThan(pid, 0, started)
         settings.overlay = false
@@ -138,7 +125,7 @@ final class OverlayPresenterTests: XCTestCase {
         // Starts at once, again about 1 s after it failed, then 2 s after that: three runs within 5 s.
         wait(seconds: 5) { contents("runs").split(separator: "\n").count >= 3 }
         XCTAssertGreaterThanOrEqual(contents("runs").split(separator: "\n").count, 3)
-        let said = log.lines.filter { $0.contains("cannot open the X display") }
+        let said = log.messages.filter { $0.contains("cannot open the X display") }
         XCTAssertEqual(said, ["overlay: cannot open the X display :99"], "one line for one reason")
         settings.overlay = false
         presenter.settingsChanged(settings)
@@ -153,7 +140,7 @@ final class OverlayPresenterTests: XCTestCase {
         settings.overlay = true
         presenter.settingsChanged(settings)
         presenter.settingsChanged(settings)
-        let said = log.lines
+        let said = log.messages
         XCTAssertEqual(said.count, 1)
         XCTAssertTrue(said.first?.contains("commentbar-overlay-x11 not found") ?? false, "\(said)")
         settings.overlay = false

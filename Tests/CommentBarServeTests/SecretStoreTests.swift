@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import InMemoryLogging
 import Logging
+import CommentBarTestSupport
 import XCTest
 @testable import CommentBarServe
 
@@ -230,11 +231,4 @@ final class SecretStoreTests: XCTestCase {
             }
         }
     }
-}
-
-/// Every log line a test's logger gets (swift-log's own in-memory handler).
-struct CapturedLog {
-    private let handler = InMemoryLogHandler()
-    var lines: [String] { handler.entries.map { "\($0.level): \($0.message)" } }
-    var logger: Logger { Logger(label: "test") { [handler] _ in handler } }
 }

@@ -5,6 +5,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Synchronization
+import CommentBarTestSupport
 import XCTest
 
 /// The first-time sound (issue 29): a chime (or the streamer's WAV/Ogg file) for a viewer's
@@ -139,19 +140,19 @@ final class FirstTimeSoundTests: XCTestCase {
             (huge, "first-time sound: \(huge): larger than 4 MiB"),
             (folder.path, "first-time sound: \(folder.path): not a regular file"),
         ]
-        let lines = LogLines()
+        let lines = CapturedLog()
         let sink = PlayingSink(rate: Self.rate)
         let hook = hook(sink, log: lines.logger)
         for (path, message) in expected {
             hook.configure(Self.settings(speech: false, sound: path))
             XCTAssertEqual(hook.problem, message)
-            XCTAssertEqual(lines.errors.last, message)
+            XCTAssertEqual(lines.messages(at: .error).last, message)
             let row = Self.row(path, firstTime: true)
             hook.heard(.comment(row), shown: row)
         }
-        let errors = lines.errors.count
+        let errors = lines.messages(at: .error).count
         hook.configure(Self.settings(speech: false, sound: folder.path))
-        XCTAssertEqual(lines.errors.count, errors, "the same setting again: not read again, not logged again")
+        XCTAssertEqual(lines.messages(at: .error).count, errors, "the same setting again: not read again, not logged again")
         hook.configure(Self.settings(speech: false, sound: "off"))
         XCTAssertNil(hook.problem, "off: the line goes")
         try await Task.sleep(for: .milliseconds(300))
@@ -170,11 +171,11 @@ final class FirstTimeSoundTests: XCTestCase {
         XCTAssertEqual(Double(decoded.samples.map(abs).max() ?? 0), 0.125, accuracy: 0.05, "the tone, not silence")
 
         let sink = PlayingSink(rate: Self.rate)
-        let lines = LogLines()
+        let lines = CapturedLog()
         let hook = hook(sink, log: lines.logger)
         hook.configure(Self.settings(speech: false, sound: bell))
         XCTAssertNil(hook.problem)
-        XCTAssertTrue(lines.infos.contains("first-time sound: \(bell) (0.5 s)"), "\(lines.infos)")
+        XCTAssertTrue(lines.messages(at: .info).contains("first-time sound: \(bell) (0.5 s)"), "\(lines.messages(at: .info))")
         let row = Self.row("1", firstTime: true)
         hook.heard(.comment(row), shown: row)
         try await settle(sink)
@@ -265,24 +266,5 @@ final class FakeEngine: SpeechEngine, Sendable {
         let count = Int((seconds[text] ?? 0.3) * Double(FirstTimeSoundTests.rate))
         return SpeechAudio(samples: [Float](repeating: FirstTimeSoundTests.speechLevel, count: count),
                            sampleRate: FirstTimeSoundTests.rate)
-    }
-}
-
-/// Log lines kept for the test, in swift-log's own in-memory handler.
-final class LogLines: Sendable {
-    private let handler: InMemoryLogHandler
-
-    init() {
-        var handler = InMemoryLogHandler()
-        handler.logLevel = .trace
-        self.handler = handler
-    }
-
-    var logger: Logger { Logger(label: "test") { [handler] _ in handler } }
-    var errors: [String] { messages(at: .error) }
-    var infos: [String] { messages(at: .info) }
-
-    private func messages(at level: Logger.Level) -> [String] {
-        handler.entries.filter { $0.level == level }.map { "\($0.message)" }
     }
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* overlay_sys.h: the Linux calls the renderer's Swift side needs that Glibc's Swift module does
+/* sys_calls.h: the Linux calls the renderer's Swift side needs that Glibc's Swift module does
  * not show (they need _GNU_SOURCE): the overlay's pool, and the child processes of
  * CommentBarSupport's ChildProcess (the overlay helper, the speech engines). */
-#ifndef COMMENTBAR_OVERLAY_SYS_H
-#define COMMENTBAR_OVERLAY_SYS_H
+#ifndef COMMENTBAR_SYS_CALLS_H
+#define COMMENTBAR_SYS_CALLS_H
 
 #include <spawn.h>
 #include <sys/types.h>
 
 /* memfd_create(name, 0): inheritable, so the helper programs can be given it; -1 and errno. */
-int cb_overlay_memfd(const char *name);
+int cb_sys_memfd(const char *name);
 
 /* pipe2(fds, O_CLOEXEC): neither end leaks into another child; -1 and errno. */
 int cb_sys_pipe_cloexec(int fds[2]);

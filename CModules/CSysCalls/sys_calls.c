@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* overlay_sys.c: see overlay_sys.h. */
+/* sys_calls.c: see sys_calls.h. */
 #define _GNU_SOURCE
-#include "overlay_sys.h"
+#include "sys_calls.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-int cb_overlay_memfd(const char *name)
+int cb_sys_memfd(const char *name)
 {
 	return memfd_create(name, 0);
 }

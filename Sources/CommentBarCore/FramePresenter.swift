@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CommentBarCore
 
 /// Something that shows the frames `serve` publishes somewhere else too (the overlay on the
 /// streamer's screen, `CommentBarOverlay`). It is told every settings change and every published
