@@ -239,6 +239,7 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
+                                   "CommentBarFeeds", "CommentBarServices",
                                    "CommentBarNetTesting", .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
