@@ -318,6 +318,44 @@ static void add_control_page(obs_properties_t *props, struct source_commands *co
 	obs_property_set_long_description(control, obs_module_text("Control.Description"));
 }
 
+/* "Streamer.bot / Cuebot actions" (issue 39): where DoAction goes, the rules (EVENT=Action name),
+ * the rate, and the WebSocket server's password as a secret (never in the saved settings). */
+static void add_actions(obs_properties_t *props, obs_data_t *settings, const struct source_properties_parts *parts)
+{
+	obs_properties_t *group = obs_properties_create();
+	obs_property_t *target = obs_properties_add_text(group, settings_key(CB_SETTING_INDEX_actions_target),
+							 obs_module_text("ActionsTarget"), OBS_TEXT_DEFAULT);
+	obs_property_set_long_description(target, obs_module_text("ActionsTarget.Description"));
+	obs_property_t *rules = obs_properties_add_editable_list(group, settings_key(CB_SETTING_INDEX_actions),
+								 obs_module_text("Actions"), OBS_EDITABLE_LIST_TYPE_STRINGS,
+								 NULL, NULL);
+	obs_property_set_long_description(rules, obs_module_text("Actions.Description"));
+	obs_property_t *rate = add_int(group, CB_SETTING_INDEX_actions_per_second, "ActionsPerSecond");
+	obs_property_int_set_suffix(rate, obs_module_text("ActionsPerSecond.Suffix"));
+	source_secrets_add_properties(group, settings, CB_SETTING_INDEX_actions_password, parts->forget,
+				      parts->forget_data);
+	obs_property_t *actions = obs_properties_add_group(props, "actions_group", obs_module_text("ActionsGroup"),
+							   OBS_GROUP_NORMAL, group);
+	obs_property_set_long_description(actions, obs_module_text("ActionsGroup.Description"));
+}
+
+/* "OneComme templates" (issue 39): a checkable group whose checkbox is `onecomme`, a read-only
+ * server on loopback that OneComme's templates read; and HTML5コメジェネ's comment.xml. */
+static void add_onecomme(obs_properties_t *props)
+{
+	obs_properties_t *group = obs_properties_create();
+	obs_property_t *port = add_int(group, CB_SETTING_INDEX_onecomme_port, "OneCommePort");
+	obs_property_set_long_description(port, obs_module_text("OneCommePort.Description"));
+	obs_property_t *onecomme = obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_onecomme),
+							    obs_module_text("OneComme"), OBS_GROUP_CHECKABLE, group);
+	obs_property_set_long_description(onecomme, obs_module_text("OneComme.Description"));
+	char filter[256];
+	snprintf(filter, sizeof(filter), "%s (*.xml);;All files (*)", obs_module_text("CommentXMLFiles"));
+	obs_property_t *xml = obs_properties_add_path(props, settings_key(CB_SETTING_INDEX_comment_xml_path),
+						      obs_module_text("CommentXMLPath"), OBS_PATH_FILE_SAVE, filter, NULL);
+	obs_property_set_long_description(xml, obs_module_text("CommentXMLPath.Description"));
+}
+
 obs_properties_t *source_properties_create(const struct source_properties_parts *parts)
 {
 	obs_source_t *source = parts->source;
@@ -338,8 +376,8 @@ obs_properties_t *source_properties_create(const struct source_properties_parts 
 	obs_property_set_long_description(server, obs_module_text("Server.Description"));
 	/* Never in the saved settings: whether one is saved, a field for a new one, "Forget". */
 	obs_data_t *settings = source ? obs_source_get_settings(source) : NULL;
-	source_secrets_add_properties(props, settings, parts->forget, parts->forget_data);
-	obs_data_release(settings);
+	source_secrets_add_properties(props, settings, CB_SETTING_INDEX_mirrativ_session, parts->forget,
+				      parts->forget_data);
 	obs_property_t *feeds = obs_properties_add_editable_list(props, settings_key(CB_SETTING_INDEX_feeds),
 								 obs_module_text("Feeds"), OBS_EDITABLE_LIST_TYPE_STRINGS,
 								 NULL, NULL);
@@ -379,6 +417,9 @@ obs_properties_t *source_properties_create(const struct source_properties_parts 
 	add_overlay(props);
 	add_viewer_memory(props, source);
 	add_control_page(props, parts->commands);
+	add_actions(props, settings, parts);
+	add_onecomme(props);
+	obs_data_release(settings);
 
 	/* What the renderer is doing right now (also in the OBS log). OBS shows an
 	 * info property's description when it has no value, so the status goes there. */

@@ -15,6 +15,7 @@ static const struct secret_row {
 	const char *label; /* locale keys <label>, <label>.Set, .None, .Description, .Forget */
 } secret_rows[] = {
 	{CB_SETTING_INDEX_mirrativ_session, "MirrativSession"},
+	{CB_SETTING_INDEX_actions_password, "ActionsPassword"},
 };
 #define SECRET_COUNT (sizeof(secret_rows) / sizeof(secret_rows[0]))
 
@@ -101,11 +102,13 @@ static const char *text(const struct secret_row *row, const char *suffix)
 	return obs_module_text(key);
 }
 
-void source_secrets_add_properties(obs_properties_t *props, obs_data_t *settings, obs_property_clicked_t forget,
-				   void *data)
+void source_secrets_add_properties(obs_properties_t *props, obs_data_t *settings, enum cb_setting_index index,
+				   obs_property_clicked_t forget, void *data)
 {
 	for (size_t i = 0; i < SECRET_COUNT; i++) {
 		const struct secret_row *row = &secret_rows[i];
+		if (row->index != index)
+			continue;
 		char name[128];
 		saved_key(row, name, sizeof(name));
 		const bool saved = settings && obs_data_get_bool(settings, name);

@@ -114,10 +114,24 @@ public struct BarSettings: Sendable, Equatable, Codable {
     /// How long a pinned comment stays; 0: until unpinned.
     public var pinSeconds: Int = SettingsSchema.int("pin_seconds")
 
+    /// The doors to other tools (issue 39). Streamer.bot's or Cuebot's DoAction: where
+    /// (`http://HOST:PORT/DoAction`, `ws://HOST:PORT/`, `udp://HOST:PORT`; empty: off), which events
+    /// run which action (`EVENT=Action name`), and at most how many a second.
+    public var actionsTarget: String = SettingsSchema.string("actions_target")
+    public var actions: [String] = []
+    public var actionsPerSecond: Int = SettingsSchema.int("actions_per_second")
+    /// A OneComme-compatible server for OneComme's templates, on loopback. Off: no socket, no thread.
+    public var onecomme = SettingsSchema.bool("onecomme")
+    public var onecommePort: Int = SettingsSchema.int("onecomme_port")
+    /// HTML5コメジェネ's comment.xml, written here; empty: off.
+    public var commentXMLPath: String = SettingsSchema.string("comment_xml_path")
+
     /// The keys as OBS stores them (the settings table's keys).
     /// The secret settings, read into `credentials` and never written back out.
     public enum SecretKeys: String, CodingKey, CaseIterable {
         case mirrativSession = "mirrativ_session"
+        /// Streamer.bot's WebSocket server password (the `actions_target` of `ws://`).
+        case actionsPassword = "actions_password"
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -170,6 +184,12 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case control
         case controlPort = "control_port"
         case pinSeconds = "pin_seconds"
+        case actionsTarget = "actions_target"
+        case actions
+        case actionsPerSecond = "actions_per_second"
+        case onecomme
+        case onecommePort = "onecomme_port"
+        case commentXMLPath = "comment_xml_path"
     }
 
     /// Values the renderer did not know (a newer shim's choice, a hand-edited scene file), each
@@ -248,6 +268,12 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.control = value(.control, s.control)
         s.controlPort = value(.controlPort, s.controlPort)
         s.pinSeconds = value(.pinSeconds, s.pinSeconds)
+        s.actionsTarget = String(value(.actionsTarget, s.actionsTarget).prefix(2048))
+        s.actions = value(.actions, SettingsList()).values
+        s.actionsPerSecond = value(.actionsPerSecond, s.actionsPerSecond)
+        s.onecomme = value(.onecomme, s.onecomme)
+        s.onecommePort = value(.onecommePort, s.onecommePort)
+        s.commentXMLPath = String(value(.commentXMLPath, s.commentXMLPath).prefix(4096))
         if let secrets = try? decoder.container(keyedBy: SecretKeys.self) {
             for key in SecretKeys.allCases {
                 if let text = (try? secrets.decodeIfPresent(String.self, forKey: key)) ?? nil, !text.isEmpty {
@@ -277,6 +303,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.welcomeBackDays = SettingsSchema.clamp(s.welcomeBackDays, "welcome_back_days")
         s.controlPort = SettingsSchema.clamp(s.controlPort, "control_port")
         s.pinSeconds = SettingsSchema.clamp(s.pinSeconds, "pin_seconds")
+        s.actionsPerSecond = SettingsSchema.clamp(s.actionsPerSecond, "actions_per_second")
+        s.onecommePort = SettingsSchema.clamp(s.onecommePort, "onecomme_port")
         if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }
         return s
     }

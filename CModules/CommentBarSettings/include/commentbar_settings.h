@@ -88,6 +88,13 @@
 	X(show_counts, "show_counts", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                 \
 	X(control, "control", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                         \
 	X(control_port, "control_port", CB_SETTING_INT, NULL, 11190, 1024, 65535, NULL)                                     \
+	X(actions_target, "actions_target", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                          \
+	X(actions, "actions", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                                         \
+	X(actions_password, "actions_password", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                      \
+	X(actions_per_second, "actions_per_second", CB_SETTING_INT, NULL, 5, 1, 100, NULL)                                  \
+	X(onecomme, "onecomme", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                       \
+	X(onecomme_port, "onecomme_port", CB_SETTING_INT, NULL, 11180, 1024, 65535, NULL)                                   \
+	X(comment_xml_path, "comment_xml_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                      \
 	X(pin_seconds, "pin_seconds", CB_SETTING_INT, NULL, 0, 0, 86400, NULL)
 
 enum cb_setting_type {
