@@ -175,6 +175,16 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
+        // The doors to the tools streamers already use (issue 39), each a module of its own with a
+        // session part in CommentBarServe/Parts: Streamer.bot's and Cuebot's DoAction (HTTP, their
+        // WebSocket with its password, UDP) to the streamer's own machine or network…
+        .target(name: "CommentBarActions",
+                dependencies: ["CommentBarCore", "CommentBarSupport", "CommentBarNet",
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "Crypto", package: "swift-crypto"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
+                swiftSettings: strictSwift),
         // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
         // writer thread is started only while `remember` is on.
         .target(name: "CommentBarMemory",

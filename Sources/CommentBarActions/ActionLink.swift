@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
+
+/// Why an action did not run, worded for the bar's status line and the log.
+struct ActionFailure: Error, Equatable, CustomStringConvertible, Sendable {
+    var description: String
+    /// The target answered, and said no (a wrong path, a refused password, an error status): the
+    /// action is not tried again; else the target could not be reached and it is, after the backoff.
+    var answered = false
+}
+
+/// A way to the target (HTTP, WebSocket, UDP): `send` delivers one action or throws within
+/// `ActionLinks.deadline`; after a failure the sender calls `reset` and waits its backoff.
+protocol ActionLink: Sendable {
+    func send(_ action: DoAction) async throws(ActionFailure)
+    /// Drops any open connection (the next `send` opens a new one).
+    func reset() async
+}
+
+enum ActionLinks {
+    /// The longest one action may take, a connection included: a target that accepts and never
+    /// answers costs this, then the bar's status says so and the backoff begins.
+    static let deadline = Duration.seconds(5)
+
+    static func make(_ target: ActionTarget, password: String?) -> any ActionLink {
+        switch target.transport {
+        case .http(let path): return HTTPActionLink(target: target, path: path)
+        case .webSocket(let path): return WebSocketActionLink(target: target, path: path, password: password)
+        case .udp: return UDPActionLink(target: target)
+        }
+    }
+
+    /// `work` within the deadline, or a failure saying it took too long.
+    static func bounded<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async -> Result<T, ActionFailure>)
+        async throws(ActionFailure) -> T {
+        guard let outcome = await TimeLimit.run(deadline, work) else {
+            throw ActionFailure(description: "\(what): no answer within \(deadline.components.seconds) s")
+        }
+        return try outcome.get()
+    }
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+import CommentBarSupport
+import Logging
+import Synchronization
+
+/// What `serve` holds of Streamer.bot's and Cuebot's actions (issue 39): it follows the settings
+/// (`actions_target`, `actions`, `actions_per_second`, the saved `actions_password`), matches each
+/// row the bar applied against the rules, and hands what matched to one sending task, never
+/// waiting: a burst above the rate is counted and not sent, a queue that fills while the target is
+/// down loses its oldest. A target that cannot be reached is one line on the bar's status and one
+/// in the log (`problems`), tried again with the one `Backoff`; the bar never waits for it.
+public final class ActionsHook: Sendable {
+    private let log: Logger
+    /// The bar's status line for actions (a bad setting, a target down), logged once per text.
+    public let problems: ProblemReporter
+    private let retry: Backoff
+    private let state = Mutex(State())
+    /// A burst's refused actions: logged at most once a minute, with the count.
+    private let overLimitLog = LogThrottle(interval: .seconds(60))
+
+    /// Waiting actions at most: at 5 a second, ten seconds of them.
+    static let queueLimit = 50
+
+    private struct State {
+        /// What the settings asked for last (a new one restarts the sender).
+        var key: Key?
+        var matcher = ActionMatcher(rules: [], filters: .none, welcomeBackDays: 0)
+        var rate = ActionRate(perSecond: 1)
+        var sender: Sender?
+        var settingsProblem: String?
+        var linkProblem: String?
+        /// Actions handed to the sender so far, and refused for the rate (tests, the log).
+        var queued = 0
+        var overLimit = 0
+    }
+
+    private struct Key: Equatable {
+        var target: String
+        var password: String?
+    }
+
+    /// The task sending one target's actions, and its queue.
+    private struct Sender {
+        var queue: ActionQueue
+        var task: Task<Void, Never>
+    }
+
+    /// `changed`: the status line's text changed (the frame loop looks at `problems.current`);
+    /// `retry`: the waits between tries while the target cannot be reached.
+    public init(log: Logger, retry: Backoff = Backoff(base: .seconds(1), cap: .seconds(30)),
+                changed: @escaping @Sendable () -> Void = {}) {
+        self.log = log
+        self.retry = retry
+        problems = ProblemReporter(log: log, level: .warning, changed: changed)
+    }
+
+    /// The source's settings (with their credentials): rules and rate at once; a new target or
+    /// password starts a new sender.
+    public func configure(_ settings: BarSettings) {
+        let (parsed, ruleProblems) = ActionRule.parse(settings.actions)
+        let matcher = ActionMatcher(rules: parsed, filters: settings.filters, welcomeBackDays: settings.welcomeBackDays)
+        var targetProblem: String?
+        var target: ActionTarget?
+        do {
+            target = try ActionTarget.parse(settings.actionsTarget)
+        } catch {
+            targetProblem = error.description
+        }
+        if target == nil, targetProblem == nil, !parsed.isEmpty {
+            targetProblem = "actions: rules but no address to send them to (Streamer.bot / Cuebot actions → Where to send actions)"
+        }
+        let key = Key(target: target.map(\.description) ?? "", password: settings.credentials[BarSettings.SecretKeys.actionsPassword.rawValue])
+        let (changed, old) = state.withLock { state -> (Bool, Sender?) in
+            state.matcher = target == nil ? ActionMatcher(rules: [], filters: .none, welcomeBackDays: 0) : matcher
+            state.rate.perSecond = max(1, settings.actionsPerSecond)
+            state.settingsProblem = targetProblem ?? ruleProblems.first
+            guard state.key != key else { return (false, nil) }
+            state.key = key
+            state.linkProblem = nil
+            defer { state.sender = target.map { startSender($0, password: key.password) } }
+            return (true, state.sender)
+        }
+        if let old {
+            // What waited for the old target goes to the new one (a fixed address, a new password).
+            let left = old.queue.close()
+            old.task.cancel()
+            if let queue = state.withLock({ $0.sender?.queue }) { left.forEach(queue.push) }
+        }
+        if changed {
+            problems.forgetLogged()
+            for problem in ruleProblems.dropFirst() { log.warning("\(problem)") }
+            if let target { log.info("actions: to \(target), \(parsed.count) rule\(parsed.count == 1 ? "" : "s")") }
+        }
+        show()
+    }
+
+    /// A comment or gift the bar applied: `shown` as the bar shows it (nil: filtered out),
+    /// `original` as the feed gave it. Returns at once.
+    public func heard(shown: ActionRow?, original: ActionRow) {
+        let matcher = state.withLock { $0.matcher }
+        guard !matcher.isEmpty else { return }
+        enqueue(matcher.actions(shown: shown, original: original))
+    }
+
+    /// A row was newly pinned to the bar.
+    public func pinned(_ row: ActionRow) {
+        let matcher = state.withLock { $0.matcher }
+        guard matcher.hasPinRules else { return }
+        enqueue(matcher.actions(pinned: row))
+    }
+
+    private func enqueue(_ actions: [DoAction]) {
+        guard !actions.isEmpty else { return }
+        let (admitted, queue, refused) = state.withLock { state -> ([DoAction], ActionQueue?, Int) in
+            let admitted = actions.filter { _ in state.rate.admit() }
+            state.queued += admitted.count
+            state.overLimit += actions.count - admitted.count
+            return (admitted, state.sender?.queue, state.rate.refused)
+        }
+        for action in admitted { queue?.push(action) }
+        if admitted.count < actions.count, let heldBack = overLimitLog.admit() {
+            let limit = state.withLock { $0.rate.perSecond }
+            log.warning("actions: more than \(limit) a second (actions_per_second): \(refused + heldBack) not sent so far")
+        }
+    }
+
+    /// Actions queued for sending and refused for the rate, since the hook was made (tests).
+    public var counts: (queued: Int, overLimit: Int) { state.withLock { ($0.queued, $0.overLimit) } }
+
+    /// Stops the sender (the session ends).
+    public func stop() async {
+        let sender = state.withLock { state -> Sender? in
+            defer {
+                state.sender = nil
+                state.key = nil
+            }
+            return state.sender
+        }
+        sender?.queue.close()
+        sender?.task.cancel()
+        await sender?.task.value
+    }
+
+    private func show() {
+        let text = state.withLock { $0.settingsProblem ?? $0.linkProblem }
+        problems.report(text)
+    }
+
+    private func linkProblem(_ text: String?) {
+        state.withLock { $0.linkProblem = text }
+        show()
+    }
+
+    private func startSender(_ target: ActionTarget, password: String?) -> Sender {
+        let queue = ActionQueue(limit: Self.queueLimit)
+        let link = ActionLinks.make(target, password: password)
+        let task = Task { [self] in await send(queue, over: link, to: target) }
+        return Sender(queue: queue, task: task)
+    }
+
+    /// The sender: one action at a time, in order; a target that cannot be reached is tried again
+    /// after the backoff with the same action, one that answers no skips it.
+    private func send(_ queue: ActionQueue, over link: any ActionLink, to target: ActionTarget) async {
+        var backoff = retry
+        var down: String?
+        while let action = await queue.next() {
+            while !Task.isCancelled {
+                do {
+                    try await link.send(action)
+                    if down != nil {
+                        log.info("actions: \(target) reached again")
+                        let lost = queue.takeDropped()
+                        if lost > 0 { log.warning("actions: \(lost) waited too long while it was down and were not sent") }
+                        problems.forgetLogged()
+                    }
+                    down = nil
+                    backoff.reset()
+                    linkProblem(nil)
+                    break
+                } catch {
+                    if error.answered {
+                        linkProblem("actions: \(error.description)")
+                        break
+                    }
+                    // One text while it stays down: one status line, one log line.
+                    let text = down ?? "actions: \(error.description); trying again"
+                    down = text
+                    linkProblem(text)
+                    await link.reset()
+                    do { try await Task.sleep(for: backoff.nextDelay()) } catch { break }
+                }
+            }
+            if Task.isCancelled { break }
+        }
+        await link.reset()
+    }
+}
