@@ -185,6 +185,18 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
+        // …a read-only OneComme-compatible server for OneComme's templates (its page files, under
+        // Assets/, put into the binary by the EmbedAssets plugin)…
+        .target(name: "CommentBarOneComme",
+                dependencies: ["CommentBarCore", "CommentBarSupport", "CommentBarNet",
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
+                exclude: ["Assets"],
+                swiftSettings: strictSwift,
+                plugins: ["EmbedAssets"]),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["commentbar-embed-assets"]),
+        // The plugin's tool (built for the machine that builds; never in the renderer).
+        .executableTarget(name: "commentbar-embed-assets", path: "Sources/CommentBarEmbedAssets", swiftSettings: strictSwift),
         // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
         // writer thread is started only while `remember` is on.
         .target(name: "CommentBarMemory",

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import NIOHTTP1
+
+/// One answer of the OneComme server.
+struct OneCommeResponse: Sendable {
+    var status: HTTPResponseStatus
+    var headers: [(name: String, value: String)] = []
+    var body: [UInt8] = []
+    /// The connection closes after it (a request refused before its end is not read on).
+    var closesConnection = false
+
+    static func bytes(_ body: [UInt8], type: String) -> OneCommeResponse {
+        OneCommeResponse(status: .ok, headers: [("Content-Type", type)], body: body)
+    }
+
+    static func json(_ body: [UInt8]) -> OneCommeResponse { bytes(body, type: "application/json; charset=utf-8") }
+
+    static func text(_ status: HTTPResponseStatus, _ message: String, closes: Bool = false) -> OneCommeResponse {
+        OneCommeResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                         body: Array((message + "\n").utf8), closesConnection: closes)
+    }
+
+    /// On every answer: never sniffed as another type, no address of the page sent on, and no
+    /// CORS header at all (another site's page may not read the chat).
+    static let commonHeaders: [(name: String, value: String)] = [
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cache-Control", "no-cache"),
+    ]
+}
