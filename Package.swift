@@ -197,6 +197,10 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["commentbar-embed-assets"]),
         // The plugin's tool (built for the machine that builds; never in the renderer).
         .executableTarget(name: "commentbar-embed-assets", path: "Sources/CommentBarEmbedAssets", swiftSettings: strictSwift),
+        // …and HTML5コメジェネ's comment.xml.
+        .target(name: "CommentBarCommentXML",
+                dependencies: ["CommentBarCore", "CommentBarSupport", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictSwift),
         // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
         // writer thread is started only while `remember` is on.
         .target(name: "CommentBarMemory",
