@@ -210,7 +210,8 @@ let package = Package(
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
                                "CommentBarServices", "CommentBarNet", "CommentBarSupport", "CommentBarControl",
-                               "CommentBarMemory", .product(name: "Logging", package: "swift-log")],
+                               "CommentBarMemory", "CommentBarActions", "CommentBarOneComme", "CommentBarCommentXML",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which
         // hold every display library; this target links none.

@@ -83,6 +83,9 @@ public final class ServeSession: @unchecked Sendable {
             SpeechPart(speech, control: control),
             MemoryPart(memory),
             ControlPart(control),
+            ActionsPart(log: log, changed: { wakeUp.yield() }),
+            OneCommePart(log: log, changed: { wakeUp.yield() }),
+            CommentXMLPart(log: log, changed: { wakeUp.yield() }),
             presenter.map(OverlayPart.init),
         ]
         parts = optional.compactMap { $0 } + extraParts

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+import CommentBarOneComme
+import CommentBarServices
+import Logging
+
+/// The OneComme-compatible server for OneComme's templates (`OneCommeHook`): started, moved and
+/// stopped as the settings say, told the bar's streams, what the bar applied and the pin it shows.
+final class OneCommePart: SessionPart {
+    let hook: OneCommeHook
+
+    init(_ hook: OneCommeHook) {
+        self.hook = hook
+    }
+
+    /// The product's: the standard templates folder; problems wake the frame loop (`changed`).
+    convenience init(log: Logger, changed: @escaping @Sendable () -> Void) {
+        self.init(OneCommeHook(log: log, changed: changed))
+    }
+
+    func apply(_ input: inout SessionInput) {
+        if let settings = input.message.settings { hook.configure(enabled: settings.onecomme, port: settings.onecommePort) }
+    }
+
+    func streamsChanged(_ streams: [StreamPlan.Stream]) {
+        hook.streamsChanged(streams.enumerated().map { index, stream in
+            OneCommeStream(index: index, platform: stream.service, channel: stream.channel, name: stream.name,
+                           colour: stream.badge.color)
+        })
+    }
+
+    func heard(_ event: FeedEvent, shown: ChatLine?, origin: BarState.Origin) {
+        hook.heard(event, shown: shown, index: origin.index)
+    }
+
+    func barUpdated(_ state: BarState) {
+        hook.pinShown(state.pinned)
+    }
+
+    var problem: String? { hook.problems.current }
+
+    func stop() async {
+        await hook.shutdown()
+    }
+}
