@@ -131,6 +131,9 @@ include Tests/bench/bench.mk
 include Tests/speech/speech.mk
 include Tests/obs/obs.mk
 include Tests/control/control.mk
+# The doors to other tools (issue 39): Vue's file for OneComme templates (fetched by `make deps`, shipped
+# by the packages).
+include packaging/onecomme-vue.mk
 include packaging/packaging.mk
 
 # After the .mk files, whose variables these prerequisites name.

@@ -4,6 +4,8 @@
 # Depends, dpkg-gencontrol writes the control file (and Installed-Size), dpkg-deb builds.
 #   packaging/build-deb.sh PLUGIN_SO RENDERER OUT_DIR PACKAGE_VERSION [LIBEXEC_EXTRA...]
 # DEB_COMPRESSION: dpkg-deb's -Z (default xz; the upgrade test's older package needs none).
+# ONECOMME_VUE: Vue 3's browser build for OneComme's templates (packaging/fetch-vue.py), installed as
+# /usr/share/obs/obs-plugins/comment-bar/onecomme/vue.min.js, where the renderer looks.
 # A PACKAGE_VERSION other than the VERSION file's (the upgrade test's older package) gets a
 # one-entry changelog of its own. LIBEXEC_EXTRA: further executables (helpers) installed
 # beside the renderer. Binaries are stripped; their debug symbols are left out (the
@@ -69,6 +71,9 @@ if [ -n "$shim_needs" ]; then
 	exit 1
 fi
 install -m 0644 "$top"/plugin/data/locale/*.ini "$pkg/usr/share/obs/obs-plugins/$name/locale/"
+if [ -n "${ONECOMME_VUE:-}" ]; then
+	install -D -m 0644 "$ONECOMME_VUE" "$pkg/usr/share/obs/obs-plugins/$name/onecomme/vue.min.js"
+fi
 install -m 0644 "$here/copyright" "$pkg/usr/share/doc/$name/copyright"
 # A native package: its changelog is changelog.gz.
 gzip -9n <"$work/debian/changelog" >"$pkg/usr/share/doc/$name/changelog.gz"

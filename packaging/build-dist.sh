@@ -3,7 +3,8 @@
 # Builds comment-bar-<VERSION>-linux-<arch>.tar.gz for other distributions: install.sh and
 # uninstall.sh for OBS's user plugin folder, and the bundle in the layout `make install` makes.
 #   packaging/build-dist.sh PLUGIN_SO RENDERER OUT_DIR [LIBEXEC_EXTRA...]
-# LIBEXEC_EXTRA: further executables (helpers), installed beside the renderer.
+# LIBEXEC_EXTRA: further executables (helpers), installed beside the renderer. ONECOMME_VUE: Vue 3's
+# browser build for OneComme's templates, as comment-bar/data/onecomme/vue.min.js.
 set -euo pipefail
 so=$(realpath "$1") renderer=$(realpath "$2") out=$3
 shift 3
@@ -29,6 +30,9 @@ for exe in "${executables[@]}"; do strip --remove-section=.comment --remove-sect
 # What is packed: no Swift shared library, no RUNPATH.
 "$here/check-no-swift-runtime.sh" "$root/comment-bar/bin/64bit/comment-bar.so" "${executables[@]}"
 install -m 0644 "$top"/plugin/data/locale/*.ini "$root/comment-bar/data/locale/"
+if [ -n "${ONECOMME_VUE:-}" ]; then
+	install -D -m 0644 "$ONECOMME_VUE" "$root/comment-bar/data/onecomme/vue.min.js"
+fi
 install -m 0755 "$here/dist/install.sh" "$here/dist/uninstall.sh" "$root/"
 install -m 0644 "$here/dist/README" "$here/copyright" "$root/"
 install -m 0644 "$here/debian/changelog" "$root/changelog"

@@ -11,6 +11,10 @@ install -d "$dest/bin/64bit" "$dest/data/locale"
 # The module, the renderer and any helper the bundle has.
 install -m 0755 "$here"/comment-bar/bin/64bit/* "$dest/bin/64bit/"
 install -m 0644 "$here"/comment-bar/data/locale/*.ini "$dest/data/locale/"
+# Vue 3 for OneComme's templates, where the renderer looks (bin/64bit/../../data/onecomme/).
+if [ -f "$here/comment-bar/data/onecomme/vue.min.js" ]; then
+	install -D -m 0644 "$here/comment-bar/data/onecomme/vue.min.js" "$dest/data/onecomme/vue.min.js"
+fi
 echo "installed into $dest; restart OBS"
 # The renderer is OBS's, but it also runs on its own: say where it is.
 echo "the renderer: $dest/bin/64bit/commentbar"

@@ -7,5 +7,6 @@ dest="${XDG_CONFIG_HOME:-$HOME/.config}/obs-studio/plugins/comment-bar"
 [ -d "$dest" ] || { echo "nothing installed at $dest"; exit 0; }
 for bin in "$here"/comment-bar/bin/64bit/*; do rm -f "$dest/bin/64bit/$(basename "$bin")"; done
 for ini in "$here"/comment-bar/data/locale/*.ini; do rm -f "$dest/data/locale/$(basename "$ini")"; done
-rmdir "$dest/bin/64bit" "$dest/bin" "$dest/data/locale" "$dest/data" "$dest" 2>/dev/null || true
+rm -f "$dest/data/onecomme/vue.min.js"
+rmdir "$dest/bin/64bit" "$dest/bin" "$dest/data/locale" "$dest/data/onecomme" "$dest/data" "$dest" 2>/dev/null || true
 echo "removed $dest"
