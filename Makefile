@@ -132,8 +132,11 @@ include Tests/speech/speech.mk
 include Tests/obs/obs.mk
 include Tests/control/control.mk
 # The doors to other tools (issue 39): Vue's file for OneComme templates (fetched by `make deps`, shipped
-# by the packages).
+# by the packages), and their tests in lane 3 after the control page's.
 include packaging/onecomme-vue.mk
+include Tests/doors/doors.mk
+CHECK_LANE_3 += test-doors@renderer
+test: test-doors
 include packaging/packaging.mk
 
 # After the .mk files, whose variables these prerequisites name.

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import AsyncHTTPClient
+import CommentBarCore
+@testable import CommentBarOneComme
+import CommentBarTestSupport
+import Foundation
+import Glibc
+import Logging
+import NIOCore
+import NIOHTTP1
+import XCTest
+
+/// The server over real loopback HTTP: read-only (every method but GET refused, no body taken, no
+/// control route), the Host checked (DNS rebinding), paths kept inside their folders, the API
+/// answering with what the session told it.
+final class OneCommeServerTests: XCTestCase {
+    var folder: TemporaryFolder!
+    var server: OneCommeServer!
+
+    override func setUp() async throws {
+        folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("templates/mine"), withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.file("templates/mine/index.html"),
+                                                     contents: Data("<p>mine</p>".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.file("secret.txt"), contents: Data("secret".utf8)))
+        // A port free now (the reservation ends at once): the server checks the Host against its own port.
+        server = try await OneCommeServer.start(port: ReservedPort().port, templates: folder.file("templates"),
+                                                log: Logger(label: "test"), hosts: ["127.0.0.1"])
+    }
+
+    override func tearDown() async throws {
+        await server.stop()
+    }
+
+    var port: Int { server.port }
+
+    func request(_ path: String, method: HTTPMethod = .GET, host: String? = nil, body: [UInt8]? = nil) async throws
+        -> (status: HTTPResponseStatus, body: String) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        request.headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let response = try await client.execute(request, timeout: .seconds(10))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            try await client.shutdown()
+            return (response.status, String(buffer: bytes))
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    func testTemplatesAndOriginFilesAreServed() async throws {
+        let sdk = try await request("/templates/custom/__origin/js/onesdk.js")
+        XCTAssertEqual(sdk.status, .ok)
+        XCTAssertTrue(sdk.body.contains("window.OneSDK"))
+        let presetPage = try await request("/templates/preset/bar/")
+        XCTAssertEqual(presetPage.status, .ok)
+        let mine = try await request("/templates/custom/mine/")
+        XCTAssertEqual(mine.status, .ok)
+        XCTAssertEqual(mine.body, "<p>mine</p>")
+        let withoutSlash = try await request("/templates/custom/mine")
+        XCTAssertEqual(withoutSlash.status, .movedPermanently)
+        let index = try await request("/")
+        XCTAssertTrue(index.body.contains("/templates/custom/mine/") && index.body.contains("/templates/preset/bar/"), index.body)
+    }
+
+    func testAnotherHostNameIsRefused() async throws {
+        // DNS rebinding: a site's name pointed at 127.0.0.1 gets nothing, not even the chat.
+        for host in ["evil.example:\(port)", "127.0.0.1", "127.0.0.1:1", "localhost.evil.example:\(port)"] {
+            let api = try await request("/api/comments", host: host)
+            XCTAssertEqual(api.status, .forbidden, host)
+            let template = try await request("/templates/preset/bar/", host: host)
+            XCTAssertEqual(template.status, .forbidden, host)
+        }
+        let byLocalhost = try await request("/api/comments", host: "localhost:\(port)")
+        XCTAssertEqual(byLocalhost.status, .ok)
+    }
+
+    func testNothingChangesAnything() async throws {
+        for method in [HTTPMethod.POST, .PUT, .DELETE, .PATCH] {
+            for path in ["/api/comments", "/api/pin", "/api/events", "/api/viewer", "/templates/custom/mine/index.html"] {
+                let answer = try await request(path, method: method, body: Array(#"{"id":"0/x"}"#.utf8))
+                XCTAssertEqual(answer.status, .methodNotAllowed, "\(method) \(path)")
+            }
+        }
+        for path in ["/api/pin", "/api/unpin", "/api/events", "/api/viewer", "/api/speech", "/api/search?q=a"] {
+            let control = try await request(path)
+            XCTAssertEqual(control.status, .notFound, path)
+        }
+    }
+
+    func testPathsStayInTheirFolders() async throws {
+        for path in ["/templates/custom/../../secret.txt", "/templates/custom/%2e%2e/secret.txt",
+                     "/templates/custom/mine/%2e%2e/%2e%2e/secret.txt", "/templates/custom/mine/..%2f..%2fsecret.txt"] {
+            let answer = try await request(path)
+            XCTAssertTrue([.badRequest, .notFound].contains(answer.status), "\(path): \(answer.status)")
+            XCTAssertFalse(answer.body.contains("secret\n") || answer.body == "secret", path)
+        }
+        XCTAssertEqual(symlink(folder.file("secret.txt"), folder.file("templates/mine/leak.txt")), 0)
+        let leak = try await request("/templates/custom/mine/leak.txt")
+        XCTAssertEqual(leak.status, .forbidden)
+        XCTAssertNotEqual(leak.body, "secret")
+    }
+
+    func testTheAPIAnswersWhatTheSessionTold() async throws {
+        let stream = OneCommeStream(index: 0, platform: "twitch", channel: "streamer", name: "Twitch",
+                                    colour: RGBColor(red: 0x91, green: 0x46, blue: 0xff))
+        server.publish(.services([OneCommeHook.service(stream)]))
+        for number in 0..<105 {
+            server.publish(.comment(OneCommeComment(ChatLine(id: "m\(number)", user: "u\(number)", text: "t\(number)"),
+                                                    stream: stream, now: 1)))
+        }
+        server.publish(.deleted(ids: ["m104"]))
+        let comments = try await request("/api/comments")
+        let list = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(comments.body.utf8)) as? [[String: Any]])
+        let ids = list.compactMap { ($0["data"] as? [String: Any])?["id"] as? String }
+        XCTAssertEqual(ids.count, 99)
+        XCTAssertEqual(ids.first, "m5")
+        XCTAssertEqual(ids.last, "m103")
+        let pinned = try await request("/api/comments/pinned")
+        XCTAssertEqual(pinned.body, "null")
+        let services = try await request("/api/services")
+        XCTAssertTrue(services.body.contains("\"commentbar-0\""), services.body)
+    }
+
+    func testVueIsServedFromItsFileWhenThereIsOne() async throws {
+        let vue = try await request("/templates/custom/__origin/js/vue.min.js")
+        if server.vuePath == nil {
+            XCTAssertEqual(vue.status, .notFound)
+            XCTAssertTrue(vue.body.contains("make deps"), vue.body)
+        } else {
+            XCTAssertEqual(vue.status, .ok)
+            XCTAssertTrue(vue.body.contains("createApp"))
+        }
+    }
+
+    func testConnectionsAreBounded() async throws {
+        var sockets: [Int32] = []
+        for _ in 0..<100 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            XCTAssertEqual(connected, 0)
+            sockets.append(fd)
+        }
+        var counts = await server.counts()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while counts.refused < 100 - OneCommeServer.maxConnections, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            counts = await server.counts()
+        }
+        XCTAssertLessThanOrEqual(counts.open, OneCommeServer.maxConnections)
+        XCTAssertEqual(counts.refused, 100 - OneCommeServer.maxConnections)
+        for fd in sockets { close(fd) }
+        while await server.counts().open > 0, ContinuousClock.now < deadline + .seconds(10) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // The server goes on once they are gone.
+        let after = try await request("/api/info")
+        XCTAssertEqual(after.status, .ok)
+    }
+}

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The doors to other tools (issue 39), end to end against the release renderer: Streamer.bot's and
+# Cuebot's actions to a fake Streamer.bot (HTTP, WebSocket with and without a password, UDP), OneComme
+# templates in Debian's headless chromium (chromium-driver, python3-selenium), HTML5コメジェネ's comment.xml.
+#   make test-doors    all three (Tests/doors/test_*.py)
+#   make bench-doors   the renderer's CPU at 10 comments/s with the three doors off, then all on (figures only)
+# DOORS_BIN=path/to/commentbar tests another build instead of the release renderer.
+DOORS_BIN ?=
+DOORS_APT_PACKAGES := chromium chromium-driver python3-selenium python3-websockets
+APT_PACKAGES += $(DOORS_APT_PACKAGES)
+DOORS_PYTHON = COMMENTBAR_BIN=$(abspath $(or $(DOORS_BIN),$(RENDERER))) COMMENTBAR_VUE_JS=$(abspath $(ONECOMME_VUE)) \
+	$(TEST_PYTHON)
+
+.PHONY: test-doors test-doors-actions test-doors-templates test-doors-xml bench-doors
+test-doors: test-doors-actions test-doors-templates test-doors-xml
+
+test-doors-actions: $(if $(DOORS_BIN),,renderer)
+	$(DOORS_PYTHON) Tests/doors/test_actions.py
+
+test-doors-templates: $(ONECOMME_VUE) $(if $(DOORS_BIN),,renderer)
+	$(DOORS_PYTHON) Tests/doors/test_templates.py
+
+test-doors-xml: $(if $(DOORS_BIN),,renderer)
+	$(DOORS_PYTHON) Tests/doors/test_comment_xml.py
+
+# Figures only: nothing here asserts a speed.
+bench-doors: $(ONECOMME_VUE) $(if $(DOORS_BIN),,renderer)
+	$(DOORS_PYTHON) Tests/bench/doors_bench.py

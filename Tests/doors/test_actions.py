@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Streamer.bot's and Cuebot's actions from the bar (issue 39), end to end: `commentbar serve`
+reading a WebSocket relay on loopback, with the viewer memory on (first-time viewers), sending
+DoAction to a fake Streamer.bot (Tests/doors/fake_streamerbot.py, from docs.streamer.bot's shapes)
+over HTTP, over the WebSocket with and without a password, and over UDP.
+
+    COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/doors/test_actions.py
+"""
+import os
+import sys
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from control.relay import Relay  # noqa: E402
+from doors.fake_streamerbot import FakeStreamerBot  # noqa: E402
+from doors.served import Bar, wait_until  # noqa: E402
+
+RULES = ["first_time=Welcome", "gift_min:500=Big thanks", "keyword:ラーメン=Ramen"]
+
+
+def gift(relay, id, user, amount, text=""):
+    relay.send({"type": "gift", "id": id, "user": user, "login": user.lower(), "gift": amount, "count": 1, "text": text})
+
+
+class ActionsTest(unittest.TestCase):
+    def setUp(self):
+        self.fake = FakeStreamerBot()
+        self.relay = Relay()
+        self.bars = []
+
+    def tearDown(self):
+        for bar in self.bars:
+            bar.stop()
+        self.relay.close()
+        self.fake.close()
+
+    def start_bar(self, **settings):
+        bar = Bar({"service": "websocket", "stream_id": "relay", "server": f"ws://127.0.0.1:{self.relay.port}/chat",
+                   "remember": True, "actions": [{"value": rule} for rule in RULES], **settings})
+        self.bars.append(bar)
+        wait_until(lambda: self.relay.clients, "the bar to connect to the relay", timeout=30)
+        return bar
+
+    def settle(self, count):
+        """Waits for `count` actions, then a moment more: nothing else may come."""
+        wait_until(lambda: len(self.fake.ran()) >= count, f"{count} actions (have {self.fake.ran()})")
+        time.sleep(1.0)
+        return self.fake.ran()
+
+    def run_the_chat(self):
+        """A first-time viewer, a bot and a command (filtered), a keyword, a gift over 500 and one under."""
+        self.relay.comment("c1", "Sakura", "はじめまして")
+        self.relay.comment("c2", "Nightbot", "ラーメン is a food")      # a known bot: filtered
+        self.relay.comment("c3", "Sakura", "!ramen ラーメン")           # a command: filtered
+        self.relay.comment("c4", "Sakura", "ラーメン食べたい")
+        self.relay.comment("c5", "Taro", "こんばんは")
+        gift(self.relay, "g1", "Taro", "¥1,000", "応援してます")
+        gift(self.relay, "g2", "Taro", "¥200")
+
+    def check_the_chat(self, ran, transport):
+        self.assertEqual([(t, name) for t, name, _ in ran],
+                         [(transport, "Welcome"), (transport, "Ramen"), (transport, "Welcome"), (transport, "Big thanks")])
+        welcome = ran[0][2]
+        for key, value in {"event": "first_time", "platform": "websocket", "user": "sakura", "name": "Sakura",
+                           "text": "はじめまして", "first_time": True, "id": "c1"}.items():
+            self.assertEqual(welcome.get(key), value, key)
+        self.assertEqual(ran[1][2]["text"], "ラーメン食べたい")
+        self.assertEqual(ran[1][2]["first_time"], False)
+        big = ran[3][2]
+        for key, value in {"event": "gift_min", "user": "taro", "gift": "¥1,000", "amount": 1000, "currency": "JPY",
+                           "count": 1, "text": "応援してます"}.items():
+            self.assertEqual(big.get(key), value, key)
+
+    def test_http_runs_exactly_the_rules_actions(self):
+        port = self.fake.start_http()
+        self.start_bar(actions_target=f"http://127.0.0.1:{port}/DoAction")
+        self.run_the_chat()
+        self.check_the_chat(self.settle(4), "http")
+
+    def test_websocket_without_a_password(self):
+        port = self.fake.start_ws()
+        self.start_bar(actions_target=f"ws://127.0.0.1:{port}/")
+        self.run_the_chat()
+        self.check_the_chat(self.settle(4), "ws")
+
+    def test_websocket_with_the_password_kept_as_a_secret(self):
+        port = self.fake.start_ws(password="hunter2")
+        secrets_id = "0123456789abcdef0123456789abcdef"
+        # As the shim sends a secret: once, with its file's id; later lines only say it is saved.
+        bar = self.start_bar(actions_target=f"ws://127.0.0.1:{port}/", actions_password="hunter2",
+                             secrets_id=secrets_id, actions_password_saved=True)
+        self.relay.comment("p1", "Hanako", "こんにちは")
+        ran = self.settle(1)
+        self.assertEqual([(t, name, args["user"]) for t, name, args in ran], [("ws", "Welcome", "hanako")])
+        self.assertEqual(self.fake.authentications, [True])
+        saved = os.path.join(bar.env["XDG_CONFIG_HOME"], "comment-bar", "secrets", secrets_id)
+        self.assertTrue(os.path.exists(saved), "the password is kept in the secrets file")
+        self.assertFalse(any("hunter2" in line for line in bar.log), "the password is never logged")
+        # A new server (the same password): the renderer reads the saved password back.
+        self.fake.stop_ws()
+        port = self.fake.start_ws(password="hunter2")
+        bar.settings.pop("actions_password")
+        bar.update(actions_target=f"ws://127.0.0.1:{port}/")
+        bar.wait_log(f"actions: to ws://127.0.0.1:{port}/")
+        self.relay.comment("p2", "Jiro", "どうも")
+        ran = self.settle(2)
+        self.assertEqual((ran[-1][1], ran[-1][2]["user"]), ("Welcome", "jiro"))
+        self.assertEqual(self.fake.authentications, [True, True])
+
+    def test_a_wrong_password_is_one_status_line(self):
+        port = self.fake.start_ws(password="right")
+        bar = self.start_bar(actions_target=f"ws://127.0.0.1:{port}/", actions_password="wrong",
+                             secrets_id="fedcba9876543210fedcba9876543210", actions_password_saved=True)
+        self.relay.comment("w1", "Ken", "やあ")
+        self.relay.comment("w2", "Ken2", "やあ")
+        lines = bar.wait_log("refused the WebSocket password")
+        time.sleep(1.5)
+        self.assertEqual(len(bar.lines("refused the WebSocket password")), 1, bar.log[-10:])
+        self.assertEqual(self.fake.ran(), [])
+        self.assertTrue(lines)
+
+    def test_udp(self):
+        port = self.fake.start_udp()
+        self.start_bar(actions_target=f"udp://127.0.0.1:{port}")
+        self.run_the_chat()
+        self.check_the_chat(self.settle(4), "udp")
+
+    def test_the_target_down_and_back(self):
+        port = self.fake.start_http()
+        self.fake.stop_http()
+        bar = self.start_bar(actions_target=f"http://127.0.0.1:{port}/DoAction")
+        self.relay.comment("d1", "Yuki", "最初のコメント")
+        bar.wait_log("trying again")
+        self.relay.comment("d2", "Mei", "二つ目")
+        time.sleep(3)
+        # Down: one log line, however many tries and actions.
+        self.assertEqual(len(bar.lines("trying again")), 1, bar.log[-10:])
+        # Back: what waited goes, in order.
+        self.fake.start_http(port)
+        ran = wait_until(lambda: len(self.fake.ran()) >= 2 and self.fake.ran(), "the actions after the target came back",
+                         timeout=45)
+        self.assertEqual([args["user"] for _, _, args in ran], ["yuki", "mei"])
+        bar.wait_log("reached again")
+
+    def test_a_burst_sends_at_most_n_a_second(self):
+        port = self.fake.start_http()
+        bar = self.start_bar(actions_target=f"http://127.0.0.1:{port}/DoAction", actions_per_second=2)
+        for number in range(10):
+            self.relay.comment(f"b{number}", f"Viewer{number}", "はじめまして")
+        time.sleep(3)
+        ran = self.fake.ran()
+        self.assertGreaterEqual(len(ran), 2)
+        self.assertLessEqual(len(ran), 4, ran)  # the burst's two, and none sent late
+        bar.wait_log("more than 2 a second")
+
+    def test_an_address_on_the_internet_is_refused(self):
+        bar = self.start_bar(actions_target="http://8.8.8.8:7474/DoAction")
+        self.relay.comment("i1", "Aki", "hello")
+        bar.wait_log("on the internet")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
