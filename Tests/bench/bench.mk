@@ -53,6 +53,7 @@ bench: deps bench-deps speech-deps bench-stage overlay
 		--renderer $(abspath $(BENCH_RENDERER)) --bench $(BENCH_RUN)/speech.json || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/speech_page.py $(BENCH_RUN)/speech.json --renderer $(BENCH_RENDERER) \
 		--page docs/benchmarks.md || rc=1; \
+	$(BENCH_PYTHON) Tests/bench/doors_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
 	exit $$rc
 
 # Only the overlay's rows (issue 24): renderer CPU and memory with the overlay on vs off, latency.

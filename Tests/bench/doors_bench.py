@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What the doors cost the renderer (issue 39): `commentbar serve` on a memfd pool (made as the
+shim makes it) reading a loopback WebSocket chat at 10 comments/s, its CPU (% of one core) with
+the doors off, then with all three on: every comment a Streamer.bot action (`comment=Log`, to a
+fake HTTP server on loopback), the OneComme server with one `/sub` page reading, and comment.xml.
+Each phase alternates twice, so a busy machine's noise shows. Prints figures; asserts nothing.
+
+    COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/bench/doors_bench.py [--seconds 30] \\
+        [--page docs/benchmarks.md]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import threading
+
+from chat import Lines
+from page_section import write_section
+from renderer_rss import make_pool, private_xdg, stop_renderer
+from support import websocket as ws_support
+from support.processes import free_port
+
+BEGIN = "<!-- doors-bench: written by Tests/bench/doors_bench.py -->"
+END = "<!-- /doors-bench -->"
+RATE = 10
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+class ActionSink:
+    """Streamer.bot's HTTP server, as the doors' tests fake it: counts the DoActions, answers 204."""
+
+    def __init__(self):
+        sink = self
+        self.count = 0
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keeps the connection open, as Streamer.bot's server does
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                sink.count += 1
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--renderer", default=os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar"))
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--page")
+    parser.add_argument("--doors", default="actions,onecomme,xml", help="which doors the 'on' phase opens")
+    parser.add_argument("--rules", default="comment=Log",
+                        help="the actions' rules, comma-separated (comment=Log: every comment an action, the worst case)")
+    args = parser.parse_args()
+    chosen = set(args.doors.split(","))
+
+    chat = ws_support.Server()
+    sink = ActionSink()
+    port = free_port()
+    xml_folder = tempfile.mkdtemp(prefix="commentbar-doors-bench.")
+    fd, _header = make_pool(1280, 360)
+    env, home = private_xdg(os.environ)
+    proc = subprocess.Popen([args.renderer, "serve", "--pool-fd", str(fd)], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=[fd], env=env)
+    os.close(fd)
+    base = {"width": 1280, "height": 360, "service": "websocket", "stream_id": "bench", "remember": True,
+            "server": f"ws://127.0.0.1:{chat.port}/chat"}
+    doors = {}
+    if "actions" in chosen:
+        doors.update({"actions_target": f"http://127.0.0.1:{sink.port}/DoAction", "actions": [{"value": rule} for rule in args.rules.split(",")],
+                      "actions_per_second": 100})
+    if "onecomme" in chosen:
+        doors.update({"onecomme": True, "onecomme_port": port})
+    if "xml" in chosen:
+        doors["comment_xml_path"] = os.path.join(xml_folder, "comment.xml")
+
+    def settings(values):
+        proc.stdin.write((json.dumps({"settings": values}) + "\n").encode())
+        proc.stdin.flush()
+
+    settings(base)
+    proc.stdin.write(b'{"active":true}\n')
+    proc.stdin.flush()
+    while not chat.client_count():
+        time.sleep(0.05)
+    lines = Lines()
+
+    def run(seconds):
+        start, start_cpu, sent = time.monotonic(), cpu_seconds(proc.pid), 0
+        while time.monotonic() - start < seconds:
+            chat.broadcast(json.dumps({"type": "comment", **lines.next()}))
+            sent += 1
+            time.sleep(max(0.0, start + sent / RATE - time.monotonic()))
+        return (cpu_seconds(proc.pid) - start_cpu) / (time.monotonic() - start) * 100
+
+    page = None
+    results = {"off": [], "on": []}
+    try:
+        run(3)
+        for _ in range(2):
+            settings(base)
+            if page:
+                page.close()
+                page = None
+            time.sleep(1)
+            results["off"].append(run(args.seconds / 2))
+            settings({**base, **doors})
+            time.sleep(1)
+            if "onecomme" in chosen:
+                page = ws_support.Client(f"ws://127.0.0.1:{port}/sub?p=comments,deleted", origin=f"http://127.0.0.1:{port}")
+            run(1)
+            results["on"].append(run(args.seconds / 2))
+    finally:
+        if page:
+            page.close()
+        stop_renderer(proc)
+        chat.close()
+        sink.server.shutdown()
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(xml_folder, ignore_errors=True)
+    off = sum(results["off"]) / len(results["off"])
+    on = sum(results["on"]) / len(results["on"])
+    print(f"renderer CPU at {RATE} comments/s, doors off: {off:.2f} % of a core ({', '.join(f'{v:.2f}' for v in results['off'])})")
+    print(f"renderer CPU at {RATE} comments/s, all three doors on: {on:.2f} % ({', '.join(f'{v:.2f}' for v in results['on'])})")
+    print(f"added by the doors: {on - off:+.2f} % of a core; {sink.count} actions received")
+    if args.page:
+        text = "\n".join([
+            BEGIN,
+            "## The doors to other tools (issue 39)",
+            "",
+            f"`make bench-doors` (Tests/bench/doors_bench.py): the renderer reading a loopback chat at {RATE} comments/s, "
+            f"{args.seconds:.0f} s per setting in two alternating halves; \"on\" is every comment a Streamer.bot action "
+            "(HTTP, to a loopback fake), the OneComme server with one `/sub` page reading, and comment.xml. The target: "
+            "at most 0.5 % of a core added.",
+            "",
+            "| | renderer CPU (% of one core) |",
+            "|---|---|",
+            f"| doors off | {off:.2f} |",
+            f"| all three doors on | {on:.2f} |",
+            f"| **added by the doors** | **{on - off:+.2f}** |",
+            "",
+            END,
+        ])
+        write_section(args.page, BEGIN, END, text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
