@@ -125,6 +125,7 @@ comma := ,
 
 include CModules/plugin/plugin.mk
 include CModules/overlay/overlay.mk
+include CModules/dock/dock.mk
 include Tests/feeds/feeds.mk
 include Tests/overlay/overlay.mk
 include Tests/bench/bench.mk
