@@ -93,18 +93,24 @@ int ChatDelegate::layOut(const Comment &comment, const QFont &font, int width, Q
 	return qMax(static_cast<int>(y + 0.99), p.height) + 2 * pad;
 }
 
+const QTextLayout &ChatDelegate::laidOut(const Comment &comment, const QFont &font) const
+{
+	const int width = rowWidth();
+	if (comment.laidOutWidth != width || !comment.laidOut) {
+		comment.laidOut = std::make_shared<QTextLayout>();
+		comment.laidOutHeight = layOut(comment, font, width, *comment.laidOut);
+		comment.laidOutWidth = width;
+	}
+	return *comment.laidOut;
+}
+
 QSize ChatDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
 	const Comment *comment = commentAt(index);
 	if (!comment)
 		return QStyledItemDelegate::sizeHint(option, index);
-	const int width = rowWidth();
-	if (comment->laidOutWidth != width) {
-		QTextLayout layout;
-		comment->laidOutHeight = layOut(*comment, option.font, width, layout);
-		comment->laidOutWidth = width;
-	}
-	return QSize(width, comment->laidOutHeight);
+	laidOut(*comment, option.font);
+	return QSize(rowWidth(), comment->laidOutHeight);
 }
 
 void ChatDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
@@ -143,9 +149,7 @@ void ChatDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
 		painter->drawText(first, Qt::AlignCenter, firstLabel_);
 	}
 
-	QTextLayout layout;
-	layOut(*comment, option.font, r.width(), layout);
 	painter->setPen(selected ? option.palette.color(QPalette::HighlightedText) : option.palette.color(QPalette::Text));
-	layout.draw(painter, QPointF(r.left() + pad, r.top() + pad));
+	laidOut(*comment, option.font).draw(painter, QPointF(r.left() + pad, r.top() + pad));
 	painter->restore();
 }

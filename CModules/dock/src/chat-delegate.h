@@ -29,6 +29,8 @@ private:
 	Prefix prefix(const Comment &comment, const QFont &font) const;
 	// Lays the row's text out in WIDTH (the first line after the prefix); the row's height.
 	int layOut(const Comment &comment, const QFont &font, int width, QTextLayout &layout) const;
+	// The row's layout at the list's width, made once per width (kept in the Comment).
+	const QTextLayout &laidOut(const Comment &comment, const QFont &font) const;
 	int rowWidth() const;
 
 	QAbstractItemView *view_;

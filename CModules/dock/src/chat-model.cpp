@@ -102,8 +102,10 @@ void ChatModel::setHidden(const QString &viewerKey, bool hidden)
 
 void ChatModel::forgetHeights()
 {
-	for (const Comment &comment : rows_)
+	for (const Comment &comment : rows_) {
 		comment.laidOutWidth = -1;
+		comment.laidOut.reset();
+	}
 }
 
 void ChatModel::changedAll()

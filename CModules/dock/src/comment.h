@@ -8,7 +8,10 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <memory>
 #include <optional>
+
+class QTextLayout;
 
 struct Comment {
 	QString id;
@@ -26,8 +29,10 @@ struct Comment {
 	int count = 0;
 	bool firstTime = false;
 	bool history = false;
-	// The row's laid-out height at a width: painting the list asks for every row's height, and
-	// laying out text is what costs (cached here, not recomputed for each new comment).
+	// The row laid out at a width (ChatDelegate): the list asks every row's height after each new
+	// comment and paints the visible ones after each scroll, and shaping text is what costs, so a
+	// row is shaped once per width, not on every layout and paint.
+	mutable std::shared_ptr<QTextLayout> laidOut;
 	mutable int laidOutWidth = -1;
 	mutable int laidOutHeight = 0;
 

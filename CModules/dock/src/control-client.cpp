@@ -129,20 +129,25 @@ void ControlClient::poll()
 		return;
 	}
 	polling_ = true;
+	if (!fresh_ && polls_++ % statePolls != 0)
+		return readComments();
 	get(QStringLiteral("/api/state"), [this](int status, const QJsonObject &body, const QString &) {
 		if (status != 200) {
 			polling_ = false;
 			return failed(status);
 		}
 		stateArrived(body);
+		readComments();
 	});
 }
 
 void ControlClient::stateArrived(const QJsonObject &state)
 {
 	const qint64 seq = static_cast<qint64>(state.value(QStringLiteral("seq")).toDouble());
-	if (seq < stateSeq_)
-		fresh_ = true; // the server started again: it counts from 1
+	// A seq below one seen means the server started again: it counts from 1 (docs/control-api.md).
+	if (seq < qMax(stateSeq_, commentSeq_))
+		fresh_ = true;
+	stateSeq_ = seq;
 	const QJsonObject pin = state.value(QStringLiteral("pin")).toObject();
 	if (on.pin) {
 		std::optional<Comment> pinned;
@@ -166,23 +171,21 @@ void ControlClient::stateArrived(const QJsonObject &state)
 		}
 		on.streams(parts.join(QStringLiteral("  |  ")));
 	}
-	if (!fresh_ && seq == stateSeq_) {
-		polling_ = false;
-		failures_ = 0;
-		setState(State::Live);
-		return schedule(pollMs);
-	}
+}
+
+void ControlClient::readComments()
+{
 	const qint64 since = fresh_ ? 0 : commentSeq_;
 	get(QStringLiteral("/api/comments?limit=500&since=%1").arg(since),
-	    [this, seq](int status, const QJsonObject &body, const QString &) {
+	    [this](int status, const QJsonObject &body, const QString &) {
 		    polling_ = false;
 		    if (status != 200)
 			    return failed(status);
-		    commentsArrived(seq, body);
+		    commentsArrived(body);
 	    });
 }
 
-void ControlClient::commentsArrived(qint64 stateSeq, const QJsonObject &body)
+void ControlClient::commentsArrived(const QJsonObject &body)
 {
 	QVector<Comment> comments;
 	if (fresh_)
@@ -193,7 +196,6 @@ void ControlClient::commentsArrived(qint64 stateSeq, const QJsonObject &body)
 			comments.push_back(std::move(*comment));
 		}
 	}
-	stateSeq_ = stateSeq;
 	fresh_ = false;
 	failures_ = 0;
 	setState(State::Live);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // ControlClient: the dock's side of one Comment Bar source's control API (docs/control-api.md),
-// a client like any other tool, never a second server. While active it polls GET /api/state and,
-// when its seq moved, GET /api/comments?since= (the newest seq seen), a quarter second apart;
-// commands are POSTs. Every request carries the token file's token in an Authorization header,
+// a client like any other tool, never a second server. While active it polls
+// GET /api/comments?since= (the newest seq seen) every 500 ms, and GET /api/state (the pin, the
+// streams, a server that started again) before every fourth of those; commands are POSTs. Every request carries the token file's token in an Authorization header,
 // goes to 127.0.0.1 without a proxy, is asynchronous (QNetworkAccessManager: OBS's UI thread
 // never waits on the network) and times out after 3 s. A server that went away or started again
 // (its seq went back) is read from since=0; the rows' ids keep that from showing a comment twice.
@@ -36,7 +36,8 @@ public:
 		std::function<void(const QString &)> streams; // each stream's state and viewers, one line
 	};
 
-	static constexpr int pollMs = 250;
+	static constexpr int pollMs = 500;
+	static constexpr int statePolls = 4; // /api/state before every fourth poll (every 2 s)
 	static constexpr int timeoutMs = 3000;
 	static constexpr qint64 bodyLimit = 16 << 20;
 
@@ -60,7 +61,8 @@ private:
 	void schedule(int ms);
 	void poll();
 	void stateArrived(const QJsonObject &state);
-	void commentsArrived(qint64 stateSeq, const QJsonObject &body);
+	void readComments();
+	void commentsArrived(const QJsonObject &body);
 	void failed(int status);
 	void setState(State state);
 	bool readToken();
@@ -75,7 +77,8 @@ private:
 	bool polling_ = false;
 	bool fresh_ = true;        // the next answer comes from a server not read yet: since=0
 	quint64 generation_ = 0;   // answers for an earlier follow() are dropped
-	qint64 stateSeq_ = 0;      // /api/state's seq when the comments were last read
+	qint64 stateSeq_ = 0;      // /api/state's seq last read
 	qint64 commentSeq_ = 0;    // the newest comment's seq
 	int failures_ = 0;
+	int polls_ = 0;
 };

@@ -512,6 +512,19 @@ void DockPanel::hideEvent(QHideEvent *event)
 	client_->setActive(false);
 }
 
+void DockPanel::changeEvent(QEvent *event)
+{
+	QWidget::changeEvent(event);
+	if (event->type() != QEvent::FontChange && event->type() != QEvent::StyleChange)
+		return;
+	for (ChatModel *model : {live_, results_})
+		model->forgetHeights();
+	for (QListView *view : {liveView_, resultsView_}) {
+		if (view)
+			view->doItemsLayout();
+	}
+}
+
 void DockPanel::shutDown()
 {
 	shutDown_ = true;

@@ -47,6 +47,8 @@ public:
 protected:
 	void showEvent(QShowEvent *event) override;
 	void hideEvent(QHideEvent *event) override;
+	// OBS's theme changed the font or style: every row is laid out again.
+	void changeEvent(QEvent *event) override;
 	bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
