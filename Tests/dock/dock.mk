@@ -17,6 +17,7 @@ DOCK_WIDGET_TEST := $(DOCK_TEST_BUILD)/dock_widget_test
 DOCK_QT_MAJOR_TEST := $(DOCK_TEST_BUILD)/qt_major_test
 # Built by check-build with the rest (the Makefile).
 DOCK_TEST_PROGRAMS := $(DOCK_WIDGET_TEST) $(DOCK_QT_MAJOR_TEST)
+DOCK_PANEL_BENCH := $(DOCK_TEST_BUILD)/dock_panel_bench
 DOCK_OBS_ARGS = --plugin $(PLUGIN_SO) --data plugin/data --renderer $(RENDERER) --dock-loader $(DOCK_LOADER) \
 	--dock-libraries $(DOCK_BUILD)/comment-bar-dock --dock-data $(DOCK_DATA)
 
@@ -25,6 +26,11 @@ $(DOCK_WIDGET_TEST): Tests/dock/dock_widget_test.cpp $(call DOCK_CORE_OBJECTS,6)
 	$(DOCK_CXX) -std=c++17 -Wall -Wextra -Werror -O1 -g -fPIC -I$(DOCK_DIR)/src \
 		$$(pkg-config --cflags Qt6Widgets Qt6Network Qt6Test) -o $@ $< $(call DOCK_CORE_OBJECTS,6) \
 		$$(pkg-config --libs Qt6Widgets Qt6Network Qt6Test)
+
+$(DOCK_PANEL_BENCH): Tests/dock/dock_panel_bench.cpp $(call DOCK_CORE_OBJECTS,6) $(DOCK_HEADERS) Tests/dock/dock.mk
+	@mkdir -p $(@D)
+	$(DOCK_CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g -fPIC -I$(DOCK_DIR)/src $$(pkg-config --cflags Qt6Widgets Qt6Network) \
+		-o $@ $< $(call DOCK_CORE_OBJECTS,6) $$(pkg-config --libs Qt6Widgets Qt6Network)
 
 $(DOCK_QT_MAJOR_TEST): Tests/dock/qt_major_test.c $(DOCK_DIR)/loader/qt-major.c $(DOCK_DIR)/loader/qt-major.h Tests/dock/dock.mk
 	@mkdir -p $(@D)
@@ -41,8 +47,8 @@ test-dock-widget: $(DOCK_WIDGET_TEST)
 test-dock-obs: dock $(PLUGIN_SO) $(RENDERER)
 	$(TEST_PYTHON) -m dock.obs_dock_test $(DOCK_OBS_ARGS)
 
-bench-dock: dock $(PLUGIN_SO) $(RENDERER)
-	$(TEST_PYTHON) Tests/bench/dock_cpu.py $(DOCK_OBS_ARGS)
+bench-dock: dock $(DOCK_PANEL_BENCH) $(PLUGIN_SO) $(RENDERER)
+	$(TEST_PYTHON) Tests/bench/dock_cpu.py $(DOCK_OBS_ARGS) --panel-bench $(DOCK_PANEL_BENCH) --page docs/benchmarks.md
 
 dock-screenshot: dock $(PLUGIN_SO) $(RENDERER)
 	$(TEST_PYTHON) -m dock.obs_dock_test $(DOCK_OBS_ARGS) --screenshot docs/images/dock-in-obs.png

@@ -81,11 +81,14 @@ void loadWords(const QString &file)
 
 // ---- the fake server's own routes ----
 
-QJsonValue fake(int port, const QString &method, const QString &path, const QJsonValue &body = QJsonValue())
+QJsonValue fake(int port, const QString &method, const QString &path, const QJsonValue &body = QJsonValue(),
+		const QString &token = QString())
 {
 	static QNetworkAccessManager net;
 	QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(path)));
 	request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+	if (!token.isEmpty())
+		request.setRawHeader("Authorization", "Bearer " + token.toUtf8());
 	QByteArray data = body.isArray()    ? QJsonDocument(body.toArray()).toJson()
 			  : body.isObject() ? QJsonDocument(body.toObject()).toJson()
 					    : QByteArray("{}");
@@ -249,7 +252,7 @@ void pinning(Test &t)
 	      "P on the selected row posts /api/pin with its id", body(pin));
 	auto *pinned = child<QLabel>(t.panel, "commentbar-pinned-text");
 	const bool shown = waitFor([&] { return pinned->isVisible() && pinned->text().contains("hello from the fake server"); }, 3000);
-	check(shown, "the pinned comment is shown at the top (from /api/state)", pinned->text());
+	check(shown, "the pinned comment is shown at the top", pinned->text());
 	check(pinned->textFormat() == Qt::PlainText, "the pinned comment's label is plain text");
 	check(child<QPushButton>(t.panel, "commentbar-pin")->text() == "Unpin", "the selected pinned row's button says Unpin");
 
@@ -264,6 +267,13 @@ void pinning(Test &t)
 	QTest::mouseClick(child<QPushButton>(t.panel, "commentbar-pinned-unpin"), Qt::LeftButton);
 	ok = waitForRequest(t.portA, "/api/unpin") && waitFor([&] { return !pinned->isVisible(); }, 3000);
 	check(ok, "the pinned comment's Unpin unpins it");
+
+	// Pinned elsewhere (the control page, a hotkey): the dock learns it from /api/state.
+	fake(t.portA, "POST", "/api/pin", QJsonObject{{"id", "h1"}}, t.token);
+	ok = waitFor([&] { return pinned->isVisible() && pinned->text().startsWith("Bobevilx: <b>bold</b>"); }, 4000);
+	check(ok, "a pin made elsewhere shows in the dock within the state poll (2 s)", pinned->text().left(60));
+	fake(t.portA, "POST", "/api/unpin", QJsonObject(), t.token);
+	waitFor([&] { return !pinned->isVisible(); }, 4000);
 }
 
 void viewers(Test &t)

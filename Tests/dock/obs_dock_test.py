@@ -42,10 +42,12 @@ WINDOW = (1600, 1000)  # OBS's main window, made this size: the dock gets room f
 
 # ---- OBS with the dock ----
 
-def stage(work, args):
+def stage(work, args, with_dock=True):
     """The plugin and the dock staged as OBS's plugin folders (OBS_PLUGINS_PATH is a folder of
     modules: the dock's Qt libraries go in its comment-bar-dock/ subfolder, which OBS never opens)."""
     env = real_obs.stage_plugin(work, args.plugin, args.data)
+    if not with_dock:
+        return env
     plugins, data = env["OBS_PLUGINS_PATH"], env["OBS_PLUGINS_DATA_PATH"]
     shutil.copy(args.dock_loader, os.path.join(plugins, "comment-bar-dock.so"))
     shutil.copytree(args.dock_libraries, os.path.join(plugins, "comment-bar-dock"))
@@ -54,12 +56,12 @@ def stage(work, args):
 
 
 @contextlib.contextmanager
-def obs_with_dock(work, args, cleanup):
+def obs_with_dock(work, args, cleanup, with_dock=True):
     xvfb = Xvfb(work, 1920, 1080)
     cleanup.add(xvfb.stop)
     home = os.path.join(work, "home")
     os.makedirs(home)
-    env = {**stage(work, args), "COMMENTBAR_RENDERER": os.path.abspath(args.renderer), "HOME": home,
+    env = {**stage(work, args, with_dock), "COMMENTBAR_RENDERER": os.path.abspath(args.renderer), "HOME": home,
            "XDG_CACHE_HOME": os.path.join(home, ".cache")}
     obs = real_obs.OBS(home, xvfb.display, work, env)
     cleanup.add(obs.stop)
@@ -235,7 +237,7 @@ def pin_by_click_and_key(obs, dock):
     image.save(os.path.join(dock.work, "bar-pinned-by-click.png"))
     check(bool(row and pin) and held, "a click on the row, then on Pin: the pin strip is on the bar's next frames",
           f"row {row}, button {pin}; strip rows {strip_rows(image)}")
-    held, _ = dock.wait_for(dock.shows("Pinned on the bar"), 5, "dock-pinned.png")
+    held, _ = dock.wait_for(dock.shows("Pinned on the bar"), 8, "dock-pinned.png")
     check(held, "the dock shows the pinned comment at its top")
 
     dock.click_text("zebra quartz seven")  # the chat has the keyboard again
@@ -248,7 +250,7 @@ def pin_by_click_and_key(obs, dock):
     held, image = wait_bar(obs, pinned_at_top)
     image.save(os.path.join(dock.work, "bar-pinned-by-key.png"))
     check(held, "P on the selected row: the pin strip is on the bar's next frames", f"strip rows {strip_rows(image)}")
-    held, found = dock.wait_for(dock.shows("Pinned on the bar"), 5)
+    held, found = dock.wait_for(dock.shows("Pinned on the bar"), 8)
     unpin = on_screen.find(found, "Unpin")
     if unpin:
         dock.screen.click(*unpin[0].centre)  # the pinned comment's own Unpin, at the top

@@ -367,11 +367,10 @@ void DockPanel::setNotice(const QString &text)
 void DockPanel::pinSelected()
 {
 	if (const Comment *c = selected()) {
-		const QString id = c->id;
-		command(QStringLiteral("/api/pin"), QJsonObject{{QStringLiteral("id"), id}}, [this, id](const QJsonObject &) {
-			live_->setPinnedId(id);
-			results_->setPinnedId(id);
-		});
+		// Shown at once from the row (the next /api/state, within 2 s, says the same).
+		const Comment pinned = *c;
+		command(QStringLiteral("/api/pin"), QJsonObject{{QStringLiteral("id"), pinned.id}},
+			[this, pinned](const QJsonObject &) { showPin(pinned); });
 	}
 }
 
