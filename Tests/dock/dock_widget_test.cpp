@@ -406,9 +406,16 @@ void controlAndPorts(Test &t)
 	ok = waitForRequest(t.portB, "/api/state", 3000) && waitFor([&] { return t.panel->liveModel()->rowOf("b1") >= 0; }, 3000);
 	check(ok, "the source's control port moved: the dock follows the new one", lastRow(t.panel->liveModel()));
 
+	auto *picker = child<QComboBox>(t.panel, "commentbar-picker");
+	// OBS signals a new source before it lists it: the dock looks again each second anyway.
+	t.directory->sources.push_back({"Bar C", true, t.portB});
+	ok = waitFor([&] { return picker->count() == 3 && picker->itemText(2) == "Bar C"; }, 2500);
+	check(ok && picker->currentText() == "Bar A", "a source made later is in the picker within a second, the choice kept",
+	      QStringLiteral("%1 items, current %2").arg(picker->count()).arg(picker->currentText()));
+	t.directory->sources.removeLast();
+
 	t.directory->sources.remove(0);
 	t.directory->changed();
-	auto *picker = child<QComboBox>(t.panel, "commentbar-picker");
 	check(picker->count() == 1 && picker->currentText() == "Bar B", "a source removed: the picker follows the next one",
 	      picker->currentText());
 	t.directory->sources.clear();

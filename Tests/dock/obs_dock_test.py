@@ -114,7 +114,8 @@ class Dock:
             hides = [w for w in on_screen.find(found, "Hide") if title and w.left > title.left and w.top > title.top]
             if title and hides:
                 hide = hides[-1]
-                box = (title.left - 8, title.top - 6, left + width - 2, hide.top + hide.height + 10)
+                # The title sits a little right of the panel's left edge: room for its first letters.
+                box = (title.left - 20, title.top - 6, left + width - 2, hide.top + hide.height + 10)
                 return cls(screen, box, work), f"at {box}"
             if time.monotonic() > deadline:
                 return None, f"read on OBS's window: {on_screen.text_of(found)[:300]}"

@@ -76,7 +76,7 @@ DockPanel::DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath,
 	};
 	directory_->changed = [this] { refreshSources(); };
 	settingsTimer_->setInterval(settingsCheckMs);
-	connect(settingsTimer_, &QTimer::timeout, this, [this] { checkSource(); });
+	connect(settingsTimer_, &QTimer::timeout, this, [this] { refreshSources(); });
 	refreshSources();
 }
 
@@ -224,15 +224,19 @@ void DockPanel::refreshSources()
 	if (shutDown_)
 		return;
 	const QVector<BarSource> sources = directory_->list();
-	picker_->blockSignals(true);
-	picker_->clear();
-	int chosen = -1;
-	for (int i = 0; i < sources.size(); ++i) {
-		picker_->addItem(sources[i].name);
-		if (sources[i].name == sourceName_)
-			chosen = i;
+	QStringList names;
+	for (const BarSource &source : sources)
+		names << source.name;
+	QStringList shown;
+	for (int i = 0; i < picker_->count(); ++i)
+		shown << picker_->itemText(i);
+	if (names != shown) { // made again only when it changed: an open list stays open
+		picker_->blockSignals(true);
+		picker_->clear();
+		picker_->addItems(names);
+		picker_->blockSignals(false);
 	}
-	picker_->blockSignals(false);
+	const int chosen = names.indexOf(sourceName_);
 	if (sources.isEmpty()) {
 		sourceName_.clear();
 		live_->clear();
@@ -263,9 +267,10 @@ void DockPanel::checkSource()
 	if (shutDown_)
 		return;
 	const std::optional<BarSource> source = sourceName_.isEmpty() ? std::nullopt : directory_->find(sourceName_);
-	if (!source) {
-		if (!sourceName_.isEmpty())
-			refreshSources(); // renamed or removed
+	if (!source) { // renamed or removed: the next refresh (OBS's signal, or the next second) picks again
+		control_.reset();
+		client_->follow(0);
+		showState();
 		return;
 	}
 	control_ = source->control;

@@ -34,7 +34,9 @@ public:
 	DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath, QWidget *parent = nullptr);
 	~DockPanel() override;
 
-	// The sources may have changed (OBS's events): the picker is made again, the choice kept.
+	// The sources may have changed (OBS's events, and each second while shown: OBS signals a new
+	// source before it lists it): the picker follows, the choice kept; the chosen source's
+	// settings are read again (a port moved, the control page turned off or on).
 	void refreshSources();
 	// OBS is leaving: no more requests, timers or looks at sources.
 	void shutDown();

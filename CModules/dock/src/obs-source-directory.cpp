@@ -5,6 +5,7 @@
 #include <obs.h>
 
 #include <QMetaObject>
+#include <QTimer>
 
 #include <algorithm>
 #include <cstring>
@@ -12,6 +13,7 @@
 namespace {
 
 constexpr const char *barKind = "comment_bar_source";
+constexpr int refreshDelayMs = 200;
 constexpr const char *watchedSignals[] = {"source_create", "source_remove", "source_destroy", "source_rename"};
 
 bool isBar(obs_source_t *source)
@@ -83,12 +85,16 @@ void ObsSourceDirectory::post()
 {
 	if (posted_.exchange(true))
 		return; // one refresh for a burst (a scene collection loading makes every source at once)
+	// OBS signals source_create before it adds the source to the list obs_enum_sources walks:
+	// the refresh waits a moment (the panel also looks again each second while it is shown).
 	QMetaObject::invokeMethod(
 		this,
 		[this] {
-			posted_ = false;
-			if (changed)
-				changed();
+			QTimer::singleShot(refreshDelayMs, this, [this] {
+				posted_ = false;
+				if (changed)
+					changed();
+			});
 		},
 		Qt::QueuedConnection);
 }
