@@ -369,9 +369,10 @@ def test_pattern(path):
 
 
 def run_screenshot(work, args):
-    chat = [("s1", "Sakura", "こんばんは！初見です", "#ff7eb6"), ("s2", "Kenji", "GG, that boss was brutal", "#4fc3f7"),
-            ("s3", "Mika", "What game is this?", "#ffd54f"), ("s4", "Tom", "first time catching the stream live", "#81c784"),
-            ("s5", "Aoi", "BGMいいね", "#ce93d8"), ("s6", "Ren", "the second phase is the hard part", "#4fc3f7")]
+    chat = [("s0", "Kenji", "evening everyone", "#4fc3f7"), ("s1", "Sakura", "こんばんは！初見です", "#ff7eb6"),
+            ("s2", "Kenji", "GG, that boss was brutal", "#4fc3f7"), ("s3", "Mika", "What game is this?", "#ffd54f"),
+            ("s4", "Aoi", "BGMいいね", "#ce93d8"), ("s5", "Ren", "the second phase is the hard part", "#81c784"),
+            ("s6", "Aoi", "がんばれー", "#ce93d8")]
     with Cleanup() as cleanup, obs_with_dock(work, args, cleanup) as (obs, screen):
         relay = Relay()
         cleanup.add(relay.close)
@@ -391,7 +392,9 @@ def run_screenshot(work, args):
         if dock is None:
             print(f"no dock: {where}")
             return
-        enable = on_screen.phrase(on_screen.words(screen.grab()), "Enable Preview")
+        _, left, top, width, height = main_window(screen)
+        enable = on_screen.phrase(on_screen.words(screen.grab((left, top, left + width, top + height)), (left, top),
+                                                  scale=1), "Enable Preview")
         if enable:
             screen.click(*enable.centre)
         for id, user, text, colour in chat:
@@ -402,6 +405,16 @@ def run_screenshot(work, args):
         dock.click_button("Pin")
         wait_bar(obs, pinned_at_top)
         dock.click_text("GG, that boss")
+        # No source selected in Sources: the preview shows no selection box or guides.
+        found = on_screen.words(screen.grab((left, top, left + width, top + height)), (left, top), scale=1)
+        title = on_screen.find(found, "Sources")
+        bar_item = [w for w in on_screen.find(found, "Dock") if title and w.top > title[0].top and
+                    abs(w.left - title[0].left) < 120]
+        if bar_item:  # Ctrl+click takes the selected row out of the selection
+            subprocess.run(["xdotool", "mousemove", str(bar_item[0].centre[0]), str(bar_item[0].centre[1]),
+                            "keydown", "ctrl", "click", "1", "keyup", "ctrl"], env=screen.env)
+        # The pointer away from the sources (a hovered one is outlined in the preview).
+        subprocess.run(["xdotool", "mousemove", str(left + 20), str(top + height - 8)], env=screen.env)
         time.sleep(1.5)
         _, left, top, width, height = main_window(screen)
         screen.grab((left, top, left + width, top + height)).quantize(256).save(args.screenshot, optimize=True)

@@ -91,7 +91,7 @@ def find(found, text, below=None, above=None):
 
 def phrase(found, text):
     """The first word of `text` (several words) where they follow each other on one line, or None."""
-    parts = text.lower().split()
+    parts = [part.rstrip(".,:;!?") for part in text.lower().split()]
     ordered = sorted(found, key=lambda w: (w.line, w.number))
     for i, word in enumerate(ordered):
         run = ordered[i:i + len(parts)]

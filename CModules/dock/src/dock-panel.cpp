@@ -146,7 +146,7 @@ void DockPanel::build()
 	pinnedBox_ = new QWidget(this);
 	pinnedBox_->setObjectName(QStringLiteral("commentbar-pinned"));
 	auto *pinnedRow = new QHBoxLayout(pinnedBox_);
-	pinnedRow->setContentsMargins(0, 0, 0, 0);
+	pinnedRow->setContentsMargins(8, 0, 0, 0); // clear of the amber border
 	auto *pinnedTitle = plainLabel(pinnedBox_);
 	pinnedTitle->setText(texts_("Dock.Pinned"));
 	pinnedTitle->setWordWrap(false);
@@ -159,7 +159,7 @@ void DockPanel::build()
 	pinnedRow->addWidget(pinnedText_, 1);
 	pinnedRow->addWidget(pinnedUnpin_);
 	pinnedBox_->setAttribute(Qt::WA_StyledBackground);
-	pinnedBox_->setStyleSheet(QStringLiteral("#commentbar-pinned { border-left: 4px solid #ffb300; padding-left: 4px; }"));
+	pinnedBox_->setStyleSheet(QStringLiteral("#commentbar-pinned { border-left: 4px solid #ffb300; }"));
 	pinnedBox_->hide();
 	layout->addWidget(pinnedBox_);
 
