@@ -27,7 +27,8 @@ import time
 
 from PIL import Image, ImageDraw
 
-from control.obs_control_test import GREEN, green_rows, strip_rows
+# The control page's real-OBS test reads the same bar (its size, name and colours) the same way.
+from control.obs_control_test import GREEN, HEIGHT, SOURCE, WIDTH, green_rows, pinned_at_top, shot, strip_rows, wait_shot
 from control.relay import Relay
 from dock import screen as on_screen
 from support import obs as real_obs
@@ -35,8 +36,7 @@ from support.checks import check, finish
 from support.processes import Cleanup, free_port, wait_for
 from support.xserver import Xvfb
 
-SOURCE = "Dock Bar"
-WIDTH, HEIGHT = 640, 360
+PICTURE_SOURCE = "Stream chat"  # the user guide's picture's bar
 WINDOW = (1600, 1000)  # OBS's main window, made this size: the dock gets room for a dozen rows
 
 
@@ -173,26 +173,6 @@ def first_grab_showing(dock, grabs, text):
     return grabs[found][0] if found is not None else None
 
 
-# ---- the bar's frames ----
-
-def bar(obs):
-    return obs.image(SOURCE, WIDTH, HEIGHT)
-
-
-def pinned_at_top(image):
-    rows = strip_rows(image)
-    return bool(rows) and max(rows) < HEIGHT // 3
-
-
-def wait_bar(obs, condition, seconds=6):
-    deadline = time.monotonic() + seconds
-    while True:
-        image = bar(obs)
-        if condition(image) or time.monotonic() > deadline:
-            return condition(image), image
-        time.sleep(0.1)
-
-
 # ---- the checks ----
 
 def listed(screen, dock):
@@ -230,11 +210,11 @@ def arrives_within_a_second(dock, relay):
 
 
 def pin_by_click_and_key(obs, dock):
-    held, before = wait_bar(obs, lambda image: not strip_rows(image))
+    held, before = wait_shot(obs, lambda image: not strip_rows(image))
     check(held, "before any pin, no pin strip on the bar", f"strip rows {strip_rows(before)}")
     row = dock.click_text("zebra quartz seven")
     pin = dock.click_button("Pin") if row else None
-    held, image = wait_bar(obs, pinned_at_top)
+    held, image = wait_shot(obs, pinned_at_top)
     image.save(os.path.join(dock.work, "bar-pinned-by-click.png"))
     check(bool(row and pin) and held, "a click on the row, then on Pin: the pin strip is on the bar's next frames",
           f"row {row}, button {pin}; strip rows {strip_rows(image)}")
@@ -243,19 +223,19 @@ def pin_by_click_and_key(obs, dock):
 
     dock.click_text("zebra quartz seven")  # the chat has the keyboard again
     dock.screen.key("u")
-    held, image = wait_bar(obs, lambda image: not strip_rows(image))
+    held, image = wait_shot(obs, lambda image: not strip_rows(image))
     check(held, "U on the selected row: the strip leaves the bar", f"strip rows {strip_rows(image)}")
 
     dock.click_text("zebra quartz seven")
     dock.screen.key("p")
-    held, image = wait_bar(obs, pinned_at_top)
+    held, image = wait_shot(obs, pinned_at_top)
     image.save(os.path.join(dock.work, "bar-pinned-by-key.png"))
     check(held, "P on the selected row: the pin strip is on the bar's next frames", f"strip rows {strip_rows(image)}")
     held, found = dock.wait_for(dock.shows("Pinned on the bar"), 8)
     unpin = on_screen.find(found, "Unpin")
     if unpin:
         dock.screen.click(*unpin[0].centre)  # the pinned comment's own Unpin, at the top
-    held, image = wait_bar(obs, lambda image: not strip_rows(image))
+    held, image = wait_shot(obs, lambda image: not strip_rows(image))
     check(bool(unpin) and held, "the pinned comment's Unpin in the dock takes the strip away",
           f"strip rows {strip_rows(image)}")
 
@@ -263,7 +243,7 @@ def pin_by_click_and_key(obs, dock):
 def hide_a_viewer(obs, dock, relay):
     relay.comment("b1", "Bob", "bob says hello", GREEN)
     shown, _ = dock.wait_for(dock.shows("bob says hello"), 10)
-    held, image = wait_bar(obs, green_rows)
+    held, image = wait_shot(obs, green_rows)
     check(shown and held, "Bob's comment is in the dock and on the bar (his name green)")
     dock.click_text("bob says hello")
     dock.screen.key("h")
@@ -272,12 +252,12 @@ def hide_a_viewer(obs, dock, relay):
     for index in range(8):  # Bob's row scrolls out of the bar (8 lines)
         relay.comment(f"f{index}", f"Filler{index}", f"filler number {index}")
         time.sleep(0.15)
-    cleared, _ = wait_bar(obs, lambda image: not green_rows(image))
+    cleared, _ = wait_shot(obs, lambda image: not green_rows(image))
     relay.comment("b2", "Bob", "bob hidden words", GREEN)
     relay.comment("m1", "Marker", "marker after bob")
     marker, found = dock.wait_for(dock.shows("marker after bob"), 10, "dock-after-hide.png")
     time.sleep(1)
-    image = bar(obs)
+    image = shot(obs)
     image.save(os.path.join(dock.work, "bar-after-hide.png"))
     check(marker and cleared and not green_rows(image) and not on_screen.phrase(found, "bob hidden words"),
           "Bob's next comment is neither on the bar nor in the dock",
@@ -379,11 +359,11 @@ def run_screenshot(work, args):
         pattern = os.path.join(work, "pattern.png")
         test_pattern(pattern)
         obs.create_input("Game", "image_source", {"file": pattern})
-        obs.create_input(SOURCE, real_obs.BAR_KIND, bar_settings(relay, free_port(), show_clock=True, bg_opacity=80,
+        obs.create_input(PICTURE_SOURCE, real_obs.BAR_KIND, bar_settings(relay, free_port(), show_clock=True, bg_opacity=80,
                                                                 width=1280, height=240, max_lines=5))
         wait_for(lambda: relay.clients, 30)
         obs.request("SetSceneItemTransform", {"sceneName": real_obs.SCENE, "sceneItemId": obs.request(
-            "GetSceneItemId", {"sceneName": real_obs.SCENE, "sourceName": SOURCE})["sceneItemId"],
+            "GetSceneItemId", {"sceneName": real_obs.SCENE, "sourceName": PICTURE_SOURCE})["sceneItemId"],
             "sceneItemTransform": {"positionY": 480}})
         window = main_window(screen)
         subprocess.run(["xdotool", "windowsize", str(window[0]), "1440", "860"], env=screen.env)
@@ -403,12 +383,12 @@ def run_screenshot(work, args):
         dock.wait_for(dock.shows("the second phase"), 10)
         dock.click_text("What game is this")
         dock.click_button("Pin")
-        wait_bar(obs, pinned_at_top)
+        time.sleep(1)
         dock.click_text("GG, that boss")
         # No source selected in Sources: the preview shows no selection box or guides.
         found = on_screen.words(screen.grab((left, top, left + width, top + height)), (left, top), scale=1)
         title = on_screen.find(found, "Sources")
-        bar_item = [w for w in on_screen.find(found, "Dock") if title and w.top > title[0].top and
+        bar_item = [w for w in on_screen.find(found, "Stream") if title and w.top > title[0].top and
                     abs(w.left - title[0].left) < 120]
         if bar_item:  # Ctrl+click takes the selected row out of the selection
             subprocess.run(["xdotool", "mousemove", str(bar_item[0].centre[0]), str(bar_item[0].centre[1]),

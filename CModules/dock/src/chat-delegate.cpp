@@ -41,20 +41,52 @@ int ChatDelegate::rowWidth() const
 	return qMax(80, view_->viewport()->width());
 }
 
+ChatDelegate::Badge ChatDelegate::badge(const QString &text, const QColor &fill, const QColor &ink,
+					const QFont &font) const
+{
+	if (font != badgesFont_) {
+		badges_.clear();
+		badgesFont_ = font;
+	}
+	const QString key = text + QChar(1) + fill.name() + QChar(1) + ink.name();
+	auto found = badges_.constFind(key);
+	if (found != badges_.constEnd())
+		return *found;
+	if (badges_.size() > 64) // platforms' marks and one label: more means something odd; start again
+		badges_.clear();
+	const QFont small = smaller(font);
+	const QFontMetrics metrics(small);
+	Badge made;
+	made.width = metrics.horizontalAdvance(text) + 8;
+	made.height = metrics.height() + 2;
+	const qreal ratio = view_->devicePixelRatioF();
+	made.pixmap = QPixmap(QSize(made.width, made.height) * ratio);
+	made.pixmap.setDevicePixelRatio(ratio);
+	made.pixmap.fill(Qt::transparent);
+	QPainter painter(&made.pixmap);
+	painter.setRenderHint(QPainter::Antialiasing);
+	painter.setPen(Qt::NoPen);
+	painter.setBrush(fill);
+	painter.drawRoundedRect(QRectF(0, 0, made.width, made.height), 3, 3);
+	painter.setFont(small);
+	painter.setPen(ink);
+	painter.drawText(QRect(0, 0, made.width, made.height), Qt::AlignCenter, text);
+	painter.end();
+	badges_.insert(key, made);
+	return made;
+}
+
 ChatDelegate::Prefix ChatDelegate::prefix(const Comment &comment, const QFont &font) const
 {
-	const QFontMetrics small(smaller(font));
 	Prefix p;
-	p.mark = comment.platform.left(3);
-	if (p.mark.isEmpty())
-		p.mark = QStringLiteral("?");
-	p.markWidth = small.horizontalAdvance(p.mark) + 8;
-	p.width = pinBar + p.markWidth + gap;
+	const QString mark = comment.platform.isEmpty() ? QStringLiteral("?") : comment.platform.left(3);
+	p.mark = badge(mark, comment.platformColour.isValid() ? comment.platformColour : markGrey, Qt::white, font);
+	p.width = pinBar + p.mark.width + gap;
+	p.height = p.mark.height;
 	if (comment.firstTime) {
-		p.firstWidth = small.horizontalAdvance(firstLabel_) + 8;
-		p.width += p.firstWidth + gap;
+		p.first = badge(firstLabel_, amber, Qt::black, font);
+		p.width += p.first.width + gap;
 	}
-	p.height = small.height() + 2;
 	return p;
 }
 
@@ -84,7 +116,7 @@ int ChatDelegate::layOut(const Comment &comment, const QFont &font, int width, Q
 		QTextLine line = layout.createLine();
 		if (!line.isValid())
 			break;
-		const int indent = first ? p.width : pinBar + p.markWidth + gap;
+		const int indent = first ? p.width : pinBar + p.mark.width + gap;
 		line.setLineWidth(qMax(20, textWidth - indent));
 		line.setPosition(QPointF(indent, y));
 		y += line.height();
@@ -119,37 +151,44 @@ void ChatDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
 	const auto *model = dynamic_cast<const ChatModel *>(index.model());
 	if (!comment || !model)
 		return;
-	painter->save();
-	const QRect r = option.rect;
 	const bool selected = option.state & QStyle::State_Selected;
-	if (selected)
-		painter->fillRect(r, option.palette.highlight());
-	if (model->pinnedId() == comment->id)
-		painter->fillRect(QRect(r.left(), r.top(), pinBar, r.height()), amber);
-	if (model->isHidden(comment->viewerKey()))
-		painter->setOpacity(0.35);
-	else if (comment->history)
-		painter->setOpacity(0.6);
-
-	const Prefix p = prefix(*comment, option.font);
-	const QFont small = smaller(option.font);
-	painter->setFont(small);
-	QRect mark(r.left() + pad + pinBar, r.top() + pad + 1, p.markWidth, p.height);
-	painter->setPen(Qt::NoPen);
-	painter->setBrush(comment->platformColour.isValid() ? comment->platformColour : markGrey);
-	painter->drawRoundedRect(mark, 3, 3);
-	painter->setPen(Qt::white);
-	painter->drawText(mark, Qt::AlignCenter, p.mark);
-	if (comment->firstTime) {
-		QRect first(mark.right() + 1 + gap, mark.top(), p.firstWidth, p.height);
-		painter->setPen(Qt::NoPen);
-		painter->setBrush(amber);
-		painter->drawRoundedRect(first, 3, 3);
-		painter->setPen(Qt::black);
-		painter->drawText(first, Qt::AlignCenter, firstLabel_);
+	const bool pinned = model->pinnedId() == comment->id;
+	const bool hidden = model->isHidden(comment->viewerKey());
+	const QString key = comment->id + QChar(1) + QString::number(option.rect.width()) + QChar(1) +
+			    QString::number(option.rect.height()) + QChar(selected ? 's' : '-') + QChar(pinned ? 'p' : '-') +
+			    QChar(hidden ? 'h' : '-');
+	if (const QPixmap *drawn = rows_.object(key)) {
+		painter->drawPixmap(option.rect.topLeft(), *drawn);
+		return;
 	}
+	const qreal ratio = painter->device()->devicePixelRatioF();
+	auto *drawn = new QPixmap(option.rect.size() * ratio);
+	drawn->setDevicePixelRatio(ratio);
+	drawn->fill(Qt::transparent);
+	QPainter row(drawn);
+	const QRect r(QPoint(0, 0), option.rect.size());
+	if (selected)
+		row.fillRect(r, option.palette.highlight());
+	if (pinned)
+		row.fillRect(QRect(0, 0, pinBar, r.height()), amber);
+	if (hidden)
+		row.setOpacity(0.35);
+	else if (comment->history)
+		row.setOpacity(0.6);
+	const Prefix p = prefix(*comment, option.font);
+	const QPoint mark(pad + pinBar, pad + 1);
+	row.drawPixmap(mark, p.mark.pixmap);
+	if (!p.first.pixmap.isNull())
+		row.drawPixmap(mark + QPoint(p.mark.width + gap, 0), p.first.pixmap);
+	row.setPen(selected ? option.palette.color(QPalette::HighlightedText) : option.palette.color(QPalette::Text));
+	laidOut(*comment, option.font).draw(&row, QPointF(pad, pad));
+	row.end();
+	painter->drawPixmap(option.rect.topLeft(), *drawn);
+	rows_.insert(key, drawn, static_cast<int>(drawn->width() * drawn->height() * 4 / 1024));
+}
 
-	painter->setPen(selected ? option.palette.color(QPalette::HighlightedText) : option.palette.color(QPalette::Text));
-	laidOut(*comment, option.font).draw(painter, QPointF(r.left() + pad, r.top() + pad));
-	painter->restore();
+void ChatDelegate::forgetDrawn()
+{
+	rows_.clear();
+	badges_.clear();
 }

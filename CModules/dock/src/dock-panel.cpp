@@ -401,32 +401,28 @@ void DockPanel::toggleHidden()
 	});
 }
 
-void DockPanel::editNickname()
+void DockPanel::editViewer(const char *field, const std::function<std::optional<QString>(const Comment &)> &ask)
 {
 	const Comment *c = selected();
 	if (!c)
 		return;
 	const Comment viewer = *c; // the rows may go while the dialog is open
-	const std::optional<QString> nickname = askNickname(this, texts_, viewer.name, viewer.nickname);
-	if (!nickname || shutDown_)
+	const std::optional<QString> value = ask(viewer);
+	if (!value || shutDown_)
 		return;
 	QJsonObject body = viewerOf(viewer);
-	body.insert(QStringLiteral("nickname"), *nickname);
+	body.insert(QLatin1String(field), *value);
 	command(QStringLiteral("/api/viewer"), body);
+}
+
+void DockPanel::editNickname()
+{
+	editViewer("nickname", [this](const Comment &c) { return askNickname(this, texts_, c.name, c.nickname); });
 }
 
 void DockPanel::editColour()
 {
-	const Comment *c = selected();
-	if (!c)
-		return;
-	const Comment viewer = *c;
-	const std::optional<QString> colour = askColour(this, texts_, viewer.shownName(), viewer.colour);
-	if (!colour || shutDown_)
-		return;
-	QJsonObject body = viewerOf(viewer);
-	body.insert(QStringLiteral("colour"), *colour);
-	command(QStringLiteral("/api/viewer"), body);
+	editViewer("colour", [this](const Comment &c) { return askColour(this, texts_, c.shownName(), c.colour); });
 }
 
 void DockPanel::togglePause()
@@ -519,13 +515,17 @@ void DockPanel::hideEvent(QHideEvent *event)
 void DockPanel::changeEvent(QEvent *event)
 {
 	QWidget::changeEvent(event);
-	if (event->type() != QEvent::FontChange && event->type() != QEvent::StyleChange)
+	if (event->type() != QEvent::FontChange && event->type() != QEvent::StyleChange &&
+	    event->type() != QEvent::PaletteChange)
 		return;
 	for (ChatModel *model : {live_, results_})
 		model->forgetHeights();
 	for (QListView *view : {liveView_, resultsView_}) {
-		if (view)
-			view->doItemsLayout();
+		if (!view)
+			continue;
+		if (auto *delegate = dynamic_cast<ChatDelegate *>(view->itemDelegate()))
+			delegate->forgetDrawn();
+		view->doItemsLayout();
 	}
 }
 

@@ -11,6 +11,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class ChatModel;
@@ -67,6 +68,8 @@ private:
 	void pinSelected();
 	void unpin();
 	void toggleHidden();
+	// Asks (a dialog) about the selected row's viewer; FIELD of /api/viewer set to the answer.
+	void editViewer(const char *field, const std::function<std::optional<QString>(const Comment &)> &ask);
 	void editNickname();
 	void editColour();
 	void togglePause();

@@ -25,6 +25,16 @@ QLabel *plainLabel(const QString &text, QWidget *parent)
 	return label;
 }
 
+// The dialog's title and its question about WHO; the layout the answer's widgets go into.
+QVBoxLayout *ask(QDialog &dialog, const char *name, const QString &title, const QString &question)
+{
+	dialog.setObjectName(QString::fromLatin1(name));
+	dialog.setWindowTitle(title);
+	auto *layout = new QVBoxLayout(&dialog);
+	layout->addWidget(plainLabel(question, &dialog));
+	return layout;
+}
+
 QDialogButtonBox *saveOrCancel(QDialog &dialog, const Texts &texts)
 {
 	auto *buttons = new QDialogButtonBox(&dialog);
@@ -40,10 +50,8 @@ QDialogButtonBox *saveOrCancel(QDialog &dialog, const Texts &texts)
 std::optional<QString> askNickname(QWidget *parent, const Texts &texts, const QString &who, const QString &current)
 {
 	QDialog dialog(parent);
-	dialog.setObjectName(QStringLiteral("commentbar-nickname-dialog"));
-	dialog.setWindowTitle(texts("Dock.Nickname"));
-	auto *layout = new QVBoxLayout(&dialog);
-	layout->addWidget(plainLabel(texts("Dock.NicknameFor").arg(who), &dialog));
+	QVBoxLayout *layout =
+		ask(dialog, "commentbar-nickname-dialog", texts("Dock.Nickname"), texts("Dock.NicknameFor").arg(who));
 	auto *field = new QLineEdit(current, &dialog);
 	field->setMaxLength(nicknameLimit);
 	field->setPlaceholderText(texts("Dock.NicknameHint"));
@@ -59,10 +67,7 @@ std::optional<QString> askNickname(QWidget *parent, const Texts &texts, const QS
 std::optional<QString> askColour(QWidget *parent, const Texts &texts, const QString &who, const QColor &current)
 {
 	QDialog dialog(parent);
-	dialog.setObjectName(QStringLiteral("commentbar-colour-dialog"));
-	dialog.setWindowTitle(texts("Dock.Colour"));
-	auto *layout = new QVBoxLayout(&dialog);
-	layout->addWidget(plainLabel(texts("Dock.ColourFor").arg(who), &dialog));
+	QVBoxLayout *layout = ask(dialog, "commentbar-colour-dialog", texts("Dock.Colour"), texts("Dock.ColourFor").arg(who));
 	QColor chosen = current.isValid() ? current : QColor(0xff, 0xb3, 0x00);
 	auto *pick = new QPushButton(&dialog);
 	auto show = [pick, &chosen] {
