@@ -9,7 +9,8 @@ listed under Docks and shown beside the preview on OBS's first start; a comment 
 is in the dock within 1 s (screen grabs every 50 ms, read afterwards); Pin by a click and by the P key
 puts the pin strip on the bar's next frames, U and Unpin take it away; Hide (the H key) keeps the
 viewer's next comments off the bar and out of the dock; the dock follows on after the renderer is
-killed; the token is in no file of OBS's config (its log, the scene collection, global.ini).
+killed, and across a switch to another scene collection and back; the token is in no file of OBS's
+config (its log, the scene collection, global.ini).
 
     PYTHONPATH=Tests python3 -m dock.obs_dock_test --plugin SO --data DIR --renderer BIN \
         --dock-loader SO --dock-libraries DIR --dock-data DIR [--screenshot PNG]
@@ -280,6 +281,20 @@ def follows_a_restart(obs, dock, relay):
           f"killed {pids}, restarted: {bool(restarted)}")
 
 
+def follows_scene_collections(obs, dock, relay):
+    """Another scene collection (obs-websocket makes one and switches to it), then back to the first."""
+    obs.request("CreateSceneCollection", {"sceneCollectionName": "Another collection"})
+    gone, found = dock.wait_for(dock.shows("No Comment Bar source"), 15, "dock-other-collection.png")
+    check(gone, "OBS switches to a scene collection without a Comment Bar: the dock says so",
+          on_screen.text_of(found)[:160])
+    relay.clients.clear()
+    obs.request("SetCurrentSceneCollection", {"sceneCollectionName": real_obs.PROFILE})
+    wait_for(lambda: relay.clients, 30)
+    relay.comment("c1", "Home", "back home now")  # short: a wrapped line is not read as one phrase
+    back, _ = dock.wait_for(dock.shows("back home now"), 20, "dock-collection-back.png")
+    check(back, "back in the first scene collection, the dock follows its Comment Bar again, without a restart of OBS")
+
+
 def maps(obs):
     with open(f"/proc/{obs.pid}/maps") as f:
         mapped = f.read()
@@ -330,6 +345,7 @@ def run_checks(work, args):
         pin_by_click_and_key(obs, dock)
         hide_a_viewer(obs, dock, relay)
         follows_a_restart(obs, dock, relay)
+        follows_scene_collections(obs, dock, relay)
         home = obs.home
         obs.stop()  # OBS writes its scene collection and global.ini on the way out
     token_nowhere(home)
