@@ -169,12 +169,19 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
         // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
-        // with a thread of its own only while the `control` setting is on.
+        // with a thread of its own only while the `control` setting is on. The page's files
+        // (Page/*.html, .css, .js) are built into it as string literals by ControlPagePlugin;
+        // AsyncHTTPClient is `control-url`'s client (already in the renderer through CommentBarNet).
         .target(name: "CommentBarControl",
                 dependencies: ["CommentBarCore", "CommentBarSupport",
                                .product(name: "NIOHTTP1", package: "swift-nio"),
-                               .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
-                swiftSettings: strictSwift),
+                               .product(name: "NIOWebSocket", package: "swift-nio"),
+                               .product(name: "AsyncHTTPClient", package: "async-http-client")] + nio,
+                exclude: ["Page"],
+                swiftSettings: strictSwift,
+                plugins: ["ControlPagePlugin"]),
+        .executableTarget(name: "ControlPageEmbedder", swiftSettings: strictSwift),
+        .plugin(name: "ControlPagePlugin", capability: .buildTool(), dependencies: ["ControlPageEmbedder"]),
         // The doors to the tools streamers already use (issue 39), each a module of its own with a
         // session part in CommentBarServe/Parts: Streamer.bot's and Cuebot's DoAction (HTTP, their
         // WebSocket with its password, UDP) to the streamer's own machine or network…
@@ -272,6 +279,7 @@ let package = Package(
         // The control server on loopback, through a real HTTP client and WebSocket clients.
         .testTarget(name: "CommentBarControlTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarControl", "CommentBarCore", "CommentBarSupport",
+                                   .product(name: "NIOEmbedded", package: "swift-nio"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
