@@ -130,7 +130,7 @@ test-flatpak: $(PACKAGE_INPUTS) $(DEPENDENCIES_JSON)
 FLATPAK_PREFIX ?= /app/plugins/CommentBar
 .PHONY: flatpak-install
 flatpak-install: $(PACKAGE_INPUTS)
-	$(PACKAGE_DOCK_ENV) $(FLATPAK_DIR)/install-extension.sh $(FLATPAK_PREFIX) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
+	ONECOMME_VUE=$(ONECOMME_VUE_BESIDE) $(PACKAGE_DOCK_ENV) $(FLATPAK_DIR)/install-extension.sh $(FLATPAK_PREFIX) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 
 # After a change of Package.swift's packages: the manifest's SwiftPM sources anew.
 flatpak-sources: $(DEPENDENCIES_JSON)

@@ -5,6 +5,7 @@
 #   PREFIX/lib/obs-plugins/comment-bar.so                 the OBS module
 #   PREFIX/lib/obs-plugins/comment-bar-dock.so, comment-bar-dock/comment-bar-dock-qt6.so   the dock
 #   PREFIX/share/obs/obs-plugins/comment-bar/locale/      its data
+#   PREFIX/share/obs/obs-plugins/comment-bar/onecomme/vue.min.js   Vue 3 for OneComme's templates (ONECOMME_VUE)
 #   PREFIX/libexec/comment-bar/commentbar                 the renderer (and helpers), found from the module
 #   PREFIX/share/metainfo/<id>.metainfo.xml, PREFIX/share/licenses/<id>/
 # The Flatpak manifest runs it with PREFIX=${FLATPAK_DEST}; the layout test with a temporary folder.
@@ -23,6 +24,9 @@ for extra in "$@"; do install -m 0755 "$extra" "$prefix/libexec/comment-bar/$(ba
 # The OBS runtime has no Swift libraries either: the same check as the .deb's.
 "$top/packaging/check-no-swift-runtime.sh" "$prefix/lib/obs-plugins/comment-bar.so" "$prefix"/libexec/comment-bar/*
 install -m 0644 "$top"/plugin/data/locale/*.ini "$prefix/share/obs/obs-plugins/comment-bar/locale/"
+if [ -n "${ONECOMME_VUE:-}" ]; then
+	install -D -m 0644 "$ONECOMME_VUE" "$prefix/share/obs/obs-plugins/comment-bar/onecomme/vue.min.js"
+fi
 # The dock (DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA from packaging.mk; unset: none): Flatpak's OBS is
 # built with Qt 6, so only the Qt 6 library is built (DOCK_MAJORS=6) and installed.
 if [ -n "${DOCK_LOADER:-}" ]; then
