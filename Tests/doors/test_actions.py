@@ -8,7 +8,9 @@ over HTTP, over the WebSocket with and without a password, and over UDP.
     COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/doors/test_actions.py
 """
 import os
+import socket
 import sys
+import tempfile
 import time
 import unittest
 
@@ -23,6 +25,15 @@ RULES = ["first_time=Welcome", "gift_min:500=Big thanks", "keyword:ラーメン=
 
 def gift(relay, id, user, amount, text=""):
     relay.send({"type": "gift", "id": id, "user": user, "login": user.lower(), "gift": amount, "count": 1, "text": text})
+
+
+def read_text(path):
+    """The file's text, or "" while it is not there."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except FileNotFoundError:
+        return ""
 
 
 class ActionsTest(unittest.TestCase):
@@ -144,6 +155,24 @@ class ActionsTest(unittest.TestCase):
                          timeout=45)
         self.assertEqual([args["user"] for _, _, args in ran], ["yuki", "mei"])
         bar.wait_log("reached again")
+
+    def test_a_target_that_never_answers_costs_the_bar_nothing(self):
+        # Accepts every connection and reads nothing back: each send ends at the 5 s deadline.
+        silent = socket.socket()
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        self.addCleanup(silent.close)
+        xml = os.path.join(self.enterContext(tempfile.TemporaryDirectory()), "comment.xml")
+        bar = self.start_bar(actions_target=f"http://127.0.0.1:{silent.getsockname()[1]}/DoAction",
+                             comment_xml_path=xml)
+        self.relay.comment("s1", "Hana", "はじめまして")
+        self.relay.comment("s2", "Hana", "二つ目")
+        # The bar goes on: the comments reach comment.xml while the action waits.
+        wait_until(lambda: "二つ目" in read_text(xml), "the second comment in comment.xml", timeout=5)
+        bar.wait_log("no answer within 5 s", timeout=15)
+        started = time.monotonic()
+        self.assertEqual(bar.stop(), 0)
+        self.assertLess(time.monotonic() - started, 10)
 
     def test_a_burst_sends_at_most_n_a_second(self):
         port = self.fake.start_http()
