@@ -139,18 +139,91 @@ final class OneCommeServerTests: XCTestCase {
         }
     }
 
+    /// A plain TCP connection to the server (a receive buffer of `receiveBuffer` bytes when given), or -1.
+    func connectRaw(receiveBuffer: Int32? = nil) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return connected == 0 ? fd : -1
+    }
+
+    func sendRaw(_ fd: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return }
+            sent += count
+        }
+    }
+
+    /// Waits (at most 10 s) until `condition` holds for the server's counts.
+    func waitForCounts(_ condition: ((open: Int, clients: Int, refused: Int, dropped: Int)) -> Bool) async throws
+        -> (open: Int, clients: Int, refused: Int, dropped: Int) {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var counts = await server.counts()
+        while !condition(counts), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            counts = await server.counts()
+        }
+        return counts
+    }
+
+    func testAPageThatNeverReadsIsClosed() async throws {
+        let fd = connectRaw(receiveBuffer: 4096)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        sendRaw(fd, "GET /sub?p=comments HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        let subscribed = try await waitForCounts { $0.clients == 1 }
+        XCTAssertEqual(subscribed.clients, 1)
+        // Far more than its queue, the socket's buffers and the page's together; it reads none of it.
+        let stream = OneCommeStream(index: 0, platform: "twitch", channel: "streamer", name: "Twitch",
+                                    colour: RGBColor(red: 0x91, green: 0x46, blue: 0xff))
+        let text = String(repeating: "ラーメン", count: 300)
+        for number in 0..<3000 {
+            server.publish(.comment(OneCommeComment(ChatLine(id: "n\(number)", user: "u", text: text), stream: stream, now: 1)))
+        }
+        let after = try await waitForCounts { $0.dropped == 1 && $0.clients == 0 }
+        XCTAssertEqual(after.dropped, 1)
+        XCTAssertEqual(after.clients, 0)
+        let info = try await request("/api/info")
+        XCTAssertEqual(info.status, .ok)
+    }
+
+    func testAHugeRequestIsRefused() async throws {
+        let fd = connectRaw()
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        sendRaw(fd, "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Big: \(String(repeating: "a", count: 32 * 1024))\r\n\r\n")
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var answer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            answer += chunk[0..<count]
+        }
+        // Refused (an error status, or the connection closed unanswered), never served.
+        XCTAssertFalse(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        let info = try await request("/api/info")
+        XCTAssertEqual(info.status, .ok)
+    }
+
     func testConnectionsAreBounded() async throws {
         var sockets: [Int32] = []
         for _ in 0..<100 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            XCTAssertEqual(connected, 0)
+            let fd = connectRaw()
+            XCTAssertGreaterThanOrEqual(fd, 0)
             sockets.append(fd)
         }
         var counts = await server.counts()
