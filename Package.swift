@@ -178,7 +178,8 @@ let package = Package(
         // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
         // writer thread is started only while `remember` is on.
         .target(name: "CommentBarMemory",
-                dependencies: ["CommentBarCore", "CommentBarFeeds", "CSQLite", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarSupport", "CSQLite",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",

@@ -100,7 +100,8 @@ public struct LoggedMessage: Sendable, Equatable {
     /// Nil once a moderator deleted it or banned its writer.
     public var text: String?
     public var giftName: String?
-    public var amount: Int?
+    /// A gift's size (`FeedEvent.gift`'s `count`).
+    public var count: Int?
     /// When the bar received it (unix seconds).
     public var time: Double
     public var sentAt: Double?
@@ -109,6 +110,24 @@ public struct LoggedMessage: Sendable, Equatable {
     public var history: Bool
     public var firstTime: Bool
     public var deleted: Bool
+}
+
+extension LoggedMessage {
+    /// The row with its viewer's nickname as the bar would show it now: NG words masked.
+    func maskingNickname(_ filters: ChatFilters) -> LoggedMessage {
+        var masked = self
+        masked.nickname = nickname.map(filters.maskingNGWords)
+        return masked
+    }
+}
+
+extension ViewerFacts {
+    /// The viewer with their nickname's NG words masked.
+    func maskingNickname(_ filters: ChatFilters) -> ViewerFacts {
+        var masked = self
+        masked.nickname = nickname.map(filters.maskingNGWords)
+        return masked
+    }
 }
 
 /// One run of the bar on one channel.
@@ -129,8 +148,8 @@ public enum Verdict: String, Sendable {
     case shown, masked, hidden
 }
 
-/// A change to one of a viewer's choices (nickname, colour): keep it, set it, or clear it.
-public enum ViewerChoice<Value: Sendable & Equatable>: Sendable, Equatable {
+/// A change to one of a viewer's fields (nickname, colour): keep it, set it, or clear it.
+public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
     case keep
     case set(Value)
     case clear
@@ -145,7 +164,7 @@ public enum ViewerChoice<Value: Sendable & Equatable>: Sendable, Equatable {
         }
     }
 
-    func map(_ transform: (Value) -> Value) -> ViewerChoice<Value> {
+    func map(_ transform: (Value) -> Value) -> FieldChange<Value> {
         if case .set(let value) = self { return .set(transform(value)) }
         return self
     }

@@ -38,8 +38,8 @@ struct ViewersSet: ParsableCommand {
 
     func run() throws {
         let log = try db.open()
-        let nickname: ViewerChoice<String> = self.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
-        let colour: ViewerChoice<RGBColor> = self.colour.map { $0.isEmpty ? .clear : RGBColor(hex: $0).map(ViewerChoice.set) ?? .keep } ?? .keep
+        let nickname: FieldChange<String> = self.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
+        let colour: FieldChange<RGBColor> = self.colour.map { $0.isEmpty ? .clear : RGBColor(hex: $0).map(FieldChange.set) ?? .keep } ?? .keep
         try logCall { () throws(ChatMemoryError) in
             try log.setViewer(ViewerKey(channel: channel, user: user), nickname: nickname, colour: colour, hidden: hidden)
         }
