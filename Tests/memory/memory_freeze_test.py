@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The control page and the event API never stall the bar through the viewer memory (issue 37).
 
-`commentbar serve` runs on a memfd pool made as the OBS shim makes it (Tests/feeds/pool_frames.py),
+`commentbar serve` runs on a memfd pool made as the OBS shim makes it (Tests/support/pool_frames.py),
 reading a loopback relay at 25 comments/s, with the chat log on (a generated 200,000-row log) and
 the control server on. While it draws, each scenario of the security review runs:
 
-- six searches at once, each for a 200-character run of `w` (a common laugh), each sent three
-  times (the page searched again on every Enter);
+- six searches at once from six page sessions (the server runs one search at a time per client),
+  each for a 200-character run of `w` (a common laugh), each sent three times in a row;
 - sixteen viewer changes (`POST /api/viewer`) while another process holds the log's write lock;
 - `remember` turned on while another process holds the log's write lock.
 
@@ -21,6 +21,7 @@ figures are printed, and `--json` prints them for `make bench` (the goal there: 
 """
 import json
 import os
+import re
 import shutil
 import sqlite3
 import struct
@@ -28,21 +29,17 @@ import sys
 import tempfile
 import threading
 import time
-import types
 import urllib.error
 import urllib.parse
 import urllib.request
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from control.links import first_use
+from control.relay import Relay
+from support.checks import check, finish
+from support.pool_frames import QUIET, ServedBar
+from support.processes import free_port, wait_for
+
 BIN = os.path.abspath(os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar"))
-# pool_frames.py (Tests/feeds) takes the renderer from the feeds tests' pytest conftest; it is
-# to move into Tests/support with the binary as a parameter. Until then it is given here.
-sys.modules.setdefault("conftest", types.SimpleNamespace(binary=lambda: BIN))
-sys.path.insert(0, os.path.join(HERE, "..", "feeds"))
-from pool_frames import QUIET, ServedBar  # noqa: E402
-from control.relay import Relay  # noqa: E402
-from support.checks import check, finish  # noqa: E402
-from support.processes import free_port, wait_for  # noqa: E402
 
 AS_JSON = "--json" in sys.argv[1:]
 ROWS = 200_000
@@ -136,26 +133,49 @@ class Chat(threading.Thread):
 
 
 class Api:
-    """The event API as a program uses it: the token in an Authorization header."""
+    """The event API as a program uses it (the token in an Authorization header), or as one page
+    uses it (its session cookie, under the page's path: `page`)."""
 
-    def __init__(self, port, token):
-        self.base, self.token = f"http://127.0.0.1:{port}", token
+    def __init__(self, port, token=None, cookie=None, prefix=""):
+        self.port, self.token, self.cookie, self.prefix = port, token, cookie, prefix
+
+    def page(self):
+        """A page session of its own: a one-time link (`POST /api/page-link`) swapped for its
+        cookie. The server runs one search at a time per client (a second one is 429): six pages
+        are six clients, as in the review's six searches at once."""
+        status, _, body = self.exchange("/api/page-link", {})
+        status, headers = first_use(json.loads(body)["url"]) if status == 200 else (status, {})
+        cookie = headers.get("Set-Cookie", "")
+        path = re.search(r"Path=([^;]+)", cookie)
+        if status != 303 or not path:
+            raise RuntimeError(f"no page session: {status} {headers}")
+        return Api(self.port, cookie=cookie.split(";")[0], prefix=path.group(1).rstrip("/"))
 
     def call(self, path, body=None):
         """(status, seconds) of one request."""
-        request = urllib.request.Request(self.base + path, data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Authorization": f"Bearer {self.token}",
-                                                  "Content-Type": "application/json"})
+        status, seconds, _ = self.exchange(path, body)
+        return status, seconds
+
+    def exchange(self, path, body=None):
+        """(status, seconds, body) of one request."""
+        headers = {"Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{self.prefix}{path}",
+                                         data=None if body is None else json.dumps(body).encode(), headers=headers)
         started = time.monotonic()
+        answer_body = b""
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
-                answer.read()
+                answer_body = answer.read()
                 status = answer.status
         except urllib.error.HTTPError as error:
             status = error.code
         except OSError as error:
             status = f"{type(error).__name__}: {error}"
-        return status, time.monotonic() - started
+        return status, time.monotonic() - started, answer_body
 
 
 def at_once(jobs):
@@ -211,7 +231,7 @@ def main():
                 "pace_bursts": False}
 
     # The log's schema is the renderer's own: a first run makes the file, then it is filled.
-    maker = ServedBar(settings, width=320, height=120, env=env)
+    maker = ServedBar(BIN, settings, width=320, height=120, env=env)
     wait_for(lambda: relay.clients, 30)
     relay.comment("first", "Maker", "hello")
     made = wait_for(lambda: os.path.exists(db) and sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] >= 3, 30)
@@ -222,7 +242,7 @@ def main():
     generate_log(db)
     say(f"(generated {ROWS:,} comments in {time.monotonic() - began:.1f} s)")
 
-    bar = ServedBar(settings, width=320, height=120, env=env)
+    bar = ServedBar(BIN, settings, width=320, height=120, env=env)
     token_file = os.path.join(work, "comment-bar", "control-token")
     wait_for(lambda: relay.clients and os.path.exists(token_file), 30)
     with open(token_file) as file:
@@ -237,7 +257,8 @@ def main():
 
         def searches():
             path = "/api/search?" + urllib.parse.urlencode({"q": LAUGH, "limit": 100})
-            answers = at_once([lambda: [api.call(path) for _ in range(3)] for _ in range(6)])
+            pages = [api.page() for _ in range(6)]
+            answers = at_once([lambda page=page: [page.call(path) for _ in range(3)] for page in pages])
             calls = [call for answer in answers for call in (answer or [])]
             return f"{len(calls)} searches answered {sorted({str(s) for s, _ in calls})}, the slowest in " \
                    f"{max((t for _, t in calls), default=0):.2f} s"
@@ -254,9 +275,10 @@ def main():
         results["viewer_changes_locked"] = measure(watch, "16 viewer changes while the log is locked", choices)
 
         def both():
+            pages = [api.page() for _ in range(6)]
             with Locked(db):
                 path = "/api/search?" + urllib.parse.urlencode({"q": LAUGH, "limit": 100})
-                answers = at_once([lambda: api.call(path) for _ in range(6)]
+                answers = at_once([lambda page=page: page.call(path) for page in pages]
                                   + [lambda n=n: api.call("/api/viewer", {"platform": "gen", "channel": "chat",
                                                                           "user": f"viewer{n}", "colour": "#ff8800"})
                                      for n in range(16)])
