@@ -73,11 +73,12 @@ public final class ChatLog {
     }
 
     public func setViewer(_ key: ViewerKey, nickname: FieldChange<String> = .keep, colour: FieldChange<RGBColor> = .keep,
-                          hidden: Bool? = nil) throws(ChatMemoryError) {
+                          voice: FieldChange<String> = .keep, hidden: Bool? = nil) throws(ChatMemoryError) {
         let nickname = try ChatNickname.change(nickname)
+        let voice = try ViewerVoice.change(voice)
         try run { () throws(SQLiteError) in
             try store.connection.transaction { () throws(SQLiteError) in
-                try store.setChoices(key, nickname: nickname, colour: colour, hidden: hidden)
+                try store.setChoices(key, nickname: nickname, colour: colour, voice: voice, hidden: hidden)
             }
         }
     }

@@ -45,21 +45,22 @@ extension ChatMemory {
         return try await query { reader throws(SQLiteError) in try reader.viewers(of: channel) }.map { $0.maskingNickname(filters) }
     }
 
-    /// Sets a viewer's nickname, colour or hidden flag (`.clear` removes a choice). The bar uses
-    /// it from that viewer's next row on; it is `saved` once written (normally within 0.2 s),
+    /// Sets a viewer's nickname, colour, voice or hidden flag (`.clear` removes a choice). The bar
+    /// uses it from that viewer's next row on; it is `saved` once written (normally within 0.2 s),
     /// `notSaved` if `timeout` passed first (another program holds the file, the disk is full).
     @discardableResult
     public func setViewer(_ key: ViewerKey, nickname: FieldChange<String> = .keep, colour: FieldChange<RGBColor> = .keep,
-                          hidden: Bool? = nil, timeout: Duration = .seconds(2)) async -> ViewerChange {
-        let sanitized: FieldChange<String>
+                          voice: FieldChange<String> = .keep, hidden: Bool? = nil,
+                          timeout: Duration = .seconds(2)) async -> ViewerChange {
+        let sanitized: (nickname: FieldChange<String>, voice: FieldChange<String>)
         do {
-            sanitized = try ChatNickname.change(nickname)
+            sanitized = (try ChatNickname.change(nickname), try ViewerVoice.change(voice))
         } catch {
             return .refused(error.description)
         }
-        let nickname = sanitized
-        shared.lookup.withLock { $0.book.apply(key, nickname: nickname, colour: colour, hidden: hidden) }
-        writer.enqueue(.choices(key, nickname: nickname, colour: colour, hidden: hidden))
+        let (nickname, voice) = sanitized
+        shared.lookup.withLock { $0.book.apply(key, nickname: nickname, colour: colour, voice: voice, hidden: hidden) }
+        writer.enqueue(.choices(key, nickname: nickname, colour: colour, voice: voice, hidden: hidden))
         // A viewer not in memory yet is read from the file at their next row: the choice must be there.
         guard await writer.flushed(timeout: timeout) else {
             return .notSaved(problem ?? "the chat log did not take it in time")

@@ -83,7 +83,7 @@ public final class ChatMemory: Sendable {
     }
 
     /// A comment or gift arrived: looks its writer up, logs it, and returns the row as the bar
-    /// should show it (nickname, colour, badges), or nil when the viewer is hidden. A comment
+    /// should show it (nickname, colour, voice, badges), or nil when the viewer is hidden. A comment
     /// the filters show may set its writer's nickname (`@name`: `NicknameRules`); `reserved`:
     /// the channel's other names, which nobody may take.
     public func receive(_ original: ChatLine, session: UInt64, channel: ChannelRef, options: MemoryOptions,
@@ -138,6 +138,7 @@ public final class ChatMemory: Sendable {
             guard !entry.hidden else { return nil }
             line.nickname = entry.nickname
             if let colour = entry.colour { line.color = colour }
+            if let voice = entry.voice { line.voice = voice }
             return line
         }
     }

@@ -27,13 +27,13 @@ package final class ChatReader {
 
     private static let viewerColumns = """
         c.platform, c.channel, v.user, v.login, v.name, v.nickname, v.colour, v.hidden, v.first_seen, v.last_seen, v.streams,
-        v.comments, v.gifts FROM viewers v JOIN channels c ON c.id = v.channel_id
+        v.comments, v.gifts, v.voice FROM viewers v JOIN channels c ON c.id = v.channel_id
         """
 
     private static func viewer(_ row: SQLiteStatement) -> ViewerFacts {
         ViewerFacts(key: ViewerKey(platform: row.text(0) ?? "", channel: row.text(1) ?? "", user: row.text(2) ?? ""),
                     login: row.text(3), name: row.text(4) ?? "", nickname: row.text(5),
-                    colour: row.text(6).flatMap(RGBColor.init(hex:)), hidden: row.int(7) != 0,
+                    colour: row.text(6).flatMap(RGBColor.init(hex:)), voice: row.text(13), hidden: row.int(7) != 0,
                     firstSeen: row.optionalDouble(8), lastSeen: row.optionalDouble(9), streams: Int(row.int(10)),
                     comments: Int(row.int(11)), gifts: Int(row.int(12)))
     }

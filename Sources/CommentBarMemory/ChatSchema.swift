@@ -113,6 +113,8 @@ enum ChatSchema {
         CREATE INDEX viewers_by_login_key ON viewers (channel_id, login_key);
         CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """,
+        // 4: the voice speech reads a viewer in, when the streamer gave them one (`ChatLine.voice`).
+        "ALTER TABLE viewers ADD COLUMN voice TEXT;",
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -189,23 +189,25 @@ package final class ChatStore {
         return true
     }
 
-    /// Sets a viewer's nickname, colour or hidden flag (the control page, `viewers set`). A
+    /// Sets a viewer's nickname, colour, voice or hidden flag (the control page, `viewers set`). A
     /// viewer not seen yet gets a row with no first sighting: their first comment still counts
     /// as their first.
     func setChoices(_ key: ViewerKey, nickname: FieldChange<String> = .keep, colour: FieldChange<RGBColor> = .keep,
-                    hidden: Bool? = nil) throws(SQLiteError) {
+                    voice: FieldChange<String> = .keep, hidden: Bool? = nil) throws(SQLiteError) {
         let channelID = try channelID(key.channel)
         try statement("""
-            INSERT INTO viewers (channel_id, user, name, nickname, colour, hidden, name_key)
-            VALUES (?1, ?2, ?2, ?4, ?6, coalesce(?7, 0), ?8)
+            INSERT INTO viewers (channel_id, user, name, nickname, colour, hidden, name_key, voice)
+            VALUES (?1, ?2, ?2, ?4, ?6, coalesce(?7, 0), ?8, ?10)
             ON CONFLICT (channel_id, user) DO UPDATE SET
                 nickname = CASE WHEN ?3 THEN excluded.nickname ELSE nickname END,
                 colour = CASE WHEN ?5 THEN excluded.colour ELSE colour END,
+                voice = CASE WHEN ?9 THEN excluded.voice ELSE voice END,
                 hidden = coalesce(?7, hidden)
             """).run([.int(channelID), .text(key.user),
                       .bool(!nickname.isKeep), .optional(nickname.apply(to: nil)),
                       .bool(!colour.isKeep), .optional(colour.apply(to: nil)?.hex),
-                      hidden.map { .bool($0) } ?? .null, .text(nameKey(key.user))])
+                      hidden.map { .bool($0) } ?? .null, .text(nameKey(key.user)),
+                      .bool(!voice.isKeep), .optional(voice.apply(to: nil))])
     }
 
     /// The bar's NG words, kept with the log: exports and `commentbar log` mask nicknames with them.

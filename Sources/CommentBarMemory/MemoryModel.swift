@@ -57,6 +57,9 @@ public struct ViewerFacts: Sendable, Equatable {
     public var name: String
     public var nickname: String?
     public var colour: RGBColor?
+    /// The voice speech reads them in (an engine's voice name, speaker id or file), nil: as
+    /// `speech_voices` casts them.
+    public var voice: String?
     public var hidden: Bool
     /// Unix seconds; nil for a viewer named (`viewers set`) before they ever wrote.
     public var firstSeen: Double?
@@ -66,13 +69,14 @@ public struct ViewerFacts: Sendable, Equatable {
     public var gifts: Int
 
     public init(key: ViewerKey, login: String? = nil, name: String, nickname: String? = nil, colour: RGBColor? = nil,
-                hidden: Bool = false, firstSeen: Double? = nil, lastSeen: Double? = nil, streams: Int = 0,
+                voice: String? = nil, hidden: Bool = false, firstSeen: Double? = nil, lastSeen: Double? = nil, streams: Int = 0,
                 comments: Int = 0, gifts: Int = 0) {
         self.key = key
         self.login = login
         self.name = name
         self.nickname = nickname
         self.colour = colour
+        self.voice = voice
         self.hidden = hidden
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
@@ -148,7 +152,7 @@ public enum Verdict: String, Sendable {
     case shown, masked, hidden
 }
 
-/// A change to one of a viewer's fields (nickname, colour): keep it, set it, or clear it.
+/// A change to one of a viewer's fields (nickname, colour, voice): keep it, set it, or clear it.
 public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
     case keep
     case set(Value)

@@ -17,6 +17,7 @@ struct ViewerBook {
         var comments: Int
         var nickname: String?
         var colour: RGBColor?
+        var voice: String?
         var hidden: Bool
         var generation: UInt64
         /// The writer's number of this viewer's last write: evicted only once it is committed.
@@ -62,6 +63,7 @@ struct ViewerBook {
                 // Another process changed the file: its choices win; a viewer it forgot has none.
                 cached.nickname = read?.nickname
                 cached.colour = read?.colour
+                cached.voice = read?.voice
                 cached.hidden = read?.hidden ?? false
                 cached.comments = max(cached.comments, read?.comments ?? 0)
                 cached.generation = generation
@@ -74,7 +76,7 @@ struct ViewerBook {
         }
         return Entry(known: true, wroteBefore: read.map { $0.firstSeen != nil || $0.comments + $0.gifts > 0 } ?? false,
                      lastSeen: read?.lastSeen, comments: read?.comments ?? 0, nickname: read?.nickname,
-                     colour: read?.colour, hidden: read?.hidden ?? false, generation: generation)
+                     colour: read?.colour, voice: read?.voice, hidden: read?.hidden ?? false, generation: generation)
     }
 
     /// The viewer's row (`.some(nil)`: there is none), or nil when it could not be read.
@@ -129,10 +131,11 @@ struct ViewerBook {
 
     /// A choice made on the control page or by `viewers set`, applied to the next rows at once.
     mutating func apply(_ key: ViewerKey, nickname: FieldChange<String>, colour: FieldChange<RGBColor>,
-                        hidden: Bool?) {
+                        voice: FieldChange<String>, hidden: Bool?) {
         guard var entry = entries[key] else { return }
         entry.nickname = nickname.apply(to: entry.nickname)
         entry.colour = colour.apply(to: entry.colour)
+        entry.voice = voice.apply(to: entry.voice)
         entry.hidden = hidden ?? entry.hidden
         entries[key] = entry
     }

@@ -48,8 +48,9 @@ final class SessionControlBackend: ControlBackend {
             colour = .set(value)
         }
         let nickname: FieldChange<String> = choice.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
+        let voice: FieldChange<String> = choice.voice.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
         // Suspends until the memory's writer has it (its own thread): no thread waits.
-        switch await log.setViewer(key, nickname: nickname, colour: colour, hidden: choice.hidden) {
+        switch await log.setViewer(key, nickname: nickname, colour: colour, voice: voice, hidden: choice.hidden) {
         case .saved: return .saved
         case .refused(let why), .notSaved(let why): return .unavailable(why)
         }

@@ -8,7 +8,7 @@ enum MemoryWrite: Sendable {
     case message(MessageRecord)
     case delete(token: UInt64, messageID: String, at: Double)
     case deleteUser(token: UInt64, user: String, at: Double)
-    case choices(ViewerKey, nickname: FieldChange<String>, colour: FieldChange<RGBColor>, hidden: Bool?)
+    case choices(ViewerKey, nickname: FieldChange<String>, colour: FieldChange<RGBColor>, voice: FieldChange<String>, hidden: Bool?)
     /// OBS started recording at this time: the open sessions' subtitles are timed to it.
     case recording(start: Double)
     /// The bar's filters, for the verdict kept with each row.

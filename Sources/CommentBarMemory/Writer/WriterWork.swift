@@ -109,8 +109,8 @@ struct WriterWork {
             if let open = try session(token, in: store) { undone += try store.deleteMessage(id, in: open, at: at) }
         case .deleteUser(let token, let user, let at):
             if let open = try session(token, in: store) { undone += try store.deleteMessages(ofUser: user, in: open, at: at) }
-        case .choices(let key, let nickname, let colour, let hidden):
-            try store.setChoices(key, nickname: nickname, colour: colour, hidden: hidden)
+        case .choices(let key, let nickname, let colour, let voice, let hidden):
+            try store.setChoices(key, nickname: nickname, colour: colour, voice: voice, hidden: hidden)
         case .recording(let start):
             for token in sessions.keys {
                 if let open = try session(token, in: store) { try store.recordingStarted(open, at: start) }
