@@ -300,6 +300,11 @@ static void add_viewer_memory(obs_properties_t *props, obs_source_t *source)
 	obs_property_t *log = obs_properties_add_path(group, settings_key(CB_SETTING_INDEX_log_path),
 						      obs_module_text("LogPath"), OBS_PATH_FILE_SAVE, filter, NULL);
 	obs_property_set_long_description(log, obs_module_text("LogPath.Description"));
+	obs_property_t *keep = add_int(group, CB_SETTING_INDEX_log_keep_days, "LogKeepDays");
+	obs_property_set_long_description(keep, obs_module_text("LogKeepDays.Description"));
+	obs_property_t *cap = add_int(group, CB_SETTING_INDEX_log_max_mb, "LogMaxMB");
+	obs_property_int_set_suffix(cap, " MB");
+	obs_property_set_long_description(cap, obs_module_text("LogMaxMB.Description"));
 	obs_property_t *remember = obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_remember),
 							    obs_module_text("Remember"), OBS_GROUP_CHECKABLE, group);
 	obs_property_set_long_description(remember, obs_module_text("Remember.Description"));

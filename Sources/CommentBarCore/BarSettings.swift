@@ -97,6 +97,10 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var remember = SettingsSchema.bool("remember")
     /// The memory's file; empty: `$XDG_DATA_HOME/comment-bar/chat.sqlite3`.
     public var logPath: String = SettingsSchema.string("log_path")
+    /// Messages older than this many days are removed from the log (0: kept for ever)…
+    public var logKeepDays: Int = SettingsSchema.int("log_keep_days")
+    /// …and the oldest ones while it is larger than this many megabytes (0: no cap).
+    public var logMaxMB: Int = SettingsSchema.int("log_max_mb")
     /// The badge on a viewer's first comment ever on the channel; empty: by OBS's language
     /// ("初見" in Japanese, "first" otherwise).
     public var firstTimeLabel: String = SettingsSchema.string("first_time_label")
@@ -162,6 +166,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case overlayMargin = "overlay_margin"
         case remember
         case logPath = "log_path"
+        case logKeepDays = "log_keep_days"
+        case logMaxMB = "log_max_mb"
         case firstTimeLabel = "first_time_label"
         case welcomeBackDays = "welcome_back_days"
         case firstTimeSound = "first_time_sound"
@@ -240,6 +246,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.overlayMargin = value(.overlayMargin, s.overlayMargin)
         s.remember = value(.remember, s.remember)
         s.logPath = value(.logPath, s.logPath)
+        s.logKeepDays = value(.logKeepDays, s.logKeepDays)
+        s.logMaxMB = value(.logMaxMB, s.logMaxMB)
         s.firstTimeLabel = value(.firstTimeLabel, s.firstTimeLabel)
         s.welcomeBackDays = value(.welcomeBackDays, s.welcomeBackDays)
         s.firstTimeSound = value(.firstTimeSound, s.firstTimeSound)
@@ -275,6 +283,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.overlayOpacity = SettingsSchema.clamp(s.overlayOpacity, "overlay_opacity")
         s.overlayMargin = SettingsSchema.clamp(s.overlayMargin, "overlay_margin")
         s.welcomeBackDays = SettingsSchema.clamp(s.welcomeBackDays, "welcome_back_days")
+        s.logKeepDays = SettingsSchema.clamp(s.logKeepDays, "log_keep_days")
+        s.logMaxMB = SettingsSchema.clamp(s.logMaxMB, "log_max_mb")
         s.controlPort = SettingsSchema.clamp(s.controlPort, "control_port")
         s.pinSeconds = SettingsSchema.clamp(s.pinSeconds, "pin_seconds")
         if s.font.face.trimmingWhitespace().isEmpty { s.font.face = Font().face }

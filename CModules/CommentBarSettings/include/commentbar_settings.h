@@ -82,6 +82,8 @@
 	X(speech_max_delay, "speech_max_delay", CB_SETTING_INT, NULL, 10, 2, 120, NULL)                                    \
 	X(remember, "remember", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                                       \
 	X(log_path, "log_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                                       \
+	X(log_keep_days, "log_keep_days", CB_SETTING_INT, NULL, 365, 0, 36500, NULL)                                        \
+	X(log_max_mb, "log_max_mb", CB_SETTING_INT, NULL, 2048, 0, 1048576, NULL)                                           \
 	X(first_time_label, "first_time_label", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                       \
 	X(welcome_back_days, "welcome_back_days", CB_SETTING_INT, NULL, 30, 0, 3650, NULL)                                  \
 	X(first_time_sound, "first_time_sound", CB_SETTING_STRING, "off", 0, 0, 0, NULL)                                     \
