@@ -100,7 +100,7 @@ test-swift: swift-tests
 	$(SWIFT) test --skip-build $(SWIFT_RELEASE)
 
 # Every group, one after another.
-test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control
+test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control test-dock
 
 # make check: deps, then three lanes side by side (Tests/support/check.py), logs in build/check/; a
 # step STEP@AFTER waits until AFTER passed. Lane 1 builds the renderer, then the shim, the overlay
@@ -113,7 +113,7 @@ CHECK_LOGS := build/check
 CHECK_LANE_1 := renderer check-build packages test-deb test-packaging-sandboxed
 CHECK_LANE_2 := swift-tests@renderer test-swift@test-deb test-real-obs@test-deb
 CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-control@renderer test-overlay-display@check-build test-shim@test-deb \
-	test-obs-host@check-build
+	test-obs-host@check-build test-dock@test-deb
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
@@ -125,17 +125,19 @@ comma := ,
 
 include CModules/plugin/plugin.mk
 include CModules/overlay/overlay.mk
+include CModules/dock/dock.mk
 include Tests/feeds/feeds.mk
 include Tests/overlay/overlay.mk
 include Tests/bench/bench.mk
 include Tests/speech/speech.mk
 include Tests/obs/obs.mk
 include Tests/control/control.mk
+include Tests/dock/dock.mk
 include packaging/packaging.mk
 
 # After the .mk files, whose variables these prerequisites name.
 deps: apt-deps $(DEPS_STEPS)
 # What the other lanes' groups run, built before them (test-deb builds the packages).
-check-build: renderer plugin overlay $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST)
+check-build: renderer plugin overlay $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST) dock $(DOCK_TEST_PROGRAMS)
 # Every compile waits for the dependency check.
 $(PLUGIN_SO) $(OVERLAY_HELPERS) $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST): | build-deps

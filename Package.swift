@@ -169,12 +169,19 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),
         // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
-        // with a thread of its own only while the `control` setting is on.
+        // with a thread of its own only while the `control` setting is on. The page's files
+        // (Page/*.html, .css, .js) are built into it as string literals by ControlPagePlugin;
+        // AsyncHTTPClient is `control-url`'s client (already in the renderer through CommentBarNet).
         .target(name: "CommentBarControl",
                 dependencies: ["CommentBarCore", "CommentBarSupport",
                                .product(name: "NIOHTTP1", package: "swift-nio"),
-                               .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
-                swiftSettings: strictSwift),
+                               .product(name: "NIOWebSocket", package: "swift-nio"),
+                               .product(name: "AsyncHTTPClient", package: "async-http-client")] + nio,
+                exclude: ["Page"],
+                swiftSettings: strictSwift,
+                plugins: ["ControlPagePlugin"]),
+        .executableTarget(name: "ControlPageEmbedder", swiftSettings: strictSwift),
+        .plugin(name: "ControlPagePlugin", capability: .buildTool(), dependencies: ["ControlPageEmbedder"]),
         // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
         // writer thread is started only while `remember` is on.
         .target(name: "CommentBarMemory",
@@ -239,11 +246,13 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
+                                   "CommentBarFeeds", "CommentBarServices",
                                    "CommentBarNetTesting", .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: strictSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
         .testTarget(name: "CommentBarControlTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarControl", "CommentBarCore", "CommentBarSupport",
+                                   .product(name: "NIOEmbedded", package: "swift-nio"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,

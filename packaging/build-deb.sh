@@ -56,11 +56,28 @@ for extra in ${extras[@]+"${extras[@]}"}; do
 	install -m 0755 "$extra" "$pkg/usr/libexec/$name/$(basename "$extra")"
 	executables+=("debian/$name/usr/libexec/$name/$(basename "$extra")")
 done
+# The dock (DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA from packaging.mk; unset: none): the OBS module
+# comment-bar-dock beside comment-bar, its Qt 5 and Qt 6 libraries in comment-bar-dock/ beside it (a
+# folder OBS never opens: the module opens the one matching OBS's Qt), its locale files as its data.
+dock_files=()
+if [ -n "${DOCK_LOADER:-}" ]; then
+	install -d "$pkg/$plugin_dir/comment-bar-dock" "$pkg/usr/share/obs/obs-plugins/comment-bar-dock/locale"
+	install -m 0644 "$DOCK_LOADER" "$pkg/$plugin_dir/comment-bar-dock.so"
+	dock_files+=("debian/$name/$plugin_dir/comment-bar-dock.so")
+	for library in ${DOCK_LIBRARIES:-}; do
+		install -m 0644 "$library" "$pkg/$plugin_dir/comment-bar-dock/$(basename "$library")"
+		dock_files+=("debian/$name/$plugin_dir/comment-bar-dock/$(basename "$library")")
+	done
+	install -m 0644 "$DOCK_DATA"/locale/*.ini "$pkg/usr/share/obs/obs-plugins/comment-bar-dock/locale/"
+fi
 # As dh_strip does: shared objects lose unneeded symbols, executables all; no .comment/.note.
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkg/$plugin_dir/$name.so"
+for so_file in "debian/$name/$plugin_dir/$name.so" ${dock_files[@]+"${dock_files[@]}"}; do
+	strip --strip-unneeded --remove-section=.comment --remove-section=.note "$work/$so_file"
+done
 for exe in "${executables[@]}"; do strip --remove-section=.comment --remove-section=.note "$work/$exe"; done
 # What is packed, not what was given: no Swift shared library, no RUNPATH.
-(cd "$work" && "$here/check-no-swift-runtime.sh" "debian/$name/$plugin_dir/$name.so" "${executables[@]}")
+(cd "$work" && "$here/check-no-swift-runtime.sh" "debian/$name/$plugin_dir/$name.so" "${executables[@]}" \
+	${dock_files[@]+"${dock_files[@]}"})
 shim_needs=$(readelf -d "$pkg/$plugin_dir/$name.so" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' |
 	grep -vxE 'libobs\.so\.0|libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|ld-linux.*' || true)
 if [ -n "$shim_needs" ]; then
@@ -80,6 +97,19 @@ dpkg-shlibdeps -Tdebian/$name.substvars "${executables[@]}"
 # libobs.so.0 is the PPA's obs-studio's (no shlibs information) it is only a warning.
 dpkg-shlibdeps -pshim -xlibobs0 --ignore-missing-info -Tdebian/$name.substvars "debian/$name/$plugin_dir/$name.so"
 grep -q '^shim:Depends=' debian/$name.substvars || echo 'shim:Depends=' >>debian/$name.substvars
+# The dock's libc and libstdc++, as dock:Depends. Not its Qt nor libobs: whichever OBS is installed
+# brings the Qt it is built with (Debian's OBS 29 Qt 5, the PPA's OBS 30+ Qt 6), and the dock opens
+# only that one's library; a Depends on both majors would install the other Qt for nothing.
+dock_qt=(libqt5core5a libqt5gui5 libqt5gui5-gles libqt5widgets5 libqt5network5 libqt6core6 libqt6gui6 libqt6widgets6
+	libqt6network6)
+if [ ${#dock_files[@]} -gt 0 ]; then
+	dpkg-shlibdeps -pdock -xlibobs0 "${dock_qt[@]/#/-x}" --ignore-missing-info -Tdebian/$name.substvars "${dock_files[@]}"
+fi
+grep -q '^dock:Depends=' debian/$name.substvars || echo 'dock:Depends=' >>debian/$name.substvars
+if grep -E '^dock:Depends=' debian/$name.substvars | grep -qiE 'qt|libobs'; then
+	echo "build-deb: Depends would name a Qt or libobs for the dock: $(grep '^dock:Depends=' debian/$name.substvars)" >&2
+	exit 1
+fi
 if grep -qE '(^|[ ,=])libobs0([ ,]|$)' debian/$name.substvars; then
 	echo "build-deb: Depends would name libobs0 (apt would remove the OBS PPA's obs-studio): $(cat debian/$name.substvars)" >&2
 	exit 1

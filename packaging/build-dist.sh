@@ -23,11 +23,29 @@ for extra in "$@"; do
 	install -m 0755 "$extra" "$root/comment-bar/bin/64bit/$(basename "$extra")"
 	executables+=("$root/comment-bar/bin/64bit/$(basename "$extra")")
 done
+# The dock (DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA from packaging.mk; unset: none): a plugin folder of
+# its own (OBS opens only NAME/bin/64bit/NAME.so there), its Qt 5 and Qt 6 libraries in
+# bin/64bit/comment-bar-dock/, where the module looks.
+dock_files=()
+if [ -n "${DOCK_LOADER:-}" ]; then
+	dock=$root/comment-bar-dock
+	install -d "$dock/bin/64bit/comment-bar-dock" "$dock/data/locale"
+	install -m 0755 "$DOCK_LOADER" "$dock/bin/64bit/comment-bar-dock.so"
+	dock_files+=("$dock/bin/64bit/comment-bar-dock.so")
+	for library in ${DOCK_LIBRARIES:-}; do
+		install -m 0755 "$library" "$dock/bin/64bit/comment-bar-dock/$(basename "$library")"
+		dock_files+=("$dock/bin/64bit/comment-bar-dock/$(basename "$library")")
+	done
+	install -m 0644 "$DOCK_DATA"/locale/*.ini "$dock/data/locale/"
+fi
 # Stripped here, so install.sh needs no binutils on the user's machine.
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/comment-bar/bin/64bit/comment-bar.so"
+for so_file in "$root/comment-bar/bin/64bit/comment-bar.so" ${dock_files[@]+"${dock_files[@]}"}; do
+	strip --strip-unneeded --remove-section=.comment --remove-section=.note "$so_file"
+done
 for exe in "${executables[@]}"; do strip --remove-section=.comment --remove-section=.note "$exe"; done
 # What is packed: no Swift shared library, no RUNPATH.
-"$here/check-no-swift-runtime.sh" "$root/comment-bar/bin/64bit/comment-bar.so" "${executables[@]}"
+"$here/check-no-swift-runtime.sh" "$root/comment-bar/bin/64bit/comment-bar.so" "${executables[@]}" \
+	${dock_files[@]+"${dock_files[@]}"}
 install -m 0644 "$top"/plugin/data/locale/*.ini "$root/comment-bar/data/locale/"
 install -m 0755 "$here/dist/install.sh" "$here/dist/uninstall.sh" "$root/"
 install -m 0644 "$here/dist/README" "$here/copyright" "$root/"

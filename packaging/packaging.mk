@@ -56,7 +56,10 @@ DEPENDENCIES_JSON := $(PACKAGE_BUILD_DIR)/dependencies.json
 # and the make rule that builds it, e.g. `PACKAGE_LIBEXEC_EXTRA += build/overlay/commentbar-overlay`
 # in a .mk the Makefile includes before this one (prerequisites are read as the rules are). They are checked like the renderer (no Swift library, no RUNPATH) and their libraries enter Depends.
 PACKAGE_LIBEXEC_EXTRA ?=
-PACKAGE_INPUTS := $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA) packaging/check-no-swift-runtime.sh
+# The dock (CModules/dock/dock.mk, included before this file): PACKAGE_DOCK_FILES are packed, PACKAGE_DOCK_ENV
+# names them to the package scripts (DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA; unset: no dock).
+PACKAGE_INPUTS := $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA) $(PACKAGE_DOCK_FILES) \
+	packaging/check-no-swift-runtime.sh
 
 # The packages' tools, checked before anything is built (build-deps: the compilers and libraries).
 # Every package and what the packaging tests compare against (make check builds them in one step).
@@ -69,17 +72,18 @@ packaging-build-deps:
 
 deb: $(DEB)
 $(DEB): $(PACKAGE_INPUTS) $(DEB_INPUTS) | packaging-build-deps build-deps
-	packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR) $(VERSION) $(PACKAGE_LIBEXEC_EXTRA)
+	$(PACKAGE_DOCK_ENV) packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR) $(VERSION) \
+		$(PACKAGE_LIBEXEC_EXTRA)
 
 $(DEB_OLDER): $(PACKAGE_INPUTS) $(DEB_INPUTS) | packaging-build-deps build-deps
-	DEB_COMPRESSION=none packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR)/older $(DEB_OLDER_VERSION) \
+	DEB_COMPRESSION=none $(PACKAGE_DOCK_ENV) packaging/build-deb.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR)/older $(DEB_OLDER_VERSION) \
 		$(PACKAGE_LIBEXEC_EXTRA)
 
 dist: $(DIST)
 $(DIST): $(PACKAGE_INPUTS) packaging/build-dist.sh packaging/dist/install.sh packaging/dist/uninstall.sh \
 		packaging/dist/README packaging/copyright packaging/debian/changelog $(wildcard plugin/data/locale/*.ini) VERSION \
 		| packaging-build-deps build-deps
-	packaging/build-dist.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR) $(PACKAGE_LIBEXEC_EXTRA)
+	$(PACKAGE_DOCK_ENV) packaging/build-dist.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGING_DIR) $(PACKAGE_LIBEXEC_EXTRA)
 
 # After merges that add source files: their SPDX line (idempotent).
 spdx-headers:
@@ -123,7 +127,7 @@ test-flatpak: $(PACKAGE_INPUTS) $(DEPENDENCIES_JSON)
 FLATPAK_PREFIX ?= /app/plugins/CommentBar
 .PHONY: flatpak-install
 flatpak-install: $(PACKAGE_INPUTS)
-	$(FLATPAK_DIR)/install-extension.sh $(FLATPAK_PREFIX) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
+	$(PACKAGE_DOCK_ENV) $(FLATPAK_DIR)/install-extension.sh $(FLATPAK_PREFIX) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 
 # After a change of Package.swift's packages: the manifest's SwiftPM sources anew.
 flatpak-sources: $(DEPENDENCIES_JSON)

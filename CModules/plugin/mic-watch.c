@@ -1,7 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* mic-watch: the microphone's state for the bar's badge (see mic-watch.h). */
+/*
+ * mic-watch: which OBS source is the bar's mic, and its state for the badge
+ * (see mic-watch.h); its level is mic-meter's.
+ *
+ * Which thread touches which field:
+ *   bar_name, changed, renamed, changed_data, core_signals, meter
+ *                    set by create, read-only until destroy.
+ *   wanted, level_wanted (mutex)
+ *                    written by configure (the thread that updates the bar's settings,
+ *                    usually OBS's UI thread) and, wanted only, by the watched source's
+ *                    "rename" signal (the renaming thread); read by resolve (graphics thread).
+ *   source (mutex)   written by the graphics thread (attach, detach) and by destroy, once the
+ *                    bar no longer ticks; read by whichever thread computes the state.
+ *   state (mutex)    written by update_state on OBS's signal threads (per-source signals), its
+ *                    audio thread (the capture verdict) and the graphics thread (resolve);
+ *                    read by mic_watch_read on any thread.
+ *   logged_missing   the graphics thread only.
+ *   dirty            set by OBS's signal threads and configure, cleared by tick (graphics). Atomic.
+ *   capture_muted    written by the audio thread; reset by attach (graphics). Atomic.
+ *   push_to_talk, push_to_mute, silent
+ *                    written by their signals' threads and by attach (graphics). Atomic.
+ */
 #define _GNU_SOURCE
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -9,6 +29,7 @@
 
 #include <obs-module.h>
 
+#include "mic-meter.h"
 #include "mic-watch.h"
 #include "plugin-log.h"
 #include "safe-text.h"
@@ -16,8 +37,6 @@
 /* The global Mic/Aux channels of OBS's audio settings. */
 #define FIRST_MIC_CHANNEL 3
 #define LAST_MIC_CHANNEL 6
-/* The meter's range: -60 dBFS and below is silent, 0 dBFS is full. */
-#define METER_FLOOR_DB -60.0f
 
 struct mic_watch {
 	char *bar_name; /* escaped, for the log */
@@ -25,17 +44,17 @@ struct mic_watch {
 	mic_watch_renamed renamed;
 	void *changed_data;
 	signal_handler_t *core_signals; /* NULL without a running OBS core */
+	struct mic_meter *meter;        /* the level, measured while level_wanted and an audio source is watched */
 
 	/* Guards what follows. Never held while connecting or disconnecting a signal
 	 * or a callback: OBS holds its own lock while it calls ours, which take this one. */
 	pthread_mutex_t mutex;
 	char *wanted; /* the name from the properties; "" = first Mic/Aux channel */
-	bool meter;
+	bool level_wanted; /* the meter setting */
 	obs_source_t *source; /* the source watched (one reference), or NULL; set only by tick */
 	enum mic_state state;
 
-	/* Only the thread that calls mic_watch_tick (OBS's graphics thread) touches these. */
-	obs_volmeter_t *volmeter;
+	/* Only the thread that calls mic_watch_tick (OBS's graphics thread) touches this. */
 	bool logged_missing; /* one log line per missing name, not one per tick */
 
 	atomic_bool dirty;          /* which source it is may have changed: resolve in tick */
@@ -46,9 +65,6 @@ struct mic_watch {
 	atomic_bool push_to_mute;
 	/* OBS signals "volume" before it stores the new volume: the handler keeps it here. */
 	atomic_bool silent;
-	/* The state as last computed, for the audio thread's meter (a muted mic reads 0). */
-	atomic_bool muted_now;
-	atomic_int level;           /* -1: no meter */
 };
 
 const char *mic_state_name(enum mic_state state)
@@ -89,7 +105,7 @@ static void update_state(struct mic_watch *w)
 	const enum mic_state next = compute_locked(w);
 	const bool changed = next != w->state;
 	w->state = next;
-	atomic_store(&w->muted_now, next != MIC_STATE_ON);
+	mic_meter_set_heard(w->meter, next == MIC_STATE_ON); /* a mic not heard reads 0 */
 	pthread_mutex_unlock(&w->mutex);
 	if (changed)
 		w->changed(w->changed_data);
@@ -141,26 +157,6 @@ static void audio_capture(void *data, obs_source_t *source, const struct audio_d
 		update_state(w);
 }
 
-static void volmeter_update(void *data, const float magnitude[MAX_AUDIO_CHANNELS], const float peak[MAX_AUDIO_CHANNELS],
-			    const float input_peak[MAX_AUDIO_CHANNELS])
-{
-	(void)magnitude;
-	(void)input_peak;
-	struct mic_watch *w = data;
-	float loudest = -INFINITY;
-	for (int i = 0; i < MAX_AUDIO_CHANNELS; i++)
-		if (isfinite(peak[i]) && peak[i] > loudest)
-			loudest = peak[i];
-	int step = 0;
-	/* OBS meters a muted source as if it were not: the bar's meter says what is heard. */
-	if (loudest > METER_FLOOR_DB && !atomic_load(&w->muted_now))
-		step = (int)lroundf((loudest - METER_FLOOR_DB) / -METER_FLOOR_DB * MIC_LEVEL_STEPS);
-	step = step < 0 ? 0 : step > MIC_LEVEL_STEPS ? MIC_LEVEL_STEPS : step;
-	/* Only a visible step is news: a silent mic makes no frames. */
-	if (atomic_exchange(&w->level, step) != step)
-		w->changed(w->changed_data);
-}
-
 /* The watched source has a new name: a named watch follows it (an empty name follows the
  * Mic/Aux channel, not a name). */
 static void source_renamed_signal(void *data, calldata_t *params)
@@ -205,11 +201,7 @@ static void detach(struct mic_watch *w)
 	signal_handler_disconnect(signals, "push_to_talk_changed", push_to_talk_signal, w);
 	signal_handler_disconnect(signals, "push_to_mute_changed", push_to_mute_signal, w);
 	obs_source_remove_audio_capture_callback(source, audio_capture, w);
-	if (w->volmeter) {
-		obs_volmeter_remove_callback(w->volmeter, volmeter_update, w);
-		obs_volmeter_destroy(w->volmeter);
-		w->volmeter = NULL;
-	}
+	mic_meter_detach(w->meter);
 	pthread_mutex_lock(&w->mutex);
 	w->source = NULL;
 	pthread_mutex_unlock(&w->mutex);
@@ -217,7 +209,7 @@ static void detach(struct mic_watch *w)
 }
 
 /* Watches source (a new reference, given to the watch). Tick's thread, mutex not held. */
-static void attach(struct mic_watch *w, obs_source_t *source, bool meter)
+static void attach(struct mic_watch *w, obs_source_t *source, bool level_wanted)
 {
 	atomic_store(&w->capture_muted, false);
 	atomic_store(&w->push_to_talk, obs_source_push_to_talk_enabled(source));
@@ -236,11 +228,8 @@ static void attach(struct mic_watch *w, obs_source_t *source, bool meter)
 	for (size_t i = 0; i < sizeof(identity_signals) / sizeof(*identity_signals); i++)
 		signal_handler_connect(signals, identity_signals[i], source_identity_signal, w);
 	obs_source_add_audio_capture_callback(source, audio_capture, w);
-	if (meter && (obs_source_get_output_flags(source) & OBS_SOURCE_AUDIO)) {
-		w->volmeter = obs_volmeter_create(OBS_FADER_LOG);
-		obs_volmeter_add_callback(w->volmeter, volmeter_update, w);
-		obs_volmeter_attach_source(w->volmeter, source);
-	}
+	if (level_wanted && (obs_source_get_output_flags(source) & OBS_SOURCE_AUDIO))
+		mic_meter_attach(w->meter, source);
 }
 
 /* The source the settings name, as a new reference, or NULL. */
@@ -269,25 +258,22 @@ static void resolve(struct mic_watch *w)
 		return;
 	pthread_mutex_lock(&w->mutex);
 	char *wanted = strdup(w->wanted);
-	const bool meter = w->meter;
+	const bool level_wanted = w->level_wanted;
 	obs_source_t *current = w->source;
 	pthread_mutex_unlock(&w->mutex);
 	if (!wanted)
 		return;
 	obs_source_t *found = find_source(wanted);
 	const bool is_audio = found && (obs_source_get_output_flags(found) & OBS_SOURCE_AUDIO);
-	const bool meter_matches = (w->volmeter != NULL) == (meter && is_audio);
+	const bool meter_matches = mic_meter_attached(w->meter) == (level_wanted && is_audio);
 	if (found && found == current && meter_matches) {
 		obs_source_release(found);
 	} else {
 		detach(w);
 		if (found)
-			attach(w, found, meter);
+			attach(w, found, level_wanted);
 	}
-	if (!meter)
-		atomic_store(&w->level, -1);
-	else if (!w->volmeter || atomic_load(&w->level) < 0)
-		atomic_store(&w->level, 0);
+	mic_meter_settle(w->meter, level_wanted);
 	const bool missing = wanted[0] && !is_audio;
 	if (missing && !w->logged_missing) {
 		char shown[SAFE_TEXT_LOG_SIZE];
@@ -322,7 +308,9 @@ struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed chang
 	safe_text_escape_string(shown, sizeof(shown), bar_name ? bar_name : "");
 	w->bar_name = strdup(shown);
 	w->wanted = strdup("");
-	if (!w->bar_name || !w->wanted) {
+	w->meter = mic_meter_create(changed, data);
+	if (!w->bar_name || !w->wanted || !w->meter) {
+		mic_meter_destroy(w->meter);
 		free(w->bar_name);
 		free(w->wanted);
 		free(w);
@@ -337,8 +325,6 @@ struct mic_watch *mic_watch_create(const char *bar_name, mic_watch_changed chang
 	atomic_init(&w->push_to_talk, false);
 	atomic_init(&w->push_to_mute, false);
 	atomic_init(&w->silent, false);
-	atomic_init(&w->muted_now, true);
-	atomic_init(&w->level, -1);
 	w->core_signals = obs_get_signal_handler();
 	if (w->core_signals)
 		for (size_t i = 0; i < sizeof(core_signals) / sizeof(*core_signals); i++)
@@ -352,11 +338,11 @@ void mic_watch_configure(struct mic_watch *w, const char *source_name, bool mete
 	if (!wanted)
 		return;
 	pthread_mutex_lock(&w->mutex);
-	const bool changed = strcmp(wanted, w->wanted) != 0 || meter != w->meter;
+	const bool changed = strcmp(wanted, w->wanted) != 0 || meter != w->level_wanted;
 	if (changed) {
 		free(w->wanted);
 		w->wanted = wanted;
-		w->meter = meter;
+		w->level_wanted = meter;
 	}
 	pthread_mutex_unlock(&w->mutex);
 	if (!changed)
@@ -376,7 +362,7 @@ void mic_watch_read(struct mic_watch *w, enum mic_state *state, int *level)
 	pthread_mutex_lock(&w->mutex);
 	*state = w->state;
 	pthread_mutex_unlock(&w->mutex);
-	*level = atomic_load(&w->level);
+	*level = mic_meter_level(w->meter);
 }
 
 void mic_watch_destroy(struct mic_watch *w)
@@ -387,6 +373,7 @@ void mic_watch_destroy(struct mic_watch *w)
 		for (size_t i = 0; i < sizeof(core_signals) / sizeof(*core_signals); i++)
 			signal_handler_disconnect(w->core_signals, core_signals[i], core_signal, w);
 	detach(w);
+	mic_meter_destroy(w->meter);
 	pthread_mutex_destroy(&w->mutex);
 	free(w->wanted);
 	free(w->bar_name);

@@ -4,7 +4,8 @@
  * OBS audio source its properties name ("" = OBS's first global Mic/Aux
  * channel): on, muted (muted, disabled, volume 0, push-to-talk not held,
  * push-to-mute held), none (no such source, or not an audio source) or
- * unknown (no name and no Mic/Aux channel), and optionally its level.
+ * unknown (no name and no Mic/Aux channel), and optionally its level, which
+ * the watch's mic-meter measures on the source it follows.
  *
  * It follows the source through renames, removal and re-creation and the
  * user's audio settings: per-source signals update the state at once; changes
@@ -15,15 +16,14 @@
 
 #include <stdbool.h>
 
+#include "mic-meter.h" /* MIC_LEVEL_STEPS */
+
 enum mic_state {
 	MIC_STATE_UNKNOWN,
 	MIC_STATE_NONE,
 	MIC_STATE_ON,
 	MIC_STATE_MUTED,
 };
-
-/* The level meter's steps: 0 (silent) to MIC_LEVEL_STEPS. */
-#define MIC_LEVEL_STEPS 10
 
 struct mic_watch;
 /* Called (from OBS's signal, audio or graphics threads) when the state or level

@@ -21,7 +21,7 @@ SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
 PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c settings-line.c \
 	source-properties.c source-secrets.c source-commands.c renderer-input.c renderer-supervisor.c \
 	renderer-run.c child-process.c stdin-queue.c stderr-log.c log-limiter.c pool-watch.c \
-	shim-threads.c safe-text.c frame-pool.c on-air.c mic-watch.c bar-live-state.c speech-ring.c speech-audio.c) \
+	shim-threads.c safe-text.c frame-pool.c on-air.c mic-watch.c mic-meter.c bar-live-state.c speech-ring.c speech-audio.c) \
 	$(SETTINGS_DIR)/commentbar_settings.c $(POOL_ABI_DIR)/pool_abi.c
 # The version header (from VERSION) names the release in the log line at load.
 VERSION_INCLUDE_DIR := CModules/CommentBarVersion/include

@@ -135,6 +135,7 @@ static void add_speech(obs_properties_t *props)
 	obs_property_t *voice = obs_properties_add_text(group, settings_key(CB_SETTING_INDEX_speech_voice),
 							obs_module_text("SpeechVoice"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(voice, obs_module_text("SpeechVoice.Description"));
+	add_choices(group, CB_SETTING_INDEX_speech_voices, "SpeechVoices");
 	obs_property_t *server = obs_properties_add_text(group, settings_key(CB_SETTING_INDEX_speech_server),
 							 obs_module_text("SpeechServer"), OBS_TEXT_DEFAULT);
 	obs_property_set_long_description(server, obs_module_text("SpeechServer.Description"));

@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// Who may use the control server: requests that name it on loopback (the `Host` header, against
-/// DNS rebinding), carry the token (a bearer header, the page's cookie, or `?token=` once), and,
-/// from a browser, come from its own page (the `Origin` header). No CORS header is ever sent, so
-/// another site's page can neither read an answer nor send JSON.
-public struct ControlAccess: Sendable {
-    public let port: Int
-    let token: String
-
-    /// The page's cookie: sent back only to this host, never to other sites' requests, never to scripts.
-    public static let cookieName = "commentbar_token"
-
-    public init(port: Int, token: String) {
-        self.port = port
-        self.token = token
-    }
+/// DNS rebinding), prove they may (the token in a bearer header, or the page's session cookie
+/// under the page's path), and, from a browser, come from its own page (the `Origin` header).
+/// No CORS header is ever sent, so another site's page can neither read an answer nor send JSON.
+struct ControlAccess: Sendable {
+    let port: Int
+    let token: TokenWatch
+    let sessions: PageSessions
 
     /// The host names a request may give: this server's own loopback addresses, with its port.
-    public var allowedHosts: [String] { ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"] }
+    var allowedHosts: [String] { ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"] }
 
     /// The `Host` header as allowed (lower case), or nil: refused.
-    public func host(_ header: String?) -> String? {
+    func host(_ header: String?) -> String? {
         guard let header else { return nil }
         let host = header.lowercased()
         return allowedHosts.contains(host) ? host : nil
@@ -28,43 +21,56 @@ public struct ControlAccess: Sendable {
 
     /// A browser's `Origin` must be the page's own (`http://` and the host it asked for); a
     /// program that sends none (websocat, a script) is judged by its token alone.
-    public func originAllowed(_ origin: String?, host: String) -> Bool {
+    func originAllowed(_ origin: String?, host: String) -> Bool {
         guard let origin else { return true }
         return origin.lowercased() == "http://" + host
     }
 
-    /// How a request proved it knows the token.
-    public enum Credential: Sendable, Equatable {
+    /// How a request proved it may use the server.
+    enum Credential: Sendable, Equatable {
         case bearer
-        case cookie
-        /// `?token=`: a page opened from `control-url` gets the cookie and is sent on without it.
+        /// The page's cookie (its value), under the page's path only.
+        case session(String)
+        /// `?token=` on the root's `/api/events`, for WebSocket clients that cannot set a header.
         case query
         case none
+
+        /// Who is asking, for the limits kept per client (one search at a time): every holder of
+        /// the token is one client, each page session another.
+        var client: String? {
+            switch self {
+            case .bearer, .query: return "token"
+            case .session(let id): return "session " + id
+            case .none: return nil
+            }
+        }
     }
 
-    /// Which of the request's proofs is the token (a wrong one counts as none).
-    public func credential(authorization: String?, cookie: String?, queryToken: String?) -> Credential {
-        if let authorization, authorization.hasPrefix("Bearer "),
+    /// Which of the request's proofs holds (a wrong one counts as none). Under the page's path a
+    /// session cookie counts; at the root only the token does (the cookie is never sent there).
+    /// Every cookie of the session's name is tried: a page on another port of 127.0.0.1 can set
+    /// one with a longer path, which the browser sends first (cookie tossing).
+    func credential(authorization: String?, cookie: String?, queryToken: String?, underPage: Bool,
+                    allowsQuery: Bool = false) -> Credential {
+        let token = self.token.current()
+        if let token, let authorization, authorization.hasPrefix("Bearer "),
            ControlToken.matches(authorization.dropFirst("Bearer ".count), token) {
             return .bearer
         }
-        if let cookie, let value = Self.cookieValue(cookie, name: Self.cookieName), ControlToken.matches(value, token) {
-            return .cookie
+        if underPage, let cookie, token != nil {
+            for value in Self.cookieValues(cookie, name: PageSessions.cookieName) where sessions.isSession(value) {
+                return .session(String(value))
+            }
         }
-        if let queryToken, ControlToken.matches(queryToken, token) { return .query }
+        if allowsQuery, let token, let queryToken, ControlToken.matches(queryToken, token) { return .query }
         return .none
     }
 
-    /// `Set-Cookie` for the page: the token, for this host's every path, never to scripts nor
-    /// with any cross-site request.
-    public var setCookie: String { "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict" }
-
-    /// A cookie's value in a `Cookie` header (`a=1; b=2`).
-    static func cookieValue(_ header: String, name: String) -> Substring? {
-        for part in header.split(separator: ";") {
+    /// Every value of the cookie `name` in a `Cookie` header (`a=1; b=2; a=3`), in order.
+    static func cookieValues(_ header: String, name: String) -> [Substring] {
+        header.split(separator: ";").compactMap { part in
             let pair = part.drop(while: { $0 == " " })
-            if pair.hasPrefix(name + "=") { return pair.dropFirst(name.count + 1) }
+            return pair.hasPrefix(name + "=") ? pair.dropFirst(name.count + 1) : nil
         }
-        return nil
     }
 }

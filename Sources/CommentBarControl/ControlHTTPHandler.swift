@@ -5,7 +5,8 @@ import NIOWebSocket
 
 /// The HTTP side of one connection: gathers a request (its body bounded: larger is a 413 and the
 /// connection closes without reading on), has `ControlRoutes` answer it off the event loop, and
-/// writes the answer. NIO's pipeline handler keeps pipelined requests in order.
+/// writes the answer. NIO's pipeline handler keeps pipelined requests in order. It tells the
+/// request deadline when a request came whole, and the slots when the connection proved itself.
 final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -14,13 +15,17 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let maxBodyBytes = 64 * 1024
 
     private let routes: ControlRoutes
+    private let deadline: RequestDeadline
+    private let slots: ConnectionSlots
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
     /// The request was refused before its end: the rest of it is ignored.
     private var refused = false
 
-    init(routes: ControlRoutes) {
+    init(routes: ControlRoutes, deadline: RequestDeadline, slots: ConnectionSlots) {
         self.routes = routes
+        self.deadline = deadline
+        self.slots = slots
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -39,6 +44,7 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             body.writeBuffer(&part)
         case .end:
+            deadline.requestEnded()
             guard !refused, let head else { return }
             self.head = nil
             let request = ControlRequest(head: head, body: body)
@@ -46,8 +52,10 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             let keepAlive = head.isKeepAlive
             let version = head.version
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let slots = self.slots
             context.eventLoop.makeFutureWithTask { await routes.respond(to: request) }
                 .assumeIsolated().whenSuccess { response in
+                    if response.authenticated { slots.proven(bound.value.channel) }
                     Self.write(response, version: version, keepAlive: keepAlive, context: bound.value)
                 }
         }

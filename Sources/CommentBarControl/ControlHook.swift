@@ -9,22 +9,23 @@ import Synchronization
 /// as the `control` and `control_port` settings say (off: no socket, no thread), hands it the
 /// events the bar applied and the pin the bar shows, and opens the page in the browser. A
 /// port already taken (or any start that fails) is one line in the log and a `problem` for the
-/// bar's status, and is tried again with `Backoff` until it works or the settings change; the
-/// bar keeps going. Every call returns at once.
+/// bar's status (`ProblemReporter`), and is tried again with `Backoff` until it works or the
+/// settings change; the bar keeps going. Every call returns at once.
 public final class ControlHook: Sendable {
     private let log: Logger
     private let backend: any ControlBackend
     private let tokenFolder: String?
-    private let changed: @Sendable () -> Void
+    private let problems: ProblemReporter
     private let opener: BrowserOpener
+    private let options: ControlServer.Options
     private let state: Mutex<State>
 
     struct State {
-        /// What the settings ask for (nil: off).
+        /// What the settings ask for (nil: off; 0: any free port, for tests).
         var wantedPort: Int?
         var server: ControlServer?
-        var token: String?
-        var problem: String?
+        /// The port the running server was started for (its own, unless that was 0).
+        var serving: Int?
         /// The bar's streams, in origin order.
         var streams: [ControlStream] = []
         /// The pinned row last announced (nil: none).
@@ -34,26 +35,26 @@ public final class ControlHook: Sendable {
         /// The next try of a start that failed, while it waits.
         var retry: Task<Void, Never>?
         var backoff: Backoff
-        /// The problem last logged: a retry that fails the same way is not logged again.
-        var logged: String?
     }
 
     /// `backend`: the session's side; `changed`: the problem to show changed (the frame loop
     /// looks at `problem`); `tokenFolder`: where the token file is (default: `ControlToken.folder()`).
-    /// `retry`: the waits between tries of a start that failed.
+    /// `retry`: the waits between tries of a start that failed; `options`: the server's limits.
     public init(log: Logger, backend: any ControlBackend, tokenFolder: String? = nil,
                 opener: BrowserOpener? = nil, retry: Backoff = Backoff(base: .seconds(1), cap: .seconds(30)),
+                options: ControlServer.Options = ControlServer.Options(),
                 changed: @escaping @Sendable () -> Void = {}) {
         state = Mutex(State(backoff: retry))
         self.log = log
         self.backend = backend
         self.tokenFolder = tokenFolder
-        self.changed = changed
+        self.options = options
+        problems = ProblemReporter(log: log, changed: changed)
         self.opener = opener ?? BrowserOpener(log: log)
     }
 
     /// Why the control page does not work, for the bar's status line (nil: it works, or is off).
-    public var problem: String? { state.withLock { $0.problem } }
+    public var problem: String? { problems.current }
 
     /// The running server's port (nil: off, or not started yet).
     public var port: Int? { state.withLock { $0.server?.port } }
@@ -67,7 +68,7 @@ public final class ControlHook: Sendable {
             state.retry?.cancel()
             state.retry = nil
             state.backoff.reset()
-            state.logged = nil
+            problems.forgetLogged()
             enqueue(wanted, in: &state)
         }
     }
@@ -109,45 +110,45 @@ public final class ControlHook: Sendable {
     }
 
     private func apply(_ wanted: Int?) async {
-        let running = state.withLock { $0.server }
-        if let running, running.port == wanted { return }
+        let (running, serving) = state.withLock { ($0.server, $0.serving) }
+        if running != nil, serving == wanted { return }
         if let running {
             await running.stop()
-            state.withLock { $0.server = nil }
+            state.withLock {
+                $0.server = nil
+                $0.serving = nil
+            }
             log.info("control page: off (port \(running.port) closed)")
         }
         guard let port = wanted else {
-            show(nil)
+            problems.report(nil)
             return
         }
         // A try of a port no longer wanted (the settings moved on) does nothing.
         guard state.withLock({ $0.wantedPort == port }) else { return }
-        let token: String
+        let token: TokenWatch
         do {
-            let loaded = try ControlToken.load(folder: tokenFolder)
-            if let note = loaded.note { log.info("\(note)") }
-            token = loaded.token
+            token = try TokenWatch(folder: tokenFolder, log: log)
         } catch {
             failed("control page: \(error.description)", port: port)
             return
         }
         do {
-            let server = try await ControlServer.start(port: port, token: token, backend: backend, log: log)
+            let server = try await ControlServer.start(port: port, token: token, backend: backend, log: log,
+                                                       options: options)
             let stillWanted = state.withLock { state -> Bool in
                 guard state.wantedPort == port else { return false }
                 state.server = server
-                state.token = token
+                state.serving = port
                 // The pin shown now is announced to the new server at the next frame.
                 state.announcedPin = nil
                 return true
             }
             guard stillWanted else { return await server.stop() }
-            log.info("control page: on http://127.0.0.1:\(port)/ (\(server.addresses.joined(separator: ", ")))")
-            state.withLock {
-                $0.backoff.reset()
-                $0.logged = nil
-            }
-            show(nil)
+            log.info("control page: on port \(server.port) (\(server.addresses.joined(separator: ", ")))")
+            state.withLock { $0.backoff.reset() }
+            problems.forgetLogged()
+            problems.report(nil)
         } catch {
             failed(error.description, port: port)
         }
@@ -156,21 +157,8 @@ public final class ControlHook: Sendable {
     /// One log line per distinct problem (a retry that fails alike is quiet), the bar's status,
     /// and the next try.
     private func failed(_ problem: String, port: Int) {
-        let new = state.withLock { state -> Bool in
-            defer { state.logged = problem }
-            return state.logged != problem
-        }
-        if new { log.error("\(problem); trying again until it is free or the settings change") }
-        show(problem)
+        if problems.report(problem) { log.info("control page: trying again until it works or the settings change") }
         retryLater(port)
-    }
-
-    private func show(_ problem: String?) {
-        let different = state.withLock { state -> Bool in
-            defer { state.problem = problem }
-            return state.problem != problem
-        }
-        if different { changed() }
     }
 
     /// The bar's streams (a new feed started): events name them by the origin's index.
@@ -242,16 +230,14 @@ public final class ControlHook: Sendable {
         return streams[index]
     }
 
-    /// Opens the page in the default browser (the source's "Open control page" button).
+    /// Opens the page in the default browser (the source's "Open control page" button): its
+    /// address carries a one-time code, never the token (`xdg-open`'s command line is public).
     public func openPage() {
-        guard let (port, token) = state.withLock({ state -> (Int, String)? in
-            guard let server = state.server, let token = state.token else { return nil }
-            return (server.port, token)
-        }) else {
+        guard let server = state.withLock({ $0.server }) else {
             log.warning("control page: it is off: tick \"Control page\" in the source's properties first")
             return
         }
-        opener.open(ControlURL.page(port: port, token: token))
+        opener.open(server.pageLink())
     }
 
     /// The running server (tests).

@@ -27,15 +27,6 @@ struct ControlRequest: Sendable {
 
     /// The first value of a header (names are matched ignoring case).
     func header(_ name: String) -> String? { headers.first(name: name) }
-
-    /// The target without `token` in its query: where a page opened with `?token=` is sent on.
-    var pathWithoutToken: String {
-        var components = URLComponents()
-        components.path = path.isEmpty ? "/" : path
-        let kept = query.filter { $0.key != "token" }.sorted { $0.key < $1.key }
-        if !kept.isEmpty { components.queryItems = kept.map { URLQueryItem(name: $0.key, value: $0.value) } }
-        return components.string ?? "/"
-    }
 }
 
 /// One HTTP response of the control server.
@@ -45,6 +36,9 @@ struct ControlResponse: Sendable {
     var body: [UInt8] = []
     /// The connection closes after it (a refused body is not read on).
     var closesConnection = false
+    /// The request proved it may use the server (its connection is then no longer one of the
+    /// few kept for those that have not: `ConnectionSlots`).
+    var authenticated = false
 
     init(status: HTTPResponseStatus, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
          closesConnection: Bool = false) {

@@ -6,12 +6,14 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import Synchronization
 
 /// The control server of one bar: HTTP/1 and WebSocket (SwiftNIO) on 127.0.0.1 and ::1 only,
-/// with one event-loop thread of its own that exists only while the server runs. Limits: at
-/// most `maxConnections` at once, request heads of `maxHeaderBytes`, bodies of
-/// `ControlHTTPHandler.maxBodyBytes`, an idle HTTP connection closed after `idleTimeout`, and
-/// each event client's queue bounded (`WebSocketClient`).
+/// with one event-loop thread of its own that exists only while the server runs. Limits
+/// (`Options`): connection slots (`ConnectionSlots`: fewer for connections that have not shown a
+/// credential), a deadline for each whole request (`RequestDeadline`), request heads of
+/// `maxHeaderBytes`, bodies of `ControlHTTPHandler.maxBodyBytes`, an idle HTTP connection closed
+/// after `idleTimeout`, and each event client's queue bounded (`WebSocketClient`).
 public final class ControlServer: Sendable {
     public let port: Int
     /// The addresses it listens on (::1 is left out where the machine has no IPv6).
@@ -19,9 +21,10 @@ public final class ControlServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let listeners: [any Channel]
     private let hub: HubAccess
-    private let connections: ConnectionCounter
+    private let slots: ConnectionSlots
+    private let routes: ControlRoutes
+    private let token: TokenWatch
 
-    public static let maxConnections = 32
     public static let maxHeaderBytes = 16 * 1024
     public static let idleTimeout = TimeAmount.seconds(30)
     /// An event client is pinged after this long without a message, and closed after `deadAfter` without a word.
@@ -29,6 +32,24 @@ public final class ControlServer: Sendable {
     static let deadAfter = TimeAmount.seconds(75)
     /// Incoming WebSocket frames (pings, close) are tiny.
     static let maxIncomingFrame = 4096
+    /// The close code event clients get when the token changed: the page asks to be opened again.
+    static let tokenChangedCode = WebSocketErrorCode(codeNumber: 4001)
+
+    /// The server's limits (tests give smaller ones).
+    public struct Options: Sendable {
+        public var maxConnections = 32
+        /// Of those, how many may be held by connections that have not shown a credential yet.
+        public var maxUnproven = 16
+        /// A whole request must arrive within this of its first byte.
+        public var requestDeadline = TimeAmount.seconds(10)
+        /// How long a page's one-time code works.
+        public var codeLifetime = PageSessions.codeLifetime
+        /// How often the token file is looked at for the open pages' sake (requests look every time).
+        public var tokenCheck = TimeAmount.seconds(1)
+        public var hosts = ["127.0.0.1", "::1"]
+
+        public init() {}
+    }
 
     public enum StartError: Error, Equatable, CustomStringConvertible, Sendable {
         /// Another program (or another source's server) has the port.
@@ -46,19 +67,20 @@ public final class ControlServer: Sendable {
     }
 
     private init(port: Int, addresses: [String], group: MultiThreadedEventLoopGroup, listeners: [any Channel],
-                 hub: HubAccess, connections: ConnectionCounter) {
+                 hub: HubAccess, slots: ConnectionSlots, routes: ControlRoutes, token: TokenWatch) {
         self.port = port
+        self.token = token
         self.addresses = addresses
         self.group = group
         self.listeners = listeners
         self.hub = hub
-        self.connections = connections
+        self.slots = slots
+        self.routes = routes
     }
 
-    /// Listens on `port` of each loopback address (`hosts`: 127.0.0.1 and ::1).
-    public static func start(port: Int, token: String, backend: any ControlBackend, log: Logger,
-                             maxConnections: Int = ControlServer.maxConnections,
-                             hosts: [String] = ["127.0.0.1", "::1"]) async throws(StartError) -> ControlServer {
+    /// Listens on `port` of each loopback address (0: a free port, the same on each, then `port`).
+    public static func start(port: Int, token: TokenWatch, backend: any ControlBackend, log: Logger,
+                             options: Options = Options()) async throws(StartError) -> ControlServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let hub: HubAccess
@@ -68,18 +90,24 @@ public final class ControlServer: Sendable {
             try? await group.shutdownGracefully()
             throw .cannotListen("\(error)")
         }
-        let routes = ControlRoutes(access: ControlAccess(port: port, token: token), backend: backend, hub: hub, log: log)
-        let connections = ConnectionCounter(limit: maxConnections)
+        let sessions = PageSessions(lifetime: options.codeLifetime)
+        let slots = ConnectionSlots(limit: options.maxConnections, unprovenLimit: options.maxUnproven)
+        // Connections are taken only once the port is known (port 0: after the first bind).
+        let setup = ConnectionSetup()
         var listeners: [any Channel] = []
         var addresses: [String] = []
-        for host in hosts {
+        var bound = port
+        for host in options.hosts {
             do {
-                listeners.append(try await bootstrap(group: group, routes: routes, hub: hub, connections: connections, log: log)
-                    .bind(host: host, port: port).get())
+                let listener = try await bootstrap(group: group, setup: setup, hub: hub, slots: slots,
+                                                   deadline: options.requestDeadline, log: log)
+                    .bind(host: host, port: bound).get()
+                listeners.append(listener)
                 addresses.append(host)
+                bound = listener.localAddress?.port ?? bound
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 await close(listeners, group)
-                throw .portTaken(port)
+                throw .portTaken(bound)
             } catch let error as IOError where host.contains(":")
                 && [EADDRNOTAVAIL, EAFNOSUPPORT].contains(error.errnoCode) {
                 log.info("control page: no IPv6 loopback here (\(error.description)): 127.0.0.1 only")
@@ -92,8 +120,20 @@ public final class ControlServer: Sendable {
             await close(listeners, group)
             throw .cannotListen("no loopback address")
         }
-        return ControlServer(port: port, addresses: addresses, group: group, listeners: listeners, hub: hub,
-                             connections: connections)
+        let routes = ControlRoutes(access: ControlAccess(port: bound, token: token, sessions: sessions),
+                                   backend: backend, hub: hub, log: log)
+        setup.routes.withLock { $0 = routes }
+        // A new token ends every page's session and closes every event client (`stop` undoes this).
+        token.onChange { @Sendable in
+            sessions.revokeAll()
+            hub.execute { $0.closeAll(code: tokenChangedCode, reason: "the control token changed: open the page again") }
+        }
+        // The open pages hear of a new token within a second (requests notice it at once).
+        loop.scheduleRepeatedTask(initialDelay: options.tokenCheck, delay: options.tokenCheck) { _ in
+            _ = token.current()
+        }
+        return ControlServer(port: bound, addresses: addresses, group: group, listeners: listeners, hub: hub,
+                             slots: slots, routes: routes, token: token)
     }
 
     private static func close(_ listeners: [any Channel], _ group: MultiThreadedEventLoopGroup) async {
@@ -101,14 +141,14 @@ public final class ControlServer: Sendable {
         try? await group.shutdownGracefully()
     }
 
-    private static func bootstrap(group: MultiThreadedEventLoopGroup, routes: ControlRoutes, hub: HubAccess,
-                                  connections: ConnectionCounter, log: Logger) -> ServerBootstrap {
+    private static func bootstrap(group: MultiThreadedEventLoopGroup, setup: ConnectionSetup, hub: HubAccess,
+                                  slots: ConnectionSlots, deadline: TimeAmount, log: Logger) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ConnectionLimit(counter: connections))
+                    try channel.pipeline.syncOperations.addHandler(ConnectionLimit(slots: slots))
                 }
             }
             // The kernel holds at most this much for a client that does not read; the rest waits
@@ -116,8 +156,11 @@ public final class ControlServer: Sendable {
             .childChannelOption(.socketOption(.so_sndbuf), value: 128 * 1024)
             .childChannelOption(.maxMessagesPerRead, value: 4)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try configureConnection(channel, routes: routes, hub: hub, log: log)
+                guard let routes = setup.routes.withLock({ $0 }) else {
+                    return channel.close()
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    try configureConnection(channel, routes: routes, hub: hub, slots: slots, deadline: deadline, log: log)
                 }
             }
     }
@@ -126,8 +169,9 @@ public final class ControlServer: Sendable {
     private static let httpHandlerName = "control-http"
 
     private static func configureConnection(_ channel: any Channel, routes: ControlRoutes, hub: HubAccess,
-                                            log: Logger) throws {
-        let http = ControlHTTPHandler(routes: routes)
+                                            slots: ConnectionSlots, deadline: TimeAmount, log: Logger) throws {
+        let requestDeadline = RequestDeadline(limit: deadline)
+        let http = ControlHTTPHandler(routes: routes, deadline: requestDeadline, slots: slots)
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: maxIncomingFrame, automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
@@ -135,8 +179,10 @@ public final class ControlServer: Sendable {
             },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
+                    slots.proven(channel)
                     let pipeline = channel.pipeline.syncOperations
                     pipeline.removeHandler(name: idleHandlerName, promise: nil)
+                    pipeline.removeHandler(name: RequestDeadline.name, promise: nil)
                     try pipeline.addHandlers([
                         IdleStateHandler(readTimeout: deadAfter, writeTimeout: pingAfter),
                         WebSocketClient(hub: hub.onLoop(), log: log),
@@ -148,6 +194,7 @@ public final class ControlServer: Sendable {
         limits.maxHeaderFieldSize = maxHeaderBytes
         limits.maxHeaderFieldCount = 100
         let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(requestDeadline, name: RequestDeadline.name)
         try pipeline.addHandler(IdleStateHandler(allTimeout: idleTimeout), name: idleHandlerName)
         try pipeline.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
@@ -162,15 +209,34 @@ public final class ControlServer: Sendable {
         hub.execute { $0.publish(body, line: line) }
     }
 
-    /// Connections open now, event clients among them, connections refused and event clients
-    /// dropped for falling behind so far (tests, the benchmark).
-    public func counts() async -> (open: Int, clients: Int, refused: Int, dropped: Int) {
+    /// The page's address with a new one-time code (valid for `Options.codeLifetime`, once): what
+    /// "Open control page" opens.
+    public func pageLink() -> String { routes.pageURL() }
+
+    /// What the server holds and has turned away so far (tests, the benchmark).
+    public struct Counts: Sendable, Equatable {
+        /// Connections open now, event clients among them.
+        public var open: Int, clients: Int
+        /// Connections refused (every slot held by proven ones), and closed to make room for a new one.
+        public var refused: Int, evicted: Int
+        /// Event clients dropped for falling behind.
+        public var dropped: Int
+    }
+
+    public func counts() async -> Counts {
         let (clients, dropped) = (try? await hub.run { ($0.clientCount, $0.dropped) }) ?? (0, 0)
-        return (connections.current, clients, connections.refused, dropped)
+        return Counts(open: slots.current, clients: clients, refused: slots.refused, evicted: slots.evicted,
+                      dropped: dropped)
     }
 
     /// Closes every connection and the listening sockets, and ends the thread.
     public func stop() async {
+        token.onChange(nil)
         await Self.close(listeners, group)
     }
+}
+
+/// The routes new connections use, set once the server's port is known.
+private final class ConnectionSetup: Sendable {
+    let routes = Mutex<ControlRoutes?>(nil)
 }

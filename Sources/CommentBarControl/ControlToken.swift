@@ -4,8 +4,9 @@ import Glibc
 /// The control server's secret: 256 random bits as 64 hex digits, made once per user and kept
 /// in `$XDG_CONFIG_HOME/comment-bar/control-token` (`~/.config/comment-bar/` when unset), a file
 /// only the user can read (0600, its folder 0700) and never in OBS's scene collection. Every
-/// source's server and `commentbar control-url` read the same file. Deleting it (and turning
-/// the control page off and on) makes a new one: every page must then be opened again.
+/// source's server and `commentbar control-url` read the same file; a running server notices a
+/// new one at once (`TokenWatch`). `commentbar control-url --rotate` (`rotate`), or deleting the
+/// file, makes a new one: the old one stops working and every page must be opened again.
 public enum ControlToken {
     public static let fileName = "control-token"
     static let hexDigits = 64
@@ -61,8 +62,23 @@ public enum ControlToken {
         return difference == 0
     }
 
+    /// A new token in `folder` (default: `folder()`), in place of the one there: the old one
+    /// stops working in every running server at its next request.
+    public static func rotate(folder: String? = nil) throws(Problem) -> String {
+        guard let folder = folder ?? Self.folder() else {
+            throw Problem(description: "control token: neither XDG_CONFIG_HOME nor HOME is set")
+        }
+        try makeFolder(folder)
+        let token = make()
+        _ = try store(token, at: folder + "/" + fileName, replacing: true)
+        return token
+    }
+
     /// 256 bits from the system's generator (getrandom(2) on Linux).
-    static func make() -> String {
+    static func make() -> String { random(hexDigits: hexDigits) }
+
+    /// `hexDigits` (a multiple of 16) random lower-case hex digits from the system's generator.
+    static func random(hexDigits: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         var text = ""
         for _ in 0..<(hexDigits / 16) {

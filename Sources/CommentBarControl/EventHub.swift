@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import NIOCore
+import NIOWebSocket
 
 /// The event API's state, kept on the server's one event loop (every call is made there): the
 /// events' sequence, the newest comments (for `/api/comments`, the page's first view, pinning
@@ -143,6 +144,13 @@ final class EventHub {
     func remove(_ client: WebSocketClient) {
         eventLoop.assertInEventLoop()
         clients[ObjectIdentifier(client)] = nil
+    }
+
+    /// Every client is closed with `code` and `reason` (the token changed: their credential no
+    /// longer holds).
+    func closeAll(code: WebSocketErrorCode, reason: String) {
+        eventLoop.assertInEventLoop()
+        for client in Array(clients.values) { client.close(code: code, reason: reason) }
     }
 
     /// `client` fell too far behind and is being closed.

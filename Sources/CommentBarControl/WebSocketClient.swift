@@ -97,6 +97,12 @@ final class WebSocketClient: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
+    /// Closes this client with `code` and `reason` (on the event loop).
+    func close(code: WebSocketErrorCode, reason: String) {
+        guard let channel else { return }
+        close(channel, code: code, reason: reason)
+    }
+
     /// A close frame with a reason, then the connection closes: at once if the frame went out,
     /// else after a moment (a stalled client never takes it).
     private func close(_ channel: any Channel, code: WebSocketErrorCode, reason: String) {

@@ -176,6 +176,9 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     /// …and the channel the row came from as the memory keys it (the stream id, or the channel
     /// the feed named), so a viewer can be named as (platform, channel, user).
     public var channel: String?
+    /// …and the voice speech reads the viewer in, when the streamer gave them one (an engine's
+    /// voice: `en+f3`, a VOICEVOX speaker id…; `speech_voices`).
+    public var voice: String?
 
     /// The name the bar shows and speech reads: the nickname, else the display name.
     public var shownName: String { nickname ?? user }

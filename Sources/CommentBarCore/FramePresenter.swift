@@ -6,4 +6,10 @@
 public protocol FramePresenter: Sendable {
     func settingsChanged(_ settings: BarSettings)
     func framePublished()
+    /// Why it cannot show the frames now, for the bar's status line (nil: it can, or it is off).
+    var problem: String? { get }
+}
+
+extension FramePresenter {
+    public var problem: String? { nil }
 }

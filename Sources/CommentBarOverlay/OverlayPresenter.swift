@@ -21,7 +21,6 @@ public final class OverlayPresenter: FramePresenter {
         var sequence: UInt64 = 0
         var backoff = OverlayPresenter.restartBackoff
         var retryAt = ContinuousClock.now
-        var lastProblem: String?
         var waylandRefused = false
         var supervising = false
         var announced: OverlayHelperProgram?
@@ -30,6 +29,9 @@ public final class OverlayPresenter: FramePresenter {
     private let poolFd: Int32
     private let log: Logger
     private let state = Mutex(State())
+    /// Why the helper cannot show the bar: logged once per distinct reason, on the bar until the
+    /// overlay is off or a helper has run well for a minute.
+    private let problems: ProblemReporter
     /// How often the supervisor looks for an exited helper while the overlay is on.
     static let supervisePeriod = Duration.milliseconds(250)
     /// A helper that keeps failing is started again after 1 s, doubling to 30 s (no jitter: one
@@ -37,10 +39,14 @@ public final class OverlayPresenter: FramePresenter {
     static let restartBackoff = Backoff(base: .seconds(1), cap: .seconds(30), jitter: false)
 
     /// `poolFd`: the frame pool's fd, inherited by the helper.
-    public init(poolFd: Int32, log: Logger) {
+    /// `changed`: the problem to show changed (the frame loop looks at `problem`).
+    public init(poolFd: Int32, log: Logger, changed: @escaping @Sendable () -> Void = {}) {
         self.poolFd = poolFd
         self.log = log
+        problems = ProblemReporter(log: log, level: .warning, changed: changed)
     }
+
+    public var problem: String? { problems.current }
 
     public func settingsChanged(_ settings: BarSettings) {
         let superviseNow = state.withLock { s -> Bool in
@@ -51,11 +57,14 @@ public final class OverlayPresenter: FramePresenter {
                 } else {
                     start(&s)
                 }
-            } else if let helper = s.helper {
-                helper.stop()
-                s.stopping.append(helper)
-                s.helper = nil
-                log.info("overlay off")
+            } else {
+                problems.report(nil)
+                if let helper = s.helper {
+                    helper.stop()
+                    s.stopping.append(helper)
+                    s.helper = nil
+                    log.info("overlay off")
+                }
             }
             let begin = !s.supervising && (s.wanted != nil || !s.stopping.isEmpty)
             if begin { s.supervising = true }
@@ -95,10 +104,7 @@ public final class OverlayPresenter: FramePresenter {
     }
 
     private func failed(_ s: inout State, _ problem: String) {
-        if problem != s.lastProblem {
-            log.warning("\(problem)")
-            s.lastProblem = problem
-        }
+        problems.report(problem)
         s.retryAt = ContinuousClock.now + s.backoff.nextDelay()
     }
 
@@ -130,7 +136,8 @@ public final class OverlayPresenter: FramePresenter {
         if ContinuousClock.now - helper.started > .seconds(60) {
             // It ran well for a while: a new fault is news again, and the backoff starts over.
             s.backoff.reset()
-            s.lastProblem = nil
+            problems.report(nil)
+            problems.forgetLogged()
         }
         switch status {
         case OverlayExit.noLayerShell:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarSupport
 import Logging
 
 /// What a settings line says of the source's secrets besides their values (which `BarSettings`
@@ -39,27 +40,30 @@ public struct SecretReference: Decodable, Sendable, Equatable {
 /// file. Nothing here logs a value.
 struct SourceSecrets {
     private let store: SecretStore?
+    private let log: Logger
     /// The newest settings line's id: the file "Forget" deletes.
     private var id: SecretID?
     /// The secrets this renderer was sent: used while the file cannot be (a full disk, no HOME).
     private var sent: [String: String] = [:]
-    /// The problem logged last: logged once until it changes.
-    private var reported: String?
+    /// What is wrong with the secrets now, logged once per distinct text.
+    let reporter: ProblemReporter
 
-    init(store: SecretStore?) {
+    init(store: SecretStore?, log: Logger, changed: @escaping @Sendable () -> Void = {}) {
         self.store = store
+        self.log = log
+        reporter = ProblemReporter(log: log, level: .warning, changed: changed)
     }
 
     /// The credentials the feeds get for a settings line: its own secrets (saved under its id),
     /// and the ones it says are saved, read back from their file.
-    mutating func credentials(for settings: BarSettings, reference: SecretReference?, log: Logger) -> [String: String] {
+    mutating func credentials(for settings: BarSettings, reference: SecretReference?) -> [String: String] {
         let given = settings.credentials
         // A line from an older shim sends its secrets every time and names no file.
         guard let reference else { return given }
         id = reference.id.flatMap(SecretID.init)
         sent.merge(given) { $1 }
         guard !given.isEmpty || !reference.saved.isEmpty else {
-            report(nil, log)
+            reporter.report(nil)
             return given
         }
         var (stored, problems) = ([String: String](), [String]())
@@ -81,7 +85,7 @@ struct SourceSecrets {
         // Each problem once (a folder that cannot be opened fails the load and the save alike).
         var distinct: [String] = []
         for problem in problems where !distinct.contains(problem) { distinct.append(problem) }
-        report(distinct.isEmpty ? nil : distinct.joined(separator: "; "), log)
+        reporter.report(distinct.isEmpty ? nil : distinct.joined(separator: "; "))
         return credentials
     }
 
@@ -108,9 +112,10 @@ struct SourceSecrets {
     }
 
     /// "Forget": the newest line's file goes. The credentials in use are the caller's to drop.
-    mutating func forget(log: Logger) {
+    mutating func forget() {
         sent = [:]
-        reported = nil
+        reporter.report(nil)
+        reporter.forgetLogged()
         guard let store, let id else { return }
         do {
             try store.delete(id: id)
@@ -118,10 +123,5 @@ struct SourceSecrets {
         } catch {
             log.error("\(error.description)")
         }
-    }
-
-    private mutating func report(_ problem: String?, _ log: Logger) {
-        if let problem, problem != reported { log.warning("\(problem)") }
-        reported = problem
     }
 }

@@ -12,6 +12,15 @@ struct BouyomiChanEngine: SpeechEngine {
     static let defaultPort = 50001
     static let timeout = TimeAmount.seconds(5)
 
+    /// 棒読みちゃん's own voices: 1, 2 women's, 3, 4 men's, 5 neutral (6-8 are robots).
+    static let voices = ["1", "3", "2", "4", "5"]
+
+    func cast(_ options: VoiceOptions, pick: UInt32, language: SpeechLanguage) async -> VoiceOptions {
+        var options = options
+        options.voice = Self.choose(Self.voices, pick)
+        return options
+    }
+
     static func talkCommand(_ text: String, options: VoiceOptions) -> [UInt8] {
         var out: [UInt8] = []
         func put16(_ value: Int16) { out += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] }

@@ -56,6 +56,19 @@ struct ESpeakEngine: SpeechEngine {
         return audio
     }
 
+    /// eSpeak NG's voice variants (its `voices/!v` folder in Debian's espeak-ng-data), men's and
+    /// women's alternating: `en+f3` is English in the variant f3.
+    static let variants = ["m1", "f1", "m3", "f2", "m7", "f4", "m2", "f3", "m4", "f5", "m5", "m6"]
+
+    func cast(_ options: VoiceOptions, pick: UInt32, language: SpeechLanguage) async -> VoiceOptions {
+        var options = options
+        let base = options.voice.isEmpty ? language.rawValue : options.voice
+        // A variant the streamer gave is replaced, not stacked (`en+m3+f1` is no voice).
+        let language = base.split(separator: "+", maxSplits: 1).first.map(String.init) ?? base
+        options.voice = language + "+" + Self.choose(Self.variants, pick)
+        return options
+    }
+
     /// A voice name as eSpeak NG writes them (`en`, `en-us`, `ja`, `gmw/en-US`, `en+f3`): never an
     /// option nor a path out of its data folder (no `.`), at most 40 bytes (its own buffer's size).
     static func isVoiceName(_ voice: String) -> Bool {

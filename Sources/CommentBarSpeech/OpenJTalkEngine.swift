@@ -32,6 +32,16 @@ struct OpenJTalkEngine: SpeechEngine {
         return try await run(inputBound.bounded(text), options)
     }
 
+    /// Open JTalk has the one voice file it is given: a viewer's or a platform's voice is that
+    /// voice moved by a few half-tones (`-fm`), far enough apart to tell, near enough to stay natural.
+    static let halfToneSteps = [0, 3, -3, 5, -2, 2, -5, 4]
+
+    func cast(_ options: VoiceOptions, pick: UInt32, language: SpeechLanguage) async -> VoiceOptions {
+        var options = options
+        options.halfTones = Self.choose(Self.halfToneSteps, pick)
+        return options
+    }
+
     /// An HTS voice is a regular file that starts with its `[GLOBAL]` section.
     func checkVoice(_ path: String) throws(SpeechError) {
         guard !path.isEmpty else { throw SpeechError("Open JTalk needs a voice: choose an .htsvoice file") }
@@ -53,7 +63,8 @@ struct OpenJTalkEngine: SpeechEngine {
         let voice = options.voice.hasPrefix("-") ? "./" + options.voice : options.voice
         let speed = String(Double(options.rate) / 100)
         // The WAV comes back on its stdout (it writes it in one go, no seeking): no temporary file.
-        let arguments = [program, "-x", dictionary, "-m", voice, "-r", speed, "-ow", "/dev/stdout"]
+        let arguments = [program, "-x", dictionary, "-m", voice, "-r", speed, "-fm", String(options.halfTones),
+                         "-ow", "/dev/stdout"]
         let outcome: ChildProcess.Outcome
         do {
             // It reads one line of text from its stdin, given only once its limits are set.

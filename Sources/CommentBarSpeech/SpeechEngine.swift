@@ -23,11 +23,14 @@ public struct VoiceOptions: Sendable, Equatable {
     public var voice: String
     public var rate: Int
     public var volume: Int
+    /// Pitch moved by this many half-tones (Open JTalk's one voice file, cast as several).
+    public var halfTones: Int
 
-    public init(voice: String = "", rate: Int = 100, volume: Int = 100) {
+    public init(voice: String = "", rate: Int = 100, volume: Int = 100, halfTones: Int = 0) {
         self.voice = voice
         self.rate = rate
         self.volume = volume
+        self.halfTones = halfTones
     }
 }
 
@@ -39,10 +42,19 @@ public protocol SpeechEngine: Sendable {
     /// What of a text this engine may be handed, in its own bytes.
     var inputBound: SpeechInputBound { get }
     func speak(_ text: String, language: SpeechLanguage, options: VoiceOptions) async throws(SpeechError) -> SpeechAudio?
+    /// A voice per viewer or per platform (`VoiceCast`): `options` with the source's voice made
+    /// the `pick`-th (modulo their number) of the distinct voices this engine has beside it. The
+    /// same pick gives the same voice while the settings stay.
+    func cast(_ options: VoiceOptions, pick: UInt32, language: SpeechLanguage) async -> VoiceOptions
 }
 
 extension SpeechEngine {
     public var inputBound: SpeechInputBound { .plain }
+    /// An engine with one voice only reads everyone in it.
+    public func cast(_ options: VoiceOptions, pick: UInt32, language: SpeechLanguage) async -> VoiceOptions { options }
+
+    /// The `pick`-th of `choices` (never empty).
+    static func choose<T>(_ choices: [T], _ pick: UInt32) -> T { choices[Int(pick % UInt32(choices.count))] }
 }
 
 /// The engines `speech_engine` names. Nothing is started or connected until an item is spoken.
@@ -71,5 +83,14 @@ struct AutoEngine: SpeechEngine {
         var espeak = options
         if espeak.voice.hasSuffix(".htsvoice") { espeak.voice = "" }
         return try await ESpeakEngine().speak(text, language: language, options: espeak)
+    }
+
+    func cast(_ options: VoiceOptions, pick: UInt32, language: SpeechLanguage) async -> VoiceOptions {
+        if language == .japanese, options.voice.hasSuffix(".htsvoice") {
+            return await OpenJTalkEngine().cast(options, pick: pick, language: language)
+        }
+        var espeak = options
+        if espeak.voice.hasSuffix(".htsvoice") { espeak.voice = "" }
+        return await ESpeakEngine().cast(espeak, pick: pick, language: language)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarSupport
 import Logging
 import Synchronization
 
@@ -11,7 +12,10 @@ import Synchronization
 public final class SpeechHook: Sendable {
     private let sink: (any SpeechAudioSink)?
     private let log: Logger
-    private let changed: @Sendable () -> Void
+    /// Why the last item could not be read (the reader logs its own problems, at its own pace).
+    private let speechProblem: ProblemReporter
+    /// Why the first-time sound cannot play (logged once per distinct reason).
+    private let soundProblem: ProblemReporter
     private let engines: @Sendable (SpeechSettings) -> any SpeechEngine
     private let state = Mutex(State())
 
@@ -19,14 +23,11 @@ public final class SpeechHook: Sendable {
         var reader: SpeechReader?
         /// Reading is on (the reader may also run for the sound alone).
         var speaking = false
-        /// Why the last item could not be read (nil: none).
-        var speechProblem: String?
         /// The hotkeys' newest state (nil: no line yet).
         var control: SpeechControl?
         /// The first-time sound as last loaded: the setting, its audio, why it cannot play.
         var sound = FirstTimeSound.off
         var soundAudio: SpeechAudio?
-        var soundProblem: String?
     }
 
     /// What a hotkey line did, for the event API (`speech` events).
@@ -42,24 +43,17 @@ public final class SpeechHook: Sendable {
         self.sink = sink
         self.log = log
         self.engines = engines
-        self.changed = changed
+        speechProblem = ProblemReporter(log: nil, changed: changed)
+        soundProblem = ProblemReporter(log: log, changed: changed)
     }
 
     /// Why the last item could not be read, or why the first-time sound cannot play, for the
     /// bar's status line (nil: all works, or is off).
-    public var problem: String? { state.withLock { $0.speechProblem ?? $0.soundProblem } }
+    public var problem: String? { speechProblem.current ?? soundProblem.current }
 
     /// The hotkeys' newest state (`{"speech":{…}}`): kept while speech is off, so a reader made
     /// later starts paused if reading was paused.
     public var hotkeys: SpeechControl { state.withLock { $0.control ?? SpeechControl() } }
-
-    private func showSpeechProblem(_ problem: String?) {
-        let different = state.withLock { state -> Bool in
-            defer { state.speechProblem = problem }
-            return state.speechProblem != problem
-        }
-        if different { changed() }
-    }
 
     /// `{"speech":{…}}`, decoded: a skip or a pause. Returns what it did, for the event API: a
     /// skip counter that went up, a pause that changed (the first line a renderer gets is where
@@ -99,7 +93,7 @@ public final class SpeechHook: Sendable {
             let log = log
             let made = SpeechReader(settings: settings, sink: sink, chime: chime, engines: engines) { [weak self] problem in
                 if let problem, problem.logged { log.error("\(problem.text)") }
-                self?.showSpeechProblem(problem?.text)
+                self?.speechProblem.report(problem?.text)
             }
             made.control(state.control ?? SpeechControl())
             state.reader = made
@@ -107,7 +101,7 @@ public final class SpeechHook: Sendable {
         }
         old?.stop()
         if wasSpeaking && !settings.enabled {
-            showSpeechProblem(nil)
+            speechProblem.report(nil)
             log.info("speech off")
         }
         if settings.enabled && sink != nil && !wasSpeaking { log.info("speech on: \(settings.engine.rawValue)") }
@@ -127,13 +121,11 @@ public final class SpeechHook: Sendable {
         } catch {
             loaded = nil
             problem = error.description
-            log.error("\(error.description)")
         }
-        let different = state.withLock { state -> Bool in
-            defer { (state.sound, state.soundAudio, state.soundProblem) = (setting, loaded, problem) }
-            return state.soundProblem != problem
-        }
-        if different { changed() }
+        state.withLock { ($0.sound, $0.soundAudio) = (setting, loaded) }
+        // A setting tried again (changed and back) is read again, and its problem said again.
+        soundProblem.forgetLogged()
+        soundProblem.report(problem)
         return loaded
     }
 

@@ -22,13 +22,17 @@ public struct SpeechQueue: Sendable {
         public var text: String
         public var arrived: Double
         public var kind: Kind
+        /// Whose voice reads it (`speech_voices`, the viewer's own).
+        public var voice: RequestedVoice
 
-        public init(id: String, user: String, text: String, arrived: Double, kind: Kind = .speech) {
+        public init(id: String, user: String, text: String, arrived: Double, kind: Kind = .speech,
+                    voice: RequestedVoice = RequestedVoice()) {
             self.id = id
             self.user = user
             self.text = text
             self.arrived = arrived
             self.kind = kind
+            self.voice = voice
         }
     }
 

@@ -113,8 +113,9 @@ public final class SpeechReader: Sendable {
     /// first its chime when it is a viewer's first comment ever and the sound is on. History
     /// never chimes (nor is read: `ServeSession` hands no history row).
     public func add(_ line: ChatLine) {
-        let (rules, speaking, sounding) = state.withLock { ($0.settings.enabled ? ReadingRules($0.settings) : nil,
-                                                            $0.settings.enabled, $0.chime != nil) }
+        let (rules, speaking, sounding, cast) = state.withLock {
+            ($0.settings.enabled ? ReadingRules($0.settings) : nil, $0.settings.enabled, $0.chime != nil, $0.settings.voices)
+        }
         let chimes = sounding && !line.isHistory && line.marks.contains { $0.kind == .firstTime }
         let text = speaking ? rules?.sentence(for: line) : nil
         guard chimes || text != nil else { return }
@@ -127,7 +128,8 @@ public final class SpeechReader: Sendable {
                              now: time, busyUntil: $0.busyUntil)
             }
             if let text {
-                $0.queue.add(SpeechQueue.Item(id: line.id, user: user, text: text, arrived: time), now: time,
+                let voice = RequestedVoice(own: line.voice, pick: cast.pick(for: line))
+                $0.queue.add(SpeechQueue.Item(id: line.id, user: user, text: text, arrived: time, voice: voice), now: time,
                              busyUntil: $0.busyUntil)
             }
         }
@@ -198,10 +200,12 @@ public final class SpeechReader: Sendable {
 
     private func read(_ utterance: SpeechQueue.Utterance, settings: SpeechSettings, skips: Int) async {
         let engine = engines(settings)
-        let options = VoiceOptions(voice: settings.voice, rate: settings.rate, volume: settings.volume)
+        let language = SpeechLanguage.of(utterance.text)
+        let options = await utterance.item.voice.options(
+            VoiceOptions(voice: settings.voice, rate: settings.rate, volume: settings.volume), engine: engine, language: language)
         let audio: SpeechAudio?
         do {
-            audio = try await engine.speak(utterance.text, language: SpeechLanguage.of(utterance.text), options: options)
+            audio = try await engine.speak(utterance.text, language: language, options: options)
         } catch {
             problem("speech (\(engine.name)): \(error.description)")
             return

@@ -16,6 +16,8 @@ public struct SpeechSettings: Sendable, Equatable, Decodable {
     /// eSpeak NG: a voice name (`en`, `ja`); Open JTalk: an .htsvoice file; VOICEVOX: a speaker id;
     /// 棒読みちゃん: a voice number (0: its own setting).
     public var voice = SettingsSchema.string("speech_voice")
+    /// One voice for everyone, one per viewer or one per platform (`VoiceCast`).
+    public var voices = VoiceCast(rawValue: SettingsSchema.string("speech_voices")) ?? .one
     /// `host:port` the user typed: the only address speech ever contacts.
     public var server = SettingsSchema.string("speech_server")
     public var readNames = SettingsSchema.bool("speech_names")
@@ -36,6 +38,7 @@ public struct SpeechSettings: Sendable, Equatable, Decodable {
         case enabled = "speech"
         case engine = "speech_engine"
         case voice = "speech_voice"
+        case voices = "speech_voices"
         case server = "speech_server"
         case readNames = "speech_names"
         case maxCharacters = "speech_max_chars"
@@ -55,6 +58,7 @@ public struct SpeechSettings: Sendable, Equatable, Decodable {
         enabled = value(.enabled, defaults.enabled)
         engine = Engine(rawValue: value(.engine, defaults.engine.rawValue)) ?? .auto
         voice = String(value(.voice, defaults.voice).prefix(4096))
+        voices = VoiceCast(rawValue: value(.voices, defaults.voices.rawValue)) ?? defaults.voices
         server = String(value(.server, defaults.server).prefix(300))
         readNames = value(.readNames, defaults.readNames)
         maxCharacters = SettingsSchema.clamp(value(.maxCharacters, defaults.maxCharacters), "speech_max_chars")

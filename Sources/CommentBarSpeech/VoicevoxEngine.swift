@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import AsyncHTTPClient
 import CommentBarSupport
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// A VOICEVOX-compatible engine's HTTP API at `speech_server` (usually 127.0.0.1:50021):
 /// `POST /audio_query?text=…&speaker=N` gives the query, `POST /synthesis?speaker=N` with that
@@ -64,8 +66,12 @@ struct VoicevoxEngine: SpeechEngine {
     }
 
     private func post(_ url: String, body: [UInt8]?, limit: Int) async throws(SpeechError) -> [UInt8] {
+        try await send(url, method: .POST, body: body, limit: limit)
+    }
+
+    private func send(_ url: String, method: HTTPMethod, body: [UInt8]?, limit: Int) async throws(SpeechError) -> [UInt8] {
         var request = HTTPClientRequest(url: url)
-        request.method = .POST
+        request.method = method
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
@@ -92,6 +98,26 @@ struct VoicevoxEngine: SpeechEngine {
         }
     }
 
+    /// The engine's voices (every style of every speaker, `GET /speakers`), asked once per server
+    /// and kept: a viewer keeps their voice. Nil: the engine did not say (then everyone is read in
+    /// the source's voice, and it is asked again a minute later).
+    static let speakerLists = SpeakerLists()
+
+    func cast(_ options: VoiceOptions, pick: UInt32, language: SpeechLanguage) async -> VoiceOptions {
+        guard let address = try? SpeechServer.parse(server, defaultPort: Self.defaultPort) else { return options }
+        let ids = await Self.speakerLists.ids(at: address.authority) {
+            await TimeLimit.run(timeLimit) { () async -> [Int]? in
+                guard let body = try? await send("http://\(address.authority)/speakers", method: .GET, body: nil,
+                                                 limit: Self.maxQueryBytes) else { return nil }
+                return VoicevoxSpeakers.styleIDs(body)
+            } ?? nil
+        }
+        guard let ids, !ids.isEmpty else { return options }
+        var options = options
+        options.voice = String(Self.choose(ids, pick))
+        return options
+    }
+
     /// RFC 3986 unreserved characters stay; every other UTF-8 byte is %XX.
     static func percentEncoded(_ text: String) -> String {
         var out = ""
@@ -107,5 +133,41 @@ struct VoicevoxEngine: SpeechEngine {
             }
         }
         return out
+    }
+}
+
+/// What `GET /speakers` answers: `[{"name": …, "styles": [{"name": …, "id": N}, …]}, …]`
+/// (VOICEVOX engine's API; AivisSpeech and other work-alikes answer the same).
+enum VoicevoxSpeakers {
+    private struct Speaker: Decodable {
+        struct Style: Decodable { var id: Int }
+        var styles: [Style]
+    }
+
+    /// Every style id, in the engine's order, at most 512 (nil: not that shape).
+    static func styleIDs(_ body: [UInt8]) -> [Int]? {
+        guard let speakers = try? JSONDecoder().decode([Speaker].self, from: Data(body)) else { return nil }
+        return Array(speakers.flatMap { $0.styles.map(\.id) }.prefix(512))
+    }
+}
+
+/// The speaker lists of the engines asked so far, by address; a failed ask is tried again after
+/// a minute, never more often.
+final class SpeakerLists: Sendable {
+    private struct Entry {
+        var ids: [Int]?
+        var asked: ContinuousClock.Instant
+    }
+    private let entries = Mutex<[String: Entry]>([:])
+    static let retry = Duration.seconds(60)
+
+    func ids(at authority: String, ask: () async -> [Int]?) async -> [Int]? {
+        if let entry = entries.withLock({ $0[authority] }),
+           entry.ids != nil || ContinuousClock.now - entry.asked < Self.retry {
+            return entry.ids
+        }
+        let ids = await ask()
+        entries.withLock { $0[authority] = Entry(ids: ids, asked: .now) }
+        return ids
     }
 }

@@ -2,27 +2,28 @@
 @testable import CommentBarControl
 import CommentBarCore
 import CommentBarSupport
+import CommentBarTestSupport
 import Glibc
 import Synchronization
 import Testing
 
 /// The hook `serve` holds: the settings start and stop the server; off is nothing at all.
 @Suite(.serialized) struct ControlHookTests {
-    static func folder() -> String { ControlTokenTests.scratch() + "/comment-bar" }
+    /// Where this test's token lives (removed with the test's value).
+    let scratch = TemporaryFolder(prefix: "control-hook")
+    var folder: String { scratch.file("comment-bar") }
 
     /// (The threads of a real renderer with the page off and on are counted by Tests/control: this
     /// test process runs other suites' servers at the same time.)
     @Test func offHasNoSocket() async throws {
-        let port = TestSupport.freePort()
-        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: Self.folder())
-        hook.configure(enabled: false, port: port)
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: folder)
+        hook.configure(enabled: false, port: 0)
         await hook.settle()
-        #expect(hook.server == nil)
-        #expect(ControlServerTests.listeningAddresses(port: TestSupport.hex4(port)).isEmpty)
+        #expect(hook.server == nil && hook.port == nil)
 
-        hook.configure(enabled: true, port: port)
+        hook.configure(enabled: true, port: 0)
         await hook.settle()
-        #expect(hook.port == port)
+        let port = try #require(hook.port)
         #expect(!ControlServerTests.listeningAddresses(port: TestSupport.hex4(port)).isEmpty)
 
         hook.configure(enabled: false, port: port)
@@ -34,17 +35,16 @@ import Testing
     @Test func aTakenPortIsAProblemForTheBarAndTheBarGoesOn() async throws {
         let other = try await TestSupport.startServer()
         let changes = Mutex(0)
-        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: Self.folder(),
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: folder,
                                changed: { changes.withLock { $0 += 1 } })
         hook.configure(enabled: true, port: other.port)
         await hook.settle()
         #expect(hook.problem == "control page: port \(other.port) is in use by another program; choose another Control port")
         #expect(changes.withLock { $0 } == 1)
-        let free = TestSupport.freePort()
-        hook.configure(enabled: true, port: free)
+        hook.configure(enabled: true, port: 0)
         await hook.settle()
         #expect(hook.problem == nil)
-        #expect(hook.port == free)
+        #expect(hook.port != nil && hook.port != other.port)
         await hook.shutdown()
         await other.stop()
     }
@@ -52,11 +52,10 @@ import Testing
     /// A hook serving on a free port (with `streams`) and an event client it counts as connected.
     private func servingHook(streams: [ControlStream] = []) async throws -> (hook: ControlHook, client: EventClient,
                                                                                port: Int, token: String)? {
-        let folder = Self.folder()
-        let port = TestSupport.freePort()
         let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: folder)
-        hook.configure(enabled: true, port: port)
+        hook.configure(enabled: true, port: 0)
         await hook.settle()
+        let port = try #require(hook.port)
         let token = try ControlToken.load(folder: folder).token
         hook.streamsChanged(streams)
         guard case .opened(let client) = try await EventClient.connect(port: port, path: "/api/events?token=\(token)",
@@ -73,7 +72,7 @@ import Testing
     @Test func aTakenPortIsTriedAgainUntilItIsFree() async throws {
         let other = try await TestSupport.startServer()
         let changes = Mutex(0)
-        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: Self.folder(),
+        let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: folder,
                                retry: Backoff(base: .milliseconds(100), cap: .milliseconds(200)),
                                changed: { changes.withLock { $0 += 1 } })
         hook.configure(enabled: true, port: other.port)
@@ -161,23 +160,32 @@ import Testing
         await hook.shutdown()
     }
 
-    @Test func openingThePageRunsXdgOpenWithTheTokenAndNoShell() async throws {
+    /// "Open control page": `xdg-open` (no shell) gets the page's address with a one-time code,
+    /// never the token (its command line is there for every user's `ps`); the code works once.
+    @Test func openingThePageRunsXdgOpenWithAOneTimeCodeNotTheToken() async throws {
         let started = Mutex<[[String]]>([])
         let opener = BrowserOpener(log: TestSupport.log, run: { arguments in
             started.withLock { $0.append(arguments) }
             return "test"
         })
-        let folder = Self.folder()
         let hook = ControlHook(log: TestSupport.log, backend: RecordingBackend(), tokenFolder: folder, opener: opener)
         hook.openPage()
         #expect(started.withLock { $0 }.isEmpty, "opened while off")
-        let port = TestSupport.freePort()
-        hook.configure(enabled: true, port: port)
+        hook.configure(enabled: true, port: 0)
         await hook.settle()
+        let port = try #require(hook.port)
         hook.openPage()
         let token = try ControlToken.load(folder: folder).token
         #expect(await TestSupport.eventually { started.withLock { !$0.isEmpty } })
-        #expect(started.withLock { $0 } == [["xdg-open", "http://127.0.0.1:\(port)/?token=\(token)"]])
+        let arguments = started.withLock { $0 }
+        #expect(arguments.count == 1 && arguments.first?.count == 2 && arguments.first?.first == "xdg-open")
+        let link = try #require(arguments.first?.last)
+        #expect(!arguments.joined().joined().contains(token))
+        let origin = "http://127.0.0.1:\(port)"
+        #expect(link.hasPrefix(origin + "/p/") && link.contains("/?code="), "\(link)")
+        let path = String(link.dropFirst(origin.count))
+        #expect(try await TestSupport.request(port, path, bearer: false).status == .seeOther)
+        #expect(try await TestSupport.request(port, path, bearer: false).status == .unauthorized)
         await hook.shutdown()
     }
 }

@@ -24,10 +24,13 @@ final class RecordingBackend: ControlBackend {
     let calls = Mutex(Calls())
     let viewerOutcome: ViewerChoiceOutcome
     let pinUntil: Double?
+    /// Searches wait here until it opens (nil: they answer at once).
+    let searchGate: Gate?
 
-    init(viewerOutcome: ViewerChoiceOutcome = .saved, pinUntil: Double? = nil) {
+    init(viewerOutcome: ViewerChoiceOutcome = .saved, pinUntil: Double? = nil, searchGate: Gate? = nil) {
         self.viewerOutcome = viewerOutcome
         self.pinUntil = pinUntil
+        self.searchGate = searchGate
     }
 
     func pin(_ line: ChatLine) -> Double? {
@@ -49,9 +52,9 @@ final class RecordingBackend: ControlBackend {
 
     func search(_ text: String, limit: Int) async -> [ControlEvent.Comment]? {
         calls.withLock { $0.searches.append(text) }
+        await searchGate?.wait()
         return nil
     }
-
 
     func skipSpeech() { calls.withLock { $0.skips += 1 } }
 
@@ -63,35 +66,40 @@ final class RecordingBackend: ControlBackend {
     }
 }
 
+/// A gate tasks wait at until it opens (a search that takes as long as the test wants).
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resume = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if resume { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+}
+
 enum TestSupport {
     static let log = Logger(label: "control-test")
     static let token = String(repeating: "ab", count: 32)
 
-    /// A port nothing listens on now (on 127.0.0.1 and ::1).
-    static func freePort() -> Int {
-        for _ in 0..<20 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let port: Int = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                    guard bind(fd, generic, length) == 0, getsockname(fd, generic, &length) == 0 else { return 0 }
-                    return Int(UInt16(bigEndian: pointer.pointee.sin_port))
-                }
-            }
-            close(fd)
-            if port >= 1024 { return port }
-        }
-        return 40000 + Int.random(in: 0..<20000)
-    }
-
-    static func startServer(backend: any ControlBackend = RecordingBackend(), maxConnections: Int = ControlServer.maxConnections)
+    /// A server on a free port of 127.0.0.1 and ::1 (port 0: the system's choice, the server says which).
+    static func startServer(backend: any ControlBackend = RecordingBackend(), token: TokenWatch = TokenWatch(fixed: token),
+                            options: ControlServer.Options = ControlServer.Options(), log: Logger = log)
         async throws -> ControlServer {
-        try await ControlServer.start(port: freePort(), token: token, backend: backend, log: log,
-                                      maxConnections: maxConnections)
+        try await ControlServer.start(port: 0, token: token, backend: backend, log: log, options: options)
     }
 
     /// One HTTP request with AsyncHTTPClient; the status, headers and body.
@@ -179,7 +187,8 @@ struct EventClient {
 
     /// Connects to `/api/events`; `origin` and `bearer` as a browser or a tool would send them.
     static func connect(port: Int, host: String = "127.0.0.1", path: String = "/api/events", origin: String? = nil,
-                        bearer: Bool = true, receiveBuffer: Int? = nil) async throws -> Outcome {
+                        bearer: Bool = true, token: String = TestSupport.token, headers more: [(String, String)] = [],
+                        receiveBuffer: Int? = nil) async throws -> Outcome {
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         if let receiveBuffer { bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBuffer)) }
         let upgraded: EventLoopFuture<EventClient?> = try await bootstrap.connect(host: host, port: port) { channel in
@@ -194,7 +203,8 @@ struct EventClient {
                 var headers = HTTPHeaders()
                 headers.add(name: "Host", value: "\(host.contains(":") ? "[\(host)]" : host):\(port)")
                 if let origin { headers.add(name: "Origin", value: origin) }
-                if bearer { headers.add(name: "Authorization", value: "Bearer \(TestSupport.token)") }
+                if bearer { headers.add(name: "Authorization", value: "Bearer \(token)") }
+                for (name, value) in more { headers.add(name: name, value: value) }
                 headers.add(name: "Content-Length", value: "0")
                 let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
                 let configuration = NIOTypedHTTPClientUpgradeConfiguration<EventClient?>(

@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CommentBarControl
+@testable import CommentBarControl
+import CommentBarTestSupport
 import Glibc
+import Synchronization
 import Testing
 
 @Suite struct ControlTokenTests {
-    /// A new folder under /tmp for one test.
-    static func scratch() -> String {
-        var template = Array("/tmp/commentbar-token-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkdtemp($0) } } ?? nil
-        return made != nil ? TestSupport.text(template) : "/tmp/commentbar-token-fallback-\(getpid())"
-    }
-
     static func mode(_ path: String) -> mode_t {
         var info = stat()
         return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0o7777
@@ -24,7 +19,8 @@ import Testing
     }
 
     @Test func madeOnceOnlyTheUserCanReadItAndReused() throws {
-        let folder = Self.scratch() + "/comment-bar"
+        let scratch = TemporaryFolder(prefix: "control-token")
+        let folder = scratch.file("comment-bar")
         let first = try ControlToken.load(folder: folder)
         #expect(first.token.count == 64)
         #expect(first.token.allSatisfy { $0.isHexDigit && !$0.isUppercase })
@@ -38,13 +34,15 @@ import Testing
     }
 
     @Test func twoLoadsNeverGiveTheSameNewToken() throws {
-        let a = try ControlToken.load(folder: Self.scratch() + "/comment-bar")
-        let b = try ControlToken.load(folder: Self.scratch() + "/comment-bar")
+        let (one, two) = (TemporaryFolder(prefix: "control-token"), TemporaryFolder(prefix: "control-token"))
+        let a = try ControlToken.load(folder: one.file("comment-bar"))
+        let b = try ControlToken.load(folder: two.file("comment-bar"))
         #expect(a.token != b.token)
     }
 
     @Test func aFileOthersCouldReadIsReplaced() throws {
-        let folder = Self.scratch() + "/comment-bar"
+        let scratch = TemporaryFolder(prefix: "control-token")
+        let folder = scratch.file("comment-bar")
         let first = try ControlToken.load(folder: folder)
         chmod(folder + "/control-token", 0o644)
         let second = try ControlToken.load(folder: folder)
@@ -54,7 +52,8 @@ import Testing
     }
 
     @Test func aFileWithoutATokenIsReplacedAndAnOpenFolderClosed() throws {
-        let folder = Self.scratch()
+        let scratch = TemporaryFolder(prefix: "control-token")
+        let folder = scratch.path
         chmod(folder, 0o755)
         let path = folder + "/control-token"
         let fd = open(path, O_WRONLY | O_CREAT, 0o600)
@@ -64,6 +63,32 @@ import Testing
         #expect(loaded.token.count == 64)
         #expect(Self.contents(path) == loaded.token + "\n")
         #expect(Self.mode(folder) == 0o700)
+    }
+
+    /// `control-url --rotate`: a new token in the file, which a running server's watch takes at
+    /// its next look (and says so once).
+    @Test func aRotatedTokenReplacesTheFileAndTheWatchSeesIt() throws {
+        let scratch = TemporaryFolder(prefix: "control-token")
+        let folder = scratch.file("comment-bar")
+        let watch = try TokenWatch(folder: folder, log: TestSupport.log)
+        let first = try #require(watch.current())
+        let changes = Mutex(0)
+        watch.onChange { changes.withLock { $0 += 1 } }
+        #expect(watch.current() == first)
+        let second = try ControlToken.rotate(folder: folder)
+        #expect(second != first && second.count == 64)
+        #expect(Self.contents(folder + "/control-token") == second + "\n")
+        #expect(Self.mode(folder + "/control-token") == 0o600)
+        #expect(watch.current() == second)
+        #expect(watch.current() == second)
+        #expect(changes.withLock { $0 } == 1)
+        // Deleted (the old way to revoke): a new one is made at the next look.
+        unlink(folder + "/control-token")
+        let third = try #require(watch.current())
+        #expect(third != second && changes.withLock { $0 } == 2)
+        // A file others could read is not trusted: a new one again.
+        chmod(folder + "/control-token", 0o644)
+        #expect(watch.current() != third)
     }
 
     @Test func comparingIgnoresNothingAndRefusesEmpty() {

@@ -48,10 +48,10 @@ final class SecretStoreTests: XCTestCase {
         return #"{"settings":{"# + members.joined(separator: ",") + "}}"
     }
 
-    private func credentials(_ secrets: inout SourceSecrets, _ line: String, log: Logger) throws -> [String: String] {
+    private func credentials(_ secrets: inout SourceSecrets, _ line: String) throws -> [String: String] {
         let message = try StdinMessage.decode(line: line)
         let settings = try XCTUnwrap(message.settings)
-        return secrets.credentials(for: settings, reference: message.secrets, log: log)
+        return secrets.credentials(for: settings, reference: message.secrets)
     }
 
     func testAFirstSaveMakesTheFolderAndItsParents0700AndTheFile0600() throws {
@@ -147,28 +147,28 @@ final class SecretStoreTests: XCTestCase {
     func testASecretSentOnceIsSavedReadBackAndForgotten() throws {
         let store = SecretStore(folder: base + "/secrets")
         let log = CapturedLog()
-        var secrets = SourceSecrets(store: store)
-        let first = try credentials(&secrets, line(session: secret, id: id.description, saved: true), log: log.logger)
+        var secrets = SourceSecrets(store: store, log: log.logger)
+        let first = try credentials(&secrets, line(session: secret, id: id.description, saved: true))
         XCTAssertEqual(first, ["mirrativ_session": secret])
         XCTAssertEqual(try store.load(id: id), ["mirrativ_session": secret])
         XCTAssertEqual(mode(store.path(of: id)), 0o600)
-        XCTAssertEqual(try credentials(&secrets, line(id: id.description, saved: true), log: log.logger), first)
+        XCTAssertEqual(try credentials(&secrets, line(id: id.description, saved: true)), first)
 
-        var restarted = SourceSecrets(store: store)
-        XCTAssertEqual(try credentials(&restarted, line(id: id.description, saved: true), log: log.logger), first,
+        var restarted = SourceSecrets(store: store, log: log.logger)
+        XCTAssertEqual(try credentials(&restarted, line(id: id.description, saved: true)), first,
                        "a later line without the secret: read back from the file")
-        XCTAssertEqual(try credentials(&restarted, line(id: id.description), log: log.logger), [:],
+        XCTAssertEqual(try credentials(&restarted, line(id: id.description)), [:],
                        "a line that says none is saved (after Forget) gets none")
 
-        restarted.forget(log: log.logger)
+        restarted.forget()
         XCTAssertEqual(access(store.path(of: id), F_OK), -1, "Forget deleted the file")
-        XCTAssertEqual(try credentials(&restarted, line(id: id.description, saved: true), log: log.logger), [:])
+        XCTAssertEqual(try credentials(&restarted, line(id: id.description, saved: true)), [:])
         XCTAssertTrue(log.lines.contains { $0.contains("paste it again") }, "\(log.lines)")
         XCTAssertFalse(log.lines.contains { $0.contains(secret) }, "\(log.lines)")
 
         // A shim that knows no store (no id, no flag) sends the secret in every line: used as sent.
-        var older = SourceSecrets(store: SecretStore(folder: base + "/unused"))
-        XCTAssertEqual(try credentials(&older, line(session: secret), log: log.logger), ["mirrativ_session": secret])
+        var older = SourceSecrets(store: SecretStore(folder: base + "/unused"), log: log.logger)
+        XCTAssertEqual(try credentials(&older, line(session: secret)), ["mirrativ_session": secret])
         XCTAssertEqual(access(base + "/unused", F_OK), -1, "nothing written without an id")
     }
 
@@ -177,17 +177,17 @@ final class SecretStoreTests: XCTestCase {
     func testASecretThatCannotBeSavedIsUsedUntilTheRendererEnds() throws {
         write("not a folder", to: base + "/secrets")
         let log = CapturedLog()
-        var secrets = SourceSecrets(store: SecretStore(folder: base + "/secrets"))
-        XCTAssertEqual(try credentials(&secrets, line(session: secret, id: id.description, saved: true), log: log.logger),
+        var secrets = SourceSecrets(store: SecretStore(folder: base + "/secrets"), log: log.logger)
+        XCTAssertEqual(try credentials(&secrets, line(session: secret, id: id.description, saved: true)),
                        ["mirrativ_session": secret])
-        XCTAssertEqual(try credentials(&secrets, line(id: id.description, saved: true), log: log.logger),
+        XCTAssertEqual(try credentials(&secrets, line(id: id.description, saved: true)),
                        ["mirrativ_session": secret])
         let warnings = log.lines.filter { $0.hasPrefix("warning") }
         XCTAssertEqual(warnings.count, 1, "\(warnings)")
         XCTAssertTrue(warnings.first?.contains("used until OBS quits") ?? false, "\(warnings)")
         XCTAssertFalse(log.lines.contains { $0.contains(secret) }, "\(log.lines)")
-        secrets.forget(log: log.logger)
-        XCTAssertEqual(try credentials(&secrets, line(id: id.description, saved: true), log: log.logger), [:],
+        secrets.forget()
+        XCTAssertEqual(try credentials(&secrets, line(id: id.description, saved: true)), [:],
                        "after Forget nothing sent before is used")
     }
 

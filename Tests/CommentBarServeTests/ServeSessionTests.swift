@@ -55,7 +55,7 @@ final class ServeSessionTests: XCTestCase {
         var state = BarState()
         let origin = BarState.Origin(index: 0, count: 1, name: "YouTube", service: "youtube", badge: .plain)
         let earlier = ChatLine(id: "h1", user: "viewer", text: "said before the bar started", isHistory: true)
-        let (_, shown) = ServeSession.apply(.comment(earlier), from: origin, to: &state)
+        let (_, shown) = RowMapping.apply(.comment(earlier), from: origin, to: &state)
         XCTAssertEqual(shown?.id, "h1")
         XCTAssertEqual(shown?.isHistory, true)
     }

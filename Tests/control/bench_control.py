@@ -4,16 +4,17 @@
 10 comments/s, with the control page off, then on with one page open in headless chromium.
 Prints figures (CPU as % of one core, threads, listening sockets); asserts nothing about speed.
 
-    COMMENTBAR_BIN=.build/release/commentbar /usr/bin/python3 Tests/control/bench_control.py [SECONDS] [--json]
+    PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/bench_control.py [SECONDS] [--json]
 
 --json prints the figures as one JSON object instead (`make bench` writes them into docs/benchmarks.md)."""
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
 
-from test_control_page import BIN, QUIET, Relay, ServedBar, browser, free_port, listening
+from control.test_control_page import BIN, QUIET, Relay, ServedBar, browser, free_port, listening
 
 RATE = 10
 AS_JSON = "--json" in sys.argv[1:]
@@ -56,7 +57,8 @@ def main():
     port = free_port()
     settings = {**QUIET, "service": "websocket", "stream_id": "bench", "server": f"ws://127.0.0.1:{relay.port}/chat",
                 "control": False, "control_port": port}
-    bar = ServedBar(settings, width=640, height=360, env={"XDG_CONFIG_HOME": config, "XDG_DATA_HOME": os.path.join(config, "data")})
+    env = {"XDG_CONFIG_HOME": config, "XDG_DATA_HOME": os.path.join(config, "data")}
+    bar = ServedBar(BIN, settings, width=640, height=360, env=env)
     while not relay.clients:
         time.sleep(0.05)
     pid = bar.proc.pid
@@ -66,13 +68,13 @@ def main():
     off_listening = listening(port)
 
     bar.send({"settings": {"width": 640, "height": 360, **settings, "control": True}})
-    bar.wait_log(f"control page: on http://127.0.0.1:{port}/")
+    bar.wait_log(f"control page: on port {port} ")
     server_threads = {task: name for task, name in threads(pid).items() if task not in off_threads}
-    with open(os.path.join(config, "comment-bar", "control-token")) as file:
-        token = file.read().strip()
+    link = subprocess.run([BIN, "control-url", "--port", str(port)], env={**os.environ, **env},
+                          capture_output=True, text=True, check=True).stdout.strip()
     driver = browser()
     try:
-        driver.get(f"http://127.0.0.1:{port}/?token={token}")
+        driver.get(link)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and "Connected" not in driver.find_element("id", "connection").text:
             time.sleep(0.05)

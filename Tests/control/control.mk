@@ -1,18 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The control page (issue 30) in a real browser: Debian's chromium headless through chromium-driver
 # and python3-selenium, against the renderer reading a WebSocket relay on loopback.
-#   make test-control   the browser test (Tests/control/test_control_page.py)
-#   make bench-control  the control server's CPU at 10 comments/s, off and with one page open
+#   make test-control        the page's script read by node (--check), then the browser test
+#                            (Tests/control/test_control_page.py)
+#   make check-control-page  only node --check on the page's script (Sources/CommentBarControl/Page)
+#   make bench-control       the control server's CPU at 10 comments/s, off and with one page open
 # CONTROL_BIN=path/to/commentbar tests another build instead of the release renderer.
 # Debian's own Python: it has selenium, websockets and PIL from apt (a python3 on PATH may not).
 CONTROL_BIN ?=
-CONTROL_APT_PACKAGES := chromium chromium-driver python3-selenium python3-websockets python3-pil
+CONTROL_APT_PACKAGES := chromium chromium-driver python3-selenium python3-websockets python3-pil nodejs
 APT_PACKAGES += $(CONTROL_APT_PACKAGES)
 CONTROL_PYTHON = COMMENTBAR_BIN=$(abspath $(or $(CONTROL_BIN),$(RENDERER))) $(TEST_PYTHON)
+CONTROL_PAGE_SCRIPTS := $(wildcard Sources/CommentBarControl/Page/*.js)
 
-.PHONY: test-control bench-control
+.PHONY: test-control check-control-page bench-control
 
-test-control: $(if $(CONTROL_BIN),,renderer)
+# The page's JavaScript is a file of its own: node parses it before any browser does.
+check-control-page:
+	@for script in $(CONTROL_PAGE_SCRIPTS); do node --check $$script || exit 1; done
+	@echo "node --check: $(CONTROL_PAGE_SCRIPTS) parse"
+
+test-control: check-control-page $(if $(CONTROL_BIN),,renderer)
 	$(CONTROL_PYTHON) Tests/control/test_control_page.py
 
 # Figures only: nothing here asserts a speed.

@@ -16,11 +16,11 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_control_page import BIN, Relay, ServedBar, amber_pixels, browser, free_port, save_frame  # noqa: E402
-import test_control_page  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from browser import wait_for  # noqa: E402
+from selenium.webdriver.common.by import By
+
+from control import test_control_page
+from control.browser import wait_for
+from control.test_control_page import BIN, Relay, ServedBar, amber_pixels, browser, free_port, save_frame
 
 
 def main(out):
@@ -33,13 +33,13 @@ def main(out):
     settings = {"service": "websocket", "stream_id": "mychannel", "server": f"ws://127.0.0.1:{relay.port}/chat",
                 "remember": True, "control": True, "control_port": port,
                 "show_avatar": False, "show_mic": False, "bg_opacity": 90, "max_lines": 6}
-    bar = ServedBar(settings, width=960, height=300, env=env)
+    bar = ServedBar(BIN, settings, width=960, height=300, env=env)
     # OBS streaming for 42 minutes, in Japanese: the LIVE badge, the clock, the 初見 label.
     bar.send({"obs": {"frontend": True, "streaming": True, "streaming_start": time.time() - 2537,
                       "mic": "none", "locale": "ja-JP"}})
     driver = None
     try:
-        bar.wait_log(f"control page: on http://127.0.0.1:{port}/")
+        bar.wait_log(f"control page: on port {port} ")
         wait_for(lambda: relay.clients, "the bar to connect to the relay", timeout=30)
         url = subprocess.run([BIN, "control-url", "--port", str(port)], env={**os.environ, **env},
                              capture_output=True, text=True, check=True).stdout.strip()

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The control page and the event API (issue 30) in real OBS: a Comment Bar with `control` on reads
-a chat relay on loopback; Debian's chromium (headless, Selenium) opens the page from `commentbar
-control-url`; what the bar shows is read from OBS's own frames (obs-websocket GetSourceScreenshot).
+a chat relay on loopback; Debian's chromium (headless, Selenium) opens the one-time link `commentbar
+control-url` prints; what the bar shows is read from OBS's own frames (obs-websocket GetSourceScreenshot).
 
-Checked: the token file (0600) and control-url; the page shows a comment within 1 s; pin on the page
+Checked: the token file (0600) and control-url's one-time link (no token in it); the page shows a comment within 1 s; pin on the page
 puts the comment in the amber strip at the bar's top, where it stays while 10 comments scroll; OBS's
 hotkeys "Pin the newest comment"/"Unpin" (TriggerHotkeyByName); the properties button "Open control
-page" (PressInputPropertiesButton) runs `xdg-open URL` (a fake on PATH that records its argument); a
+page" (PressInputPropertiesButton) runs `xdg-open LINK` (a fake on PATH that records its argument: a
+one-time link that works once, never the token); a
 nickname set on the page is drawn on the viewer's next row; hiding a viewer removes their next
 comments; no token: 401; a foreign Host: 403; a WebSocket from another Origin: refused; the socket on
 loopback only (`ss`); a WebSocket client of /api/events gets every comment as JSON, in order.
@@ -28,6 +29,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from control.browser import chromium, wait_for
+from control.links import first_use
 from control.relay import BLUE, Relay
 from obs import shared_obs
 from support import websocket
@@ -232,8 +234,8 @@ def run(obs, work, args, env, cleanup):
     url = subprocess.run([os.path.abspath(args.renderer), "control-url", "--port", str(port)], capture_output=True,
                          text=True, env={**os.environ, "XDG_CONFIG_HOME": obs.home,
                                          "XDG_DATA_HOME": os.path.join(obs.home, "data")}).stdout.strip()
-    check(url == f"http://127.0.0.1:{port}/?token={token}", "`commentbar control-url` prints the page's URL with the token",
-          url)
+    check(url.startswith(f"http://127.0.0.1:{port}/p/") and "/?code=" in url and token not in url,
+          "`commentbar control-url` prints a one-time link to the page, without the token", url)
     wait_for_value(lambda: listeners(port), 15)
     found = listeners(port)
     check(sorted(address for address, _ in found) == ["127.0.0.1", "[::1]"]
@@ -272,7 +274,7 @@ def run(obs, work, args, env, cleanup):
 
     page_pin = pin_from_page(obs, work, page, comment)
     hotkeys(obs, work, page, comment, page_pin)
-    open_button(obs, work, url)
+    open_button(obs, work, port, token)
     viewer_choices(obs, work, page, comment, events)
 
     wait_for_value(lambda: [e["id"] for e in events.comments()] == sent, 5)
@@ -357,16 +359,20 @@ def hotkeys(obs, work, page, comment, page_pin):
           f"amber rows {strip_rows(image)}; page: {page.pinned()!r}")
 
 
-def open_button(obs, work, url):
+def open_button(obs, work, port, token):
     record = os.path.join(work, "xdg-open.log")
     obs.request("PressInputPropertiesButton", {"inputName": SOURCE, "propertyName": "open_control_page"})
 
     def opened():
         with open(record) as f:
             return f.read().splitlines()
-    lines = wait_for_value(opened, 10)
-    check(lines == [url], "the properties button \"Open control page\" runs xdg-open with the URL and its token",
-          f"{lines}")
+    lines = wait_for_value(opened, 10) or []
+    link = lines[0] if len(lines) == 1 else ""
+    uses = (first_use(link)[0], first_use(link)[0]) if link else ()
+    check(link.startswith(f"http://127.0.0.1:{port}/p/") and "/?code=" in link and token not in link
+          and uses == (303, 401),
+          "the properties button \"Open control page\" runs xdg-open with a one-time link (never the token) "
+          "that works once", f"{lines}; answers {uses}")
 
 
 def viewer_choices(obs, work, page, comment, events):

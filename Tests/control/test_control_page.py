@@ -2,21 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The control page (issue 30) in a real browser: Debian's chromium, headless, driven by Selenium
 through /usr/bin/chromedriver, against `commentbar serve` (on a memfd pool made as the OBS shim
-makes it, Tests/feeds/pool_frames.py) reading a WebSocket relay on loopback (the `websocket`
-service). The page is opened from `commentbar control-url`; what the page sends is read from
-chromium's own network log, what the bar shows from the pool's frames.
+makes it, support/pool_frames.py) reading a WebSocket relay on loopback (the `websocket`
+service). The page is opened from `commentbar control-url --open` (a fake `xdg-open` on PATH
+records the one-time link it is given); what the page sends is read from chromium's own network
+log, what the bar shows from the pool's frames. The token's ways out (issue 37) are checked
+here too: never in a command line or the page's address, a link that works once, no cookie for
+other ports of 127.0.0.1, a cookie of the same name set by another port, `control-url --rotate`.
 
-    COMMENTBAR_BIN=.build/debug/commentbar /usr/bin/python3 Tests/control/test_control_page.py
+    PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_page.py
     CONTROL_SHOTS=/tmp/shots  keeps the screenshots and the bar's frames as PNG files
 
 Needs chromium, chromium-driver, python3-selenium, python3-websockets, python3-pil (Debian)."""
+import http.server
 import json
 import os
 import subprocess
-import sys
 import tempfile
+import threading
 import time
-import types
 import unittest
 import urllib.error
 import urllib.request
@@ -25,17 +28,13 @@ from PIL import Image
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-BIN = os.path.abspath(os.environ.get("COMMENTBAR_BIN", ".build/debug/commentbar"))
-# pool_frames takes the renderer from the feeds tests' conftest (pytest's); this test runs on
-# Debian's Python without pytest, so it is given here.
-sys.modules["conftest"] = types.SimpleNamespace(binary=lambda: BIN)
-sys.path.insert(0, os.path.join(HERE, "..", "feeds"))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from pool_frames import QUIET, ServedBar  # noqa: E402
-from control.browser import chromium as browser, wait_for  # noqa: E402
-from control.relay import BLUE, Relay  # noqa: E402
-from support.processes import free_port  # noqa: E402
+from control.browser import chromium as browser, wait_for
+from control.links import first_use
+from control.relay import BLUE, Relay
+from support.pool_frames import QUIET, ServedBar
+from support.processes import free_port
+
+BIN = os.path.abspath(os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar"))
 
 SHOTS = os.environ.get("CONTROL_SHOTS") or tempfile.mkdtemp(prefix="control-shots-")
 
@@ -77,6 +76,38 @@ def amber_pixels(bar, pixels, top, bottom):
     return count
 
 
+class OtherPort:
+    """Another web server on 127.0.0.1 (another program, another port): it keeps the Cookie header
+    of every request it gets, and `/toss?path=P` answers with a cookie of the page's session name
+    for path P (a cookie for 127.0.0.1 reaches every port: cookies do not keep ports apart)."""
+
+    def __init__(self):
+        self.cookies = []
+        other = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                other.cookies.append((self.path, self.headers.get("Cookie", "")))
+                self.send_response(200)
+                if self.path.startswith("/toss?path="):
+                    path = self.path.split("=", 1)[1]
+                    self.send_header("Set-Cookie", f"commentbar_session={'e' * 64}; Path={path}; SameSite=Lax")
+                self.send_header("Content-Type", "text/html")
+                self.end_headers()
+                self.wfile.write(b"<!doctype html><title>another program</title><p>another program</p>")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def save_frame(bar, pixels, name):
     image = Image.frombuffer("RGBA", (bar.width, bar.height), pixels, "raw", "BGRA", 0, 1)
     path = os.path.join(SHOTS, name)
@@ -88,7 +119,16 @@ class ControlPageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.config = tempfile.mkdtemp(prefix="control-config-")
-        cls.env = {"XDG_CONFIG_HOME": cls.config, "XDG_DATA_HOME": os.path.join(cls.config, "data")}
+        # A fake xdg-open first on PATH (the renderer's and control-url's): it records its command
+        # line, as `ps` would show it, one line per run.
+        fakes = os.path.join(cls.config, "bin")
+        os.makedirs(fakes)
+        cls.opened = os.path.join(cls.config, "xdg-open.log")
+        with open(os.path.join(fakes, "xdg-open"), "w") as fake:
+            fake.write(f'#!/bin/sh\ntr "\\0" " " < /proc/$$/cmdline >> "{cls.opened}"\necho >> "{cls.opened}"\n')
+        os.chmod(os.path.join(fakes, "xdg-open"), 0o755)
+        cls.env = {"XDG_CONFIG_HOME": cls.config, "XDG_DATA_HOME": os.path.join(cls.config, "data"),
+                   "PATH": fakes + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin")}
         cls.relay = Relay()
         cls.port = free_port()
         cls.settings = {**QUIET, "service": "websocket", "stream_id": "relay1",
@@ -97,21 +137,40 @@ class ControlPageTest(unittest.TestCase):
                         # No viewer memory: the page's answer when a choice cannot be kept (503) is
                         # checked here; Tests/control/obs_control_test.py keeps choices in real OBS.
                         "remember": False}
-        cls.bar = ServedBar(cls.settings, width=640, height=360, env=cls.env)
-        cls.bar.wait_log(f"control page: on http://127.0.0.1:{cls.port}/")
+        cls.bar = ServedBar(BIN, cls.settings, width=640, height=360, env=cls.env)
+        cls.bar.wait_log(f"control page: on port {cls.port} ")
         deadline = time.monotonic() + 30
         while not cls.relay.clients and time.monotonic() < deadline:
             time.sleep(0.05)
         if not cls.relay.clients:
             raise AssertionError(f"the bar did not connect to the relay: {cls.bar.log[-10:]}")
-        url = subprocess.run([BIN, "control-url", "--port", str(cls.port)], env={**os.environ, **cls.env},
-                             capture_output=True, text=True, check=True).stdout.strip()
         with open(os.path.join(cls.config, "comment-bar", "control-token")) as file:
             cls.token = file.read().strip()
-        assert url == f"http://127.0.0.1:{cls.port}/?token={cls.token}", url
+        subprocess.run([BIN, "control-url", "--open", "--port", str(cls.port)], env={**os.environ, **cls.env},
+                       capture_output=True, text=True, check=True)
+        cls.first_link = cls.opened_links()[-1].split()[-1]
         cls.driver = browser()
-        cls.driver.get(url)
+        cls.driver.get(cls.first_link)
         cls.wait_for(lambda: cls.driver.find_element(By.ID, "connection").text == "Connected", "the page to connect")
+
+    @classmethod
+    def opened_links(cls):
+        """The command lines the fake xdg-open ran with, oldest first."""
+        with open(cls.opened) as record:
+            return [line.strip() for line in record if line.strip()]
+
+    @classmethod
+    def link(cls):
+        """A new one-time link, as `commentbar control-url` prints it."""
+        return subprocess.run([BIN, "control-url", "--port", str(cls.port)], env={**os.environ, **cls.env},
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    def open_page(self, language="en-US"):
+        """Another browser with the page opened from a new link, connected."""
+        driver = browser(language)
+        driver.get(self.link())
+        self.wait_for(lambda: driver.find_element(By.ID, "connection").text in ("Connected", "接続中"), "the page to connect")
+        return driver
 
     @classmethod
     def tearDownClass(cls):
@@ -129,14 +188,15 @@ class ControlPageTest(unittest.TestCase):
         return path
 
     def posts(self):
-        """The POSTs the page sent since the last call: (url, body as JSON)."""
+        """The POSTs the page sent since the last call: (path inside the page's path, body as JSON)."""
         found = []
         for entry in self.driver.get_log("performance"):
             message = json.loads(entry["message"])["message"]
             if message.get("method") == "Network.requestWillBeSent":
                 request = message["params"]["request"]
                 if request.get("method") == "POST":
-                    found.append((request["url"].split(str(self.port), 1)[-1], json.loads(request.get("postData") or "{}")))
+                    path = request["url"].split(str(self.port), 1)[-1].removeprefix(self.page_path())
+                    found.append((path, json.loads(request.get("postData") or "{}")))
         return found
 
     def test_1_a_new_comment_shows_within_a_second(self):
@@ -244,8 +304,13 @@ class ControlPageTest(unittest.TestCase):
         self.relay.comment("s1", "Finder", "ラーメン食べたい")
         self.wait_for(lambda: self.row("s1"), "the comment")
         self.posts()
-        self.driver.find_element(By.ID, "search-text").send_keys("ラーメン", Keys.ENTER)
+        self.driver.find_element(By.ID, "search-text").send_keys("ラーメン")
+        # The button is off from the moment the search starts until its answer came.
+        disabled = self.driver.execute_script(
+            "const go = document.getElementById('search-go'); go.click(); return go.disabled;")
+        self.assertTrue(disabled, "the Search button stays on while a search runs")
         self.wait_for(lambda: self.driver.find_element(By.ID, "results").is_displayed(), "search results")
+        self.assertTrue(self.driver.find_element(By.ID, "search-go").is_enabled())
         texts = [row.find_element(By.CSS_SELECTOR, ".text").text
                  for row in self.driver.find_elements(By.CSS_SELECTOR, "#results li.comment")]
         self.assertEqual(texts, ["ラーメン食べたい"])
@@ -266,15 +331,51 @@ class ControlPageTest(unittest.TestCase):
             self.assertEqual(refused.exception.code, status, headers)
         other = browser()
         try:
-            other.get(f"http://127.0.0.1:{self.port}/")
-            self.assertIn("needs its token", other.find_element(By.TAG_NAME, "body").text)
+            for path in ("/", f"/?token={self.token}", self.page_path() + "/"):
+                other.get(f"http://127.0.0.1:{self.port}{path}")
+                self.assertIn("needs to be opened from OBS", other.find_element(By.TAG_NAME, "body").text, path)
+            self.assertEqual(other.get_cookies(), [], "the token in an address opens nothing")
         finally:
             other.quit()
 
+    def page_path(self):
+        """The page's path on this server, from the main browser's address."""
+        return self.path_of_url(self.driver.current_url)
+
+    def test_6b_the_token_is_in_no_command_line_and_no_address(self):
+        # `control-url --open` ran xdg-open with a link, never with the token.
+        self.assertTrue(self.opened_links(), "control-url --open ran no xdg-open")
+        # "Open control page" in OBS (the shim's action counter going up).
+        before = len(self.opened_links())
+        self.bar.send({"actions": {"open_control": 0}})
+        self.bar.send({"actions": {"open_control": 1}})
+        self.wait_for(lambda: len(self.opened_links()) > before, "the renderer to run xdg-open")
+        for line in self.opened_links():
+            self.assertNotIn(self.token, line)
+            self.assertRegex(line, rf"xdg-open http://127\.0\.0\.1:{self.port}/p/[0-9a-f]{{32}}/\?code=[0-9a-f]{{32}}$")
+        # The renderer's and every other process's command line, now.
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                    self.assertNotIn(self.token.encode(), cmdline.read(), f"process {pid}")
+            except OSError:
+                pass
+        # The link works once; the page's address (and its history entry) keeps no code.
+        link = self.opened_links()[-1].split()[-1]
+        status, headers = first_use(link)
+        self.assertEqual(status, 303)
+        self.assertNotIn("code=", headers["Location"])
+        self.assertIn(f"Path={self.page_path()}/", headers["Set-Cookie"])
+        self.assertEqual(first_use(link)[0], 401, "a link works once")
+        self.assertEqual(first_use(self.first_link)[0], 401, "the link the page was opened with is spent")
+        self.assertEqual(self.driver.current_url, f"http://127.0.0.1:{self.port}{self.page_path()}/")
+        history = self.driver.execute_script("return [history.length, location.href]")
+        self.assertNotIn("code=", history[1])
+        self.assertNotIn(self.token, self.driver.page_source)
+
     def test_7_japanese_page(self):
-        japanese = browser("ja")
+        japanese = self.open_page("ja")
         try:
-            japanese.get(f"http://127.0.0.1:{self.port}/?token={self.token}")
             self.wait_for(lambda: japanese.find_elements(By.CSS_SELECTOR, "li.comment button.pin"), "rows")
             self.assertEqual(japanese.find_element(By.CSS_SELECTOR, "li.comment button.pin").text, "固定")
             self.assertEqual(japanese.find_element(By.ID, "speech-skip").text, "スキップ")
@@ -314,6 +415,84 @@ class ControlPageTest(unittest.TestCase):
         self.bar.send({"settings": {"width": 640, "height": 360, **self.settings, "control": True}})
         self.wait_for(lambda: listening(self.port), "the port to open again")
         self.assertEqual(nio_threads(pid), on_threads)
+        # A server started anew has a new page path and no sessions: the open page says so.
+        self.wait_for(lambda: "OBS" in self.driver.find_element(By.ID, "connection").text, "the page to say it ended")
+
+    def test_9a_another_port_never_receives_the_pages_cookie(self):
+        other = OtherPort()
+        driver = self.open_page()
+        try:
+            cookies = driver.execute_cdp_cmd("Network.getAllCookies", {})["cookies"]
+            self.assertEqual([(c["name"], c["path"], c["httpOnly"]) for c in cookies],
+                             [("commentbar_session", self.path_of(driver) + "/", True)])
+            for path in ("/", "/api/events", "/api/state", "/p/", "/control.js"):
+                driver.get(f"http://127.0.0.1:{other.port}{path}")
+            # (chromium also asks for /favicon.ico)
+            self.assertLessEqual({"/", "/api/events", "/api/state", "/p/", "/control.js"}, {path for path, _ in other.cookies})
+            for path, cookie in other.cookies:
+                self.assertNotIn("commentbar", cookie, path)
+                self.assertNotIn(cookies[0]["value"], cookie, path)
+                self.assertNotIn(self.token, cookie, path)
+        finally:
+            driver.quit()
+            other.close()
+
+    @staticmethod
+    def path_of(driver):
+        return ControlPageTest.path_of_url(driver.current_url)
+
+    @staticmethod
+    def path_of_url(url):
+        """The page's path (/p/ and 32 hex digits) in its address."""
+        return "/" + "/".join(url.split("/")[3:5])
+
+    def test_9b_a_cookie_of_the_same_name_from_another_port_breaks_nothing(self):
+        other = OtherPort()
+        driver = self.open_page()
+        try:
+            page = driver.current_url
+            # Another program on 127.0.0.1 sets a cookie of the session's name with a longer path:
+            # the browser sends it first with every API call of the page.
+            driver.get(f"http://127.0.0.1:{other.port}/toss?path={self.path_of_url(page)}/api/")
+            every = driver.execute_cdp_cmd("Network.getAllCookies", {})["cookies"]
+            self.assertEqual(sorted(c["path"] for c in every if c["name"] == "commentbar_session"),
+                             [self.path_of_url(page) + "/", self.path_of_url(page) + "/api/"])
+            driver.get(page)
+            self.wait_for(lambda: driver.find_element(By.ID, "connection").text == "Connected", "the page to connect")
+            self.relay.comment("toss1", "Tosser", "cookie tossing")
+            self.wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, 'li.comment[data-id="toss1"]'), "the comment")
+            driver.find_element(By.ID, "search-text").send_keys("tossing", Keys.ENTER)
+            self.wait_for(lambda: driver.find_element(By.ID, "results").is_displayed(), "search results")
+        finally:
+            driver.quit()
+            other.close()
+
+    def test_9z_rotate_ends_every_page_and_the_old_token(self):
+        driver = self.open_page()
+        try:
+            old = self.token
+            rotated = subprocess.run([BIN, "control-url", "--rotate", "--port", str(self.port)],
+                                     env={**os.environ, **self.env}, capture_output=True, text=True)
+            self.assertEqual(rotated.returncode, 0, rotated.stderr)
+            with open(os.path.join(self.config, "comment-bar", "control-token")) as file:
+                new = file.read().strip()
+            self.assertNotEqual(new, old)
+            # At once: the old token is refused, the new one taken.
+            for token, status in ((old, 401), (new, 200)):
+                request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/state",
+                                                 headers={"Authorization": f"Bearer {token}"})
+                try:
+                    with urllib.request.urlopen(request, timeout=5) as answer:
+                        self.assertEqual(answer.status, status)
+                except urllib.error.HTTPError as error:
+                    self.assertEqual(error.code, status)
+            # The open page is told, and asks to be opened again.
+            self.wait_for(lambda: "token was changed" in driver.find_element(By.ID, "connection").text,
+                          "the page to say the token changed", timeout=5)
+            driver.refresh()
+            self.assertIn("needs to be opened from OBS", driver.find_element(By.TAG_NAME, "body").text)
+        finally:
+            driver.quit()
 
 
 if __name__ == "__main__":

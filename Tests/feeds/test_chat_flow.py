@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """How comments flow onto the bar (issue 21), read frame by frame from `commentbar serve`'s pool
-(pool_frames.py): a YouTube poll's burst of timed messages replayed one by one over the poll, a
+(support/pool_frames.py): a YouTube poll's burst of timed messages replayed one by one over the poll, a
 moderation delay that keeps a deleted comment off every frame, and the recent messages YouTube
 and niconico give on joining as the bar's first rows, never highlighted as first messages.
 
@@ -12,8 +12,9 @@ import time
 
 import pytest
 
+from conftest import binary
 from niconico_server import FakeNiconico, Scenario, chunk, message, next_entry, segment_entry, watch_page, MESSAGES, EDGE
-from pool_frames import QUIET, ServedBar
+from support.pool_frames import QUIET, ServedBar
 from test_youtube import youtube  # noqa: F401 (the fake YouTube fixture)
 from youtube_server import Video, fixture_actions
 
@@ -26,7 +27,7 @@ def bars():
     started = []
 
     def start(settings, env):
-        bar = ServedBar(settings, env=env)
+        bar = ServedBar(binary(), settings, env=env)
         started.append(bar)
         return bar
 

@@ -16,7 +16,8 @@ source "$here/../support/obs.sh"
 obs_test_workdir test-dist
 source "$(dirname "$0")/../checks.sh"
 version=$(cat "$here/../../VERSION")
-layout() { (cd "$1/obs-studio/plugins" && find . -printf '%p %y %m\n' | LC_ALL=C sort); }
+# The module's folder (make install's plugin/install.sh); the dock's folder is checked on its own.
+layout() { (cd "$1/obs-studio/plugins/comment-bar" && find . -printf '%p %y %m\n' | LC_ALL=C sort); }
 
 mkdir -p "$work/dist"
 tar -xzf "$dist" -C "$work/dist"
@@ -31,6 +32,10 @@ check "install.sh says where the renderer is and how to run commentbar overlay" 
 XDG_CONFIG_HOME=$work/make-install "$here/../../plugin/install.sh" install "$so" "$renderer" "$here/../../plugin/data" "${helpers[@]}" >/dev/null
 check "install.sh gives the layout make install gives (files, kinds, modes)" \
 	'cmp -s <(layout "$config") <(layout "$work/make-install")'
+dock=$config/obs-studio/plugins/comment-bar-dock
+check "install.sh installs the dock: its module, the Qt 5 and Qt 6 libraries beside it, its locale" \
+	'[ -f "$dock/bin/64bit/comment-bar-dock.so" ] && [ -f "$dock/bin/64bit/comment-bar-dock/comment-bar-dock-qt5.so" ] &&
+	 [ -f "$dock/bin/64bit/comment-bar-dock/comment-bar-dock-qt6.so" ] && [ -f "$dock/data/locale/en-US.ini" ]'
 user_so=$config/obs-studio/plugins/comment-bar/bin/64bit/comment-bar.so
 user_renderer=$(dirname "$user_so")/commentbar
 
@@ -61,5 +66,6 @@ obs_stop
 chmod +x "$user_renderer"
 
 XDG_CONFIG_HOME=$config "$work"/dist/*/uninstall.sh >/dev/null
-check "uninstall.sh leaves no comment-bar folder" '[ ! -e "$config/obs-studio/plugins/comment-bar" ]'
+check "uninstall.sh leaves no comment-bar or comment-bar-dock folder" \
+	'[ ! -e "$config/obs-studio/plugins/comment-bar" ] && [ ! -e "$dock" ]'
 checks_verdict

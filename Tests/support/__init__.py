@@ -9,5 +9,6 @@
                         stopping it, obs-websocket requests; `python3 -m support.obs` for shell tests
     support.tls         a test CA made for the run, TLS server contexts, COMMENTBAR_CONNECT_TO routes
     support.fakes       the shared parts of a loopback fake service: its routes, its env, its close
+    support.pool_frames `commentbar serve` on a frame pool made as the OBS shim makes it, every frame kept
     support.check       `make check`'s runner: lanes of make targets side by side, a table of times
 """

@@ -3,6 +3,7 @@
 # Installs Comment Bar into PREFIX laid out as Flatpak OBS loads an extension
 # (/app/plugins/<Name>, OBS looking in /app/plugins/*/lib/obs-plugins):
 #   PREFIX/lib/obs-plugins/comment-bar.so                 the OBS module
+#   PREFIX/lib/obs-plugins/comment-bar-dock.so, comment-bar-dock/comment-bar-dock-qt6.so   the dock
 #   PREFIX/share/obs/obs-plugins/comment-bar/locale/      its data
 #   PREFIX/libexec/comment-bar/commentbar                 the renderer (and helpers), found from the module
 #   PREFIX/share/metainfo/<id>.metainfo.xml, PREFIX/share/licenses/<id>/
@@ -22,5 +23,15 @@ for extra in "$@"; do install -m 0755 "$extra" "$prefix/libexec/comment-bar/$(ba
 # The OBS runtime has no Swift libraries either: the same check as the .deb's.
 "$top/packaging/check-no-swift-runtime.sh" "$prefix/lib/obs-plugins/comment-bar.so" "$prefix"/libexec/comment-bar/*
 install -m 0644 "$top"/plugin/data/locale/*.ini "$prefix/share/obs/obs-plugins/comment-bar/locale/"
+# The dock (DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA from packaging.mk; unset: none): Flatpak's OBS is
+# built with Qt 6, so only the Qt 6 library is built (DOCK_MAJORS=6) and installed.
+if [ -n "${DOCK_LOADER:-}" ]; then
+	install -d "$prefix/lib/obs-plugins/comment-bar-dock" "$prefix/share/obs/obs-plugins/comment-bar-dock/locale"
+	install -m 0755 "$DOCK_LOADER" "$prefix/lib/obs-plugins/comment-bar-dock.so"
+	for library in ${DOCK_LIBRARIES:-}; do install -m 0755 "$library" "$prefix/lib/obs-plugins/comment-bar-dock/"; done
+	install -m 0644 "$DOCK_DATA"/locale/*.ini "$prefix/share/obs/obs-plugins/comment-bar-dock/locale/"
+	"$top/packaging/check-no-swift-runtime.sh" "$prefix/lib/obs-plugins/comment-bar-dock.so" \
+		"$prefix"/lib/obs-plugins/comment-bar-dock/*.so
+fi
 install -m 0644 "$here/$id.metainfo.xml" "$prefix/share/metainfo/$id.metainfo.xml"
 install -m 0644 "$top/LICENSE" "$top/packaging/copyright" "$prefix/share/licenses/$id/"

@@ -84,6 +84,7 @@
 	X(speech, "speech", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                                                           \
 	X(speech_engine, "speech_engine", CB_SETTING_STRING, "auto", 0, 0, 0, "auto|espeak|openjtalk|voicevox|bouyomichan") \
 	X(speech_voice, "speech_voice", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                               \
+	X(speech_voices, "speech_voices", CB_SETTING_STRING, "one", 0, 0, 0, "one|per_viewer|per_platform")                 \
 	X(speech_server, "speech_server", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                             \
 	X(speech_names, "speech_names", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                               \
 	X(speech_max_chars, "speech_max_chars", CB_SETTING_INT, NULL, 80, 10, 1000, NULL)                                   \

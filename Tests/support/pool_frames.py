@@ -3,7 +3,9 @@
 with every published frame kept with the time it was seen: the tests read what the bar showed,
 frame by frame. The pool is only watched, never taken from (no hand-off exchange): with no reader
 taking slots, the renderer alternates between two slots, so the slot just published stays as it
-is until the next one; a copy is kept only when the sequence did not move while it was copied."""
+is until the next one; a copy is kept only when the sequence did not move while it was copied.
+
+    bar = ServedBar("path/to/commentbar", {**QUIET, "service": …}, env={…})"""
 import fcntl
 import json
 import mmap
@@ -12,8 +14,6 @@ import struct
 import subprocess
 import threading
 import time
-
-from conftest import binary
 
 MAGIC = 0x4C4F4F5052414242
 HEADER_SIZE = 4096
@@ -30,7 +30,9 @@ QUIET = {"show_clock": False, "show_viewers": False, "show_gifts": False, "show_
 
 
 class ServedBar:
-    def __init__(self, settings, width=640, height=240, env=None):
+    def __init__(self, binary, settings, width=640, height=240, env=None):
+        """`binary`: the renderer to run; `settings`: its settings (width and height added);
+        `env`: added to this process's environment."""
         self.width, self.height, self.stride = width, height, width * 4
         self.slot_size = (self.stride * height + 4095) // 4096 * 4096
         fd = os.memfd_create("commentbar-pool", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
@@ -42,7 +44,7 @@ class ServedBar:
         os.set_inheritable(fd, True)
         self.frames = []  # (monotonic time seen, sequence, pixels)
         self.log = []
-        self.proc = subprocess.Popen([binary(), "serve", "--pool-fd", str(fd)], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([binary, "serve", "--pool-fd", str(fd)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, pass_fds=[fd],
                                      env={**os.environ, **(env or {})})
         os.close(fd)

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "control-client.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+#include <QUrl>
+
+ControlClient::ControlClient(QString tokenPath, QObject *parent)
+	: QObject(parent), net_(new QNetworkAccessManager(this)), timer_(new QTimer(this)),
+	  tokenPath_(std::move(tokenPath))
+{
+	// The token goes to the renderer on loopback, never through a proxy a user set for the web.
+	net_->setProxy(QNetworkProxy::NoProxy);
+	timer_->setSingleShot(true);
+	connect(timer_, &QTimer::timeout, this, [this] { poll(); });
+}
+
+void ControlClient::follow(int port)
+{
+	if (port == port_)
+		return;
+	port_ = port;
+	++generation_;
+	polling_ = false;
+	fresh_ = true;
+	stateSeq_ = commentSeq_ = 0;
+	failures_ = 0;
+	setState(port ? State::Connecting : State::Idle);
+	schedule(0);
+}
+
+void ControlClient::setActive(bool active)
+{
+	active_ = active;
+	if (active)
+		schedule(0);
+	else
+		timer_->stop();
+}
+
+void ControlClient::setState(State state)
+{
+	if (state == state_)
+		return;
+	state_ = state;
+	if (on.state)
+		on.state(state);
+}
+
+bool ControlClient::readToken()
+{
+	QFile file(tokenPath_);
+	if (!file.open(QIODevice::ReadOnly))
+		return false;
+	token_ = file.read(4096).trimmed();
+	return !token_.isEmpty();
+}
+
+QNetworkRequest ControlClient::request(const QString &pathAndQuery) const
+{
+	QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port_).arg(pathAndQuery)));
+	request.setRawHeader("Authorization", "Bearer " + token_);
+	request.setTransferTimeout(timeoutMs);
+	// A redirect would carry the token elsewhere: none is followed.
+	request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+	return request;
+}
+
+void ControlClient::await(QNetworkReply *reply, Answer answer)
+{
+	const quint64 generation = generation_;
+	connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+		if (received > bodyLimit)
+			reply->abort();
+	});
+	connect(reply, &QNetworkReply::finished, this, [this, reply, answer, generation] {
+		reply->deleteLater();
+		if (generation != generation_)
+			return;
+		const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+		const QJsonObject body =
+			reply->isOpen() ? QJsonDocument::fromJson(reply->readAll()).object() : QJsonObject();
+		QString error = body.value(QStringLiteral("error")).toString();
+		if (status == 0)
+			error = reply->errorString();
+		answer(status, body, error);
+	});
+}
+
+void ControlClient::get(const QString &pathAndQuery, Answer answer)
+{
+	if (!port_)
+		return answer(0, QJsonObject(), QString());
+	if (token_.isEmpty())
+		readToken();
+	await(net_->get(request(pathAndQuery)), std::move(answer));
+}
+
+void ControlClient::post(const QString &path, const QJsonObject &body, Answer answer)
+{
+	if (!port_)
+		return answer(0, QJsonObject(), QString());
+	if (token_.isEmpty())
+		readToken();
+	QNetworkRequest r = request(path);
+	r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+	await(net_->post(r, QJsonDocument(body).toJson(QJsonDocument::Compact)), std::move(answer));
+}
+
+void ControlClient::schedule(int ms)
+{
+	if (active_ && port_)
+		timer_->start(ms);
+}
+
+void ControlClient::poll()
+{
+	if (!active_ || !port_ || polling_)
+		return;
+	if (token_.isEmpty() && !readToken()) {
+		setState(State::NoToken);
+		schedule(1000);
+		return;
+	}
+	polling_ = true;
+	if (!fresh_ && polls_++ % statePolls != 0)
+		return readComments();
+	get(QStringLiteral("/api/state"), [this](int status, const QJsonObject &body, const QString &) {
+		if (status != 200) {
+			polling_ = false;
+			return failed(status);
+		}
+		stateArrived(body);
+		readComments();
+	});
+}
+
+void ControlClient::stateArrived(const QJsonObject &state)
+{
+	const qint64 seq = static_cast<qint64>(state.value(QStringLiteral("seq")).toDouble());
+	// A seq below one seen means the server started again: it counts from 1 (docs/control-api.md).
+	if (seq < qMax(stateSeq_, commentSeq_))
+		fresh_ = true;
+	stateSeq_ = seq;
+	const QJsonObject pin = state.value(QStringLiteral("pin")).toObject();
+	if (on.pin) {
+		std::optional<Comment> pinned;
+		if (pin.value(QStringLiteral("pinned")).toBool(true) && !pin.isEmpty()) {
+			QJsonObject comment = pin.value(QStringLiteral("comment")).toObject();
+			comment.insert(QStringLiteral("id"), pin.value(QStringLiteral("id")));
+			pinned = Comment::fromJson(comment);
+		}
+		on.pin(pinned);
+	}
+	if (on.streams) {
+		QStringList parts;
+		for (const QJsonValue &value : state.value(QStringLiteral("streams")).toArray()) {
+			const QJsonObject stream = value.toObject();
+			QString part = defused(stream.value(QStringLiteral("platform")).toString(), 32) + QLatin1Char('/') +
+				       defused(stream.value(QStringLiteral("channel")).toString(), 64) + QStringLiteral(": ") +
+				       defused(stream.value(QStringLiteral("state")).toString(), 32);
+			if (stream.value(QStringLiteral("viewers")).isDouble())
+				part += QStringLiteral(" \u00B7 ") + QString::number(stream.value(QStringLiteral("viewers")).toInt());
+			parts << part;
+		}
+		on.streams(parts.join(QStringLiteral("  |  ")));
+	}
+}
+
+void ControlClient::readComments()
+{
+	const qint64 since = fresh_ ? 0 : commentSeq_;
+	get(QStringLiteral("/api/comments?limit=500&since=%1").arg(since),
+	    [this](int status, const QJsonObject &body, const QString &) {
+		    polling_ = false;
+		    if (status != 200)
+			    return failed(status);
+		    commentsArrived(body);
+	    });
+}
+
+void ControlClient::commentsArrived(const QJsonObject &body)
+{
+	QVector<Comment> comments;
+	if (fresh_)
+		commentSeq_ = 0;
+	for (const QJsonValue &value : body.value(QStringLiteral("comments")).toArray()) {
+		if (std::optional<Comment> comment = Comment::fromJson(value.toObject())) {
+			commentSeq_ = qMax(commentSeq_, comment->seq);
+			comments.push_back(std::move(*comment));
+		}
+	}
+	fresh_ = false;
+	failures_ = 0;
+	setState(State::Live);
+	if (!comments.isEmpty() && on.comments)
+		on.comments(comments);
+	schedule(pollMs);
+}
+
+void ControlClient::failed(int status)
+{
+	if (status == 401)
+		token_.clear(); // read again: the file may have been made anew
+	setState(status == 401 ? State::TokenRefused : State::Unreachable);
+	fresh_ = true;
+	++failures_;
+	schedule(qMin(5000, 1000 << qMin(failures_ - 1, 3)));
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// ControlClient: the dock's side of one Comment Bar source's control API (docs/control-api.md),
+// a client like any other tool, never a second server. While active it polls
+// GET /api/comments?since= (the newest seq seen) every 500 ms, and GET /api/state (the pin, the
+// streams, a server that started again) before every fourth of those; commands are POSTs. Every request carries the token file's token in an Authorization header,
+// goes to 127.0.0.1 without a proxy, is asynchronous (QNetworkAccessManager: OBS's UI thread
+// never waits on the network) and times out after 3 s. A server that went away or started again
+// (its seq went back) is read from since=0; the rows' ids keep that from showing a comment twice.
+#pragma once
+
+#include "comment.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QVector>
+
+#include <functional>
+#include <optional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QNetworkRequest;
+class QTimer;
+
+class ControlClient : public QObject {
+public:
+	enum class State { Idle, Connecting, Live, NoToken, TokenRefused, Unreachable };
+	// HTTP status (0: no answer), the JSON body, the error's words (the body's "error", or why
+	// there was no answer).
+	using Answer = std::function<void(int status, const QJsonObject &body, const QString &error)>;
+
+	struct Listener {
+		std::function<void(const QVector<Comment> &)> comments;
+		std::function<void(const std::optional<Comment> &)> pin;
+		std::function<void(State)> state;
+		std::function<void(const QString &)> streams; // each stream's state and viewers, one line
+	};
+
+	static constexpr int pollMs = 500;
+	static constexpr int statePolls = 4; // /api/state before every fourth poll (every 2 s)
+	static constexpr int timeoutMs = 3000;
+	static constexpr qint64 bodyLimit = 16 << 20;
+
+	ControlClient(QString tokenPath, QObject *parent);
+
+	// Follows the server on PORT (0: none) from its first comment on.
+	void follow(int port);
+	int port() const { return port_; }
+	// Polls only while active (the dock shown): a hidden dock costs nothing.
+	void setActive(bool active);
+	State state() const { return state_; }
+
+	void get(const QString &pathAndQuery, Answer answer);
+	void post(const QString &path, const QJsonObject &body, Answer answer);
+
+	Listener on;
+
+private:
+	QNetworkRequest request(const QString &pathAndQuery) const;
+	void await(QNetworkReply *reply, Answer answer);
+	void schedule(int ms);
+	void poll();
+	void stateArrived(const QJsonObject &state);
+	void readComments();
+	void commentsArrived(const QJsonObject &body);
+	void failed(int status);
+	void setState(State state);
+	bool readToken();
+
+	QNetworkAccessManager *net_;
+	QTimer *timer_;
+	QString tokenPath_;
+	QByteArray token_;
+	State state_ = State::Idle;
+	int port_ = 0;
+	bool active_ = false;
+	bool polling_ = false;
+	bool fresh_ = true;        // the next answer comes from a server not read yet: since=0
+	quint64 generation_ = 0;   // answers for an earlier follow() are dropped
+	qint64 stateSeq_ = 0;      // /api/state's seq last read
+	qint64 commentSeq_ = 0;    // the newest comment's seq
+	int failures_ = 0;
+	int polls_ = 0;
+};

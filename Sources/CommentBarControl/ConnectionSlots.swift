@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import NIOCore
+import Synchronization
+
+/// The connections of one server, over all of its listening sockets. At most `limit` at once,
+/// and at most `unprovenLimit` of them that have not yet shown a credential: a new connection
+/// past either takes the place of the oldest such one (closed), so connections that trickle a
+/// request byte by byte (slowloris) never keep a real client out, and never push out a page or
+/// a tool that has shown its token. Only when every slot is held by proven connections is a new
+/// one refused. Every call is quick (a lock over at most `limit` entries).
+final class ConnectionSlots: Sendable {
+    let limit: Int
+    let unprovenLimit: Int
+    private let state = Mutex(State())
+
+    struct State {
+        var open: [ObjectIdentifier: Entry] = [:]
+        var accepted = 0
+        var refused = 0
+        var evicted = 0
+    }
+
+    struct Entry {
+        var channel: any Channel
+        var proven = false
+        /// Order of acceptance: the oldest unproven one goes first.
+        var order: Int
+    }
+
+    init(limit: Int, unprovenLimit: Int) {
+        self.limit = limit
+        self.unprovenLimit = min(limit, unprovenLimit)
+    }
+
+    var current: Int { state.withLock { $0.open.count } }
+    var refused: Int { state.withLock { $0.refused } }
+    var evicted: Int { state.withLock { $0.evicted } }
+
+    /// Takes `channel` in (closing the connection it replaces, if any); false when every slot is
+    /// held by a proven connection (counted as refused).
+    func admit(_ channel: any Channel) -> Bool {
+        let (admitted, replaced) = state.withLock { state -> (Bool, (any Channel)?) in
+            var replaced: Entry?
+            let unproven = state.open.filter { !$0.value.proven }
+            if state.open.count >= limit || unproven.count >= unprovenLimit {
+                guard let oldest = unproven.min(by: { $0.value.order < $1.value.order }) else {
+                    state.refused += 1
+                    return (false, nil)
+                }
+                replaced = state.open.removeValue(forKey: oldest.key)
+                state.evicted += 1
+            }
+            state.accepted += 1
+            state.open[ObjectIdentifier(channel)] = Entry(channel: channel, order: state.accepted)
+            return (true, replaced?.channel)
+        }
+        replaced?.close(promise: nil)
+        return admitted
+    }
+
+    /// `channel` showed a credential: it keeps its slot.
+    func proven(_ channel: any Channel) {
+        state.withLock { $0.open[ObjectIdentifier(channel)]?.proven = true }
+    }
+
+    func closed(_ channel: any Channel) {
+        _ = state.withLock { $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+}
+
+/// Gives every new connection its slot (`ConnectionSlots`) before a byte is read: one that gets
+/// none is closed at once, so a flood of connections costs nothing but the accepts. Sits in
+/// each listening socket's pipeline, before NIO's acceptor.
+final class ConnectionLimit: ChannelInboundHandler, Sendable {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
+    private let slots: ConnectionSlots
+
+    init(slots: ConnectionSlots) {
+        self.slots = slots
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let child = unwrapInboundIn(data)
+        guard slots.admit(child) else {
+            child.close(promise: nil)
+            return
+        }
+        let slots = self.slots
+        child.closeFuture.whenComplete { _ in slots.closed(child) }
+        context.fireChannelRead(data)
+    }
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import NIOHTTP1
+
+extension ControlRoutes {
+    /// Every route, once: docs/control-api.md's "Routes" list is this table (ControlRouteTableTests).
+    static let table: [ControlRoute] = [
+        .get("/", "the control page") { _, _ in ControlPage.answer("control.html") },
+        .get("/control.js", "the page's script") { _, _ in ControlPage.answer("control.js") },
+        .get("/control.css", "the page's style") { _, _ in ControlPage.answer("control.css") },
+        .get("/api/events", "the events, as a WebSocket (426 without the upgrade)") { _, _ in
+            .error(.upgradeRequired, "this is a WebSocket: connect with a WebSocket client")
+        },
+        .get("/api/comments", "the newest comments, or those after an event") { routes, call in await routes.comments(call) },
+        .get("/api/search", "search the chat log") { routes, call in await routes.search(call) },
+        .get("/api/state", "the newest event's number, the pin, the streams") { routes, _ in await routes.state() },
+        .post("/api/pin", "pin a comment on the bar") { routes, call in await routes.pin(call) },
+        .post("/api/unpin", "take the pin away") { routes, call in routes.unpin(call) },
+        .post("/api/viewer", "a viewer's nickname, colour or hiding") { routes, call in await routes.viewer(call) },
+        .post("/api/speech/skip", "stop what speech reads now") { routes, _ in routes.skipSpeech() },
+        .post("/api/speech/pause", "pause or resume speech") { routes, call in routes.pauseSpeech(call) },
+        .post("/api/page-link", "a one-time link that opens the page") { routes, _ in routes.pageLink() },
+    ]
+
+    enum Match {
+        case route(ControlRoute)
+        /// No route: the answer (404, or 405 with `Allow`).
+        case refused(ControlResponse)
+    }
+
+    /// The route of `method` and `path`, or the answer when there is none: 404 for a path the
+    /// table does not have, 405 (with `Allow`) for one it has with other methods.
+    static func route(_ method: HTTPMethod, _ path: String) -> Match {
+        let routes = table.filter { $0.path == path }
+        if let route = routes.first(where: { $0.method == method }) { return .route(route) }
+        guard !routes.isEmpty else { return .refused(.error(.notFound, "no such page or command")) }
+        let allowed = routes.map(\.method.rawValue).joined(separator: ", ")
+        var refused = ControlResponse.error(.methodNotAllowed, "use \(allowed)")
+        refused.headers.append(("Allow", allowed))
+        return .refused(refused)
+    }
+}

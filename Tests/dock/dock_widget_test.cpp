@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The dock's panel (the Qt 6 build's objects) offscreen (QT_QPA_PLATFORM=offscreen) against the fake
+// control server of Tests/dock/fake_control.py, which speaks the documented API; run by
+// Tests/dock/test_dock_widget.py. Prints one "ok"/"FAIL" line per check and "N passed, M failed";
+// exits non-zero after a failure.
+//   dock_widget_test --port-a N --port-b N --token-file PATH --locale-dir DIR
+#include "chat-model.h"
+#include "dock-panel.h"
+#include "source-directory.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDialog>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPushButton>
+#include <QTest>
+#include <QTimer>
+
+#include <cstdio>
+#include <functional>
+
+namespace {
+
+int passed, failed;
+
+bool check(bool ok, const QString &what, const QString &detail = QString())
+{
+	++(ok ? passed : failed);
+	std::printf("%s %s%s\n", ok ? "ok  " : "FAIL", qPrintable(what), detail.isEmpty() ? "" : qPrintable(": " + detail));
+	std::fflush(stdout);
+	return ok;
+}
+
+// Runs the event loop until PREDICATE holds or MS pass; whether it held.
+bool waitFor(const std::function<bool()> &predicate, int ms)
+{
+	QElapsedTimer timer;
+	timer.start();
+	while (!predicate()) {
+		if (timer.elapsed() > ms)
+			return false;
+		QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+		QTest::qWait(5);
+	}
+	return true;
+}
+
+// ---- the dock's words: the module's locale files, parsed as OBS reads them (Key="value") ----
+
+QHash<QByteArray, QByteArray> words;
+
+const char *lookup(const char *key)
+{
+	auto found = words.constFind(QByteArray(key));
+	return found == words.constEnd() ? key : found->constData();
+}
+
+void loadWords(const QString &file)
+{
+	words.clear();
+	QFile ini(file);
+	if (!ini.open(QIODevice::ReadOnly))
+		return;
+	for (const QByteArray &line : ini.readAll().split('\n')) {
+		const int eq = line.indexOf('=');
+		if (eq > 0)
+			words.insert(line.left(eq), line.mid(eq + 1).trimmed().replace('"', ""));
+	}
+}
+
+// ---- the fake server's own routes ----
+
+QJsonValue fake(int port, const QString &method, const QString &path, const QJsonValue &body = QJsonValue(),
+		const QString &token = QString())
+{
+	static QNetworkAccessManager net;
+	QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(path)));
+	request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+	if (!token.isEmpty())
+		request.setRawHeader("Authorization", "Bearer " + token.toUtf8());
+	QByteArray data = body.isArray()    ? QJsonDocument(body.toArray()).toJson()
+			  : body.isObject() ? QJsonDocument(body.toObject()).toJson()
+					    : QByteArray("{}");
+	QNetworkReply *reply = method == QLatin1String("GET") ? net.get(request) : net.post(request, data);
+	QEventLoop loop;
+	QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+	loop.exec();
+	const QJsonDocument answer = QJsonDocument::fromJson(reply->readAll());
+	reply->deleteLater();
+	return answer.isArray() ? QJsonValue(answer.array()) : QJsonValue(answer.object());
+}
+
+void addComments(int port, const QJsonArray &comments)
+{
+	fake(port, QStringLiteral("POST"), QStringLiteral("/fake/comments"), comments);
+}
+
+QJsonObject comment(const QString &id, const QString &name, const QString &text)
+{
+	return QJsonObject{{"id", id}, {"name", name}, {"user", name.toLower()}, {"text", text}};
+}
+
+QJsonArray requests(int port)
+{
+	return fake(port, QStringLiteral("GET"), QStringLiteral("/fake/log")).toArray();
+}
+
+void clearRequests(int port)
+{
+	fake(port, QStringLiteral("POST"), QStringLiteral("/fake/log/clear"));
+}
+
+// The first logged request to PATH (a POST's body included), or an empty object.
+QJsonObject requestTo(int port, const QString &path)
+{
+	for (const QJsonValue &value : requests(port)) {
+		if (value.toObject().value("path").toString() == path)
+			return value.toObject();
+	}
+	return QJsonObject();
+}
+
+bool waitForRequest(int port, const QString &path, int ms = 3000)
+{
+	return waitFor([&] { return !requestTo(port, path).isEmpty(); }, ms);
+}
+
+QString body(const QJsonObject &request)
+{
+	return QString::fromUtf8(QJsonDocument(request.value("body").toObject()).toJson(QJsonDocument::Compact));
+}
+
+// ---- the dock's sources ----
+
+class FakeDirectory : public SourceDirectory {
+public:
+	QVector<BarSource> sources;
+	QStringList turnedOn;
+
+	QVector<BarSource> list() override { return sources; }
+	std::optional<BarSource> find(const QString &name) override
+	{
+		for (const BarSource &source : sources) {
+			if (source.name == name)
+				return source;
+		}
+		return std::nullopt;
+	}
+	void turnControlOn(const QString &name) override
+	{
+		turnedOn << name;
+		for (BarSource &source : sources) {
+			if (source.name == name)
+				source.control = true;
+		}
+	}
+	BarSource &source(const QString &name)
+	{
+		for (BarSource &source : sources) {
+			if (source.name == name)
+				return source;
+		}
+		return sources.front();
+	}
+};
+
+template <typename T> T *child(QWidget *panel, const char *name)
+{
+	return panel->findChild<T *>(QString::fromLatin1(name));
+}
+
+QString lastRow(const ChatModel *model)
+{
+	return model->rowCount() ? model->data(model->index(model->rowCount() - 1), Qt::DisplayRole).toString() : QString();
+}
+
+void select(QListView *view, const QString &id)
+{
+	const auto *model = static_cast<const ChatModel *>(view->model());
+	view->setFocus();
+	view->setCurrentIndex(model->index(model->rowOf(id)));
+}
+
+struct Test {
+	int portA, portB;
+	QString token;
+	FakeDirectory *directory;
+	DockPanel *panel;
+};
+
+void following(Test &t)
+{
+	auto *picker = child<QComboBox>(t.panel, "commentbar-picker");
+	check(picker->count() == 2 && picker->itemText(0) == "Bar A" && picker->currentText() == "Bar A",
+	      "the picker lists the Comment Bar sources, the current scene's first, and follows that one",
+	      QStringLiteral("%1 items, current %2").arg(picker->count()).arg(picker->currentText()));
+	const bool live = waitFor([&] { return child<QLabel>(t.panel, "commentbar-status")->text().startsWith("Following"); }, 3000);
+	check(live, "the status line says the dock follows the chat", child<QLabel>(t.panel, "commentbar-status")->text());
+
+	QElapsedTimer shown;
+	shown.start();
+	addComments(t.portA, {comment("c1", "Sakura", "hello from the fake server")});
+	const bool appeared = waitFor([&] { return lastRow(t.panel->liveModel()) == "Sakura: hello from the fake server"; }, 3000);
+	check(appeared && shown.elapsed() < 1000, "a new comment is listed within 1 s",
+	      QStringLiteral("%1 ms; last row %2").arg(shown.elapsed()).arg(lastRow(t.panel->liveModel())));
+
+	const QJsonArray log = requests(t.portA);
+	bool allBearer = !log.isEmpty();
+	for (const QJsonValue &value : log)
+		allBearer = allBearer && value.toObject().value("authorization").toString() == "Bearer " + t.token;
+	check(allBearer, "every request carries the token file's token as Authorization: Bearer",
+	      QStringLiteral("%1 requests").arg(log.size()));
+}
+
+void hostileText(Test &t)
+{
+	const QString markup = "<b>bold</b> <a href=\"http://evil.example\">link</a> <img src=x>";
+	const QString bidi = QString::fromUtf8("Bob\u202Eevil\u2066x\u2069");
+	addComments(t.portA, {comment("h1", bidi, markup + QString(10000, QChar('w')))});
+	waitFor([&] { return t.panel->liveModel()->rowOf("h1") >= 0; }, 3000);
+	const ChatModel *model = t.panel->liveModel();
+	const QString row = model->data(model->index(model->rowOf("h1")), Qt::DisplayRole).toString();
+	check(row.startsWith("Bobevilx: " + markup), "markup in a comment is kept as literal text (never rich text or a link)",
+	      row.left(80));
+	check(!row.contains(QChar(0x202E)) && !row.contains(QChar(0x2066)), "bidi controls in a name are removed");
+	check(row.size() < 700, "a 10 kB comment is cut to a bounded row", QStringLiteral("%1 characters").arg(row.size()));
+	const QPixmap drawn = t.panel->liveView()->viewport()->grab();
+	check(!drawn.isNull(), "the rows with hostile text draw without a crash");
+}
+
+void pinning(Test &t)
+{
+	QListView *chat = t.panel->liveView();
+	clearRequests(t.portA);
+	select(chat, "c1");
+	QTest::keyClick(chat, Qt::Key_P);
+	const bool posted = waitForRequest(t.portA, "/api/pin");
+	const QJsonObject pin = requestTo(t.portA, "/api/pin");
+	check(posted && pin.value("body").toObject().value("id").toString() == "c1" &&
+		      pin.value("content_type").toString() == "application/json",
+	      "P on the selected row posts /api/pin with its id", body(pin));
+	auto *pinned = child<QLabel>(t.panel, "commentbar-pinned-text");
+	const bool shown = waitFor([&] { return pinned->isVisible() && pinned->text().contains("hello from the fake server"); }, 3000);
+	check(shown, "the pinned comment is shown at the top", pinned->text());
+	check(pinned->textFormat() == Qt::PlainText, "the pinned comment's label is plain text");
+	check(child<QPushButton>(t.panel, "commentbar-pin")->text() == "Unpin", "the selected pinned row's button says Unpin");
+
+	QTest::keyClick(chat, Qt::Key_U);
+	bool ok = waitForRequest(t.portA, "/api/unpin") && waitFor([&] { return !pinned->isVisible(); }, 3000);
+	check(ok, "U unpins (/api/unpin) and the pinned comment goes", body(requestTo(t.portA, "/api/unpin")));
+
+	clearRequests(t.portA);
+	QTest::mouseClick(child<QPushButton>(t.panel, "commentbar-pin"), Qt::LeftButton);
+	ok = waitForRequest(t.portA, "/api/pin") && waitFor([&] { return pinned->isVisible(); }, 3000);
+	check(ok, "a click on Pin pins the selected row", body(requestTo(t.portA, "/api/pin")));
+	QTest::mouseClick(child<QPushButton>(t.panel, "commentbar-pinned-unpin"), Qt::LeftButton);
+	ok = waitForRequest(t.portA, "/api/unpin") && waitFor([&] { return !pinned->isVisible(); }, 3000);
+	check(ok, "the pinned comment's Unpin unpins it");
+
+	// Pinned elsewhere (the control page, a hotkey): the dock learns it from /api/state.
+	fake(t.portA, "POST", "/api/pin", QJsonObject{{"id", "h1"}}, t.token);
+	ok = waitFor([&] { return pinned->isVisible() && pinned->text().startsWith("Bobevilx: <b>bold</b>"); }, 4000);
+	check(ok, "a pin made elsewhere shows in the dock within the state poll (2 s)", pinned->text().left(60));
+	fake(t.portA, "POST", "/api/unpin", QJsonObject(), t.token);
+	waitFor([&] { return !pinned->isVisible(); }, 4000);
+}
+
+void viewers(Test &t)
+{
+	QListView *chat = t.panel->liveView();
+	clearRequests(t.portA);
+	select(chat, "c1");
+	QTest::keyClick(chat, Qt::Key_H);
+	const bool posted = waitForRequest(t.portA, "/api/viewer");
+	const QJsonObject hidden = requestTo(t.portA, "/api/viewer").value("body").toObject();
+	check(posted && hidden.value("hidden").toBool() && hidden.value("platform").toString() == "twitch" &&
+		      hidden.value("channel").toString() == "fake" && hidden.value("user").toString() == "sakura",
+	      "H hides the selected row's viewer (/api/viewer with platform, channel, user, hidden)",
+	      QString::fromUtf8(QJsonDocument(hidden).toJson(QJsonDocument::Compact)));
+	const bool show = waitFor([&] { return child<QPushButton>(t.panel, "commentbar-hide")->text() == "Show"; }, 2000);
+	check(show, "the viewer's button then says Show");
+
+	clearRequests(t.portA);
+	QTimer::singleShot(200, [] {
+		if (auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget())) {
+			dialog->findChild<QLineEdit *>()->setText("Sakura-chan");
+			dialog->accept();
+		}
+	});
+	QTest::keyClick(chat, Qt::Key_N);
+	const bool named = waitForRequest(t.portA, "/api/viewer");
+	check(named && requestTo(t.portA, "/api/viewer").value("body").toObject().value("nickname").toString() == "Sakura-chan",
+	      "N asks for a nickname and posts it", body(requestTo(t.portA, "/api/viewer")));
+
+	clearRequests(t.portA);
+	QTest::mouseClick(child<QPushButton>(t.panel, "commentbar-skip"), Qt::LeftButton);
+	auto *pause = child<QPushButton>(t.panel, "commentbar-pause");
+	QTest::mouseClick(pause, Qt::LeftButton);
+	const bool speech = waitForRequest(t.portA, "/api/speech/skip") && waitForRequest(t.portA, "/api/speech/pause") &&
+			    requestTo(t.portA, "/api/speech/pause").value("body").toObject().value("paused").toBool() &&
+			    waitFor([&] { return pause->isChecked(); }, 2000);
+	check(speech, "Skip and Pause speech post their commands; Pause stays pressed while paused");
+}
+
+void searching(Test &t)
+{
+	auto *search = child<QLineEdit>(t.panel, "commentbar-search");
+	search->setFocus();
+	QTest::keyClicks(search, "fake server");
+	QTest::keyClick(search, Qt::Key_Return);
+	auto *results = child<QListView>(t.panel, "commentbar-results");
+	const bool found = waitFor([&] { return results->isVisible() && t.panel->resultsModel()->rowCount() == 1; }, 3000);
+	check(found, "the search box asks /api/search and lists what it found",
+	      QStringLiteral("%1 found; request %2").arg(t.panel->resultsModel()->rowCount())
+		      .arg(requestTo(t.portA, "/api/search?limit=200&q=fake%20server").value("path").toString()));
+	QTest::mouseClick(child<QPushButton>(t.panel, "commentbar-back"), Qt::LeftButton);
+	check(t.panel->liveView()->isVisible() && !results->isVisible(), "Back returns to the live chat");
+}
+
+void keptRows(Test &t)
+{
+	QJsonArray many;
+	for (int i = 0; i < 600; ++i)
+		many.append(comment(QStringLiteral("m%1").arg(i), "Viewer", QStringLiteral("number %1").arg(i)));
+	addComments(t.portA, many);
+	const ChatModel *model = t.panel->liveModel();
+	waitFor([&] { return lastRow(model) == "Viewer: number 599"; }, 5000);
+	check(model->rowCount() == DockPanel::keptRows && lastRow(model) == "Viewer: number 599" &&
+		      model->data(model->index(0), Qt::DisplayRole).toString() == "Viewer: number 100",
+	      "600 comments: the newest 500 are kept, newest at the bottom",
+	      QStringLiteral("%1 rows, first %2, last %3").arg(model->rowCount())
+		      .arg(model->data(model->index(0), Qt::DisplayRole).toString(), lastRow(model)));
+}
+
+void restartAndStall(Test &t)
+{
+	const ChatModel *model = t.panel->liveModel();
+	fake(t.portA, "POST", "/fake/restart");
+	addComments(t.portA, {comment("r1", "Later", "after a restart")});
+	const bool shown = waitFor([&] { return lastRow(model) == "Later: after a restart"; }, 5000);
+	check(shown && model->rowCount() == DockPanel::keptRows && model->rowOf("m599") == DockPanel::keptRows - 2,
+	      "a server that started again (seq from 1, its rows resent as history) is followed without doubled rows",
+	      QStringLiteral("last %1, m599 at %2").arg(lastRow(model)).arg(model->rowOf("m599")));
+
+	fake(t.portA, "POST", "/fake/stall", QJsonObject{{"on", true}});
+	QElapsedTimer clock;
+	clock.start();
+	qint64 last = 0, worst = 0;
+	QTimer beat;
+	QObject::connect(&beat, &QTimer::timeout, [&] {
+		worst = qMax(worst, clock.elapsed() - last);
+		last = clock.elapsed();
+	});
+	beat.start(20);
+	auto *status = child<QLabel>(t.panel, "commentbar-status");
+	const bool said = waitFor([&] { return status->text().contains("does not answer"); }, 6000);
+	waitFor([] { return false; }, 500);
+	beat.stop();
+	check(said, "a server that stops answering is said so on the status line (3 s timeout)", status->text());
+	check(worst < 250, "meanwhile the UI thread never waits on the network", QStringLiteral("longest gap %1 ms").arg(worst));
+	fake(t.portA, "POST", "/fake/stall", QJsonObject{{"on", false}});
+	addComments(t.portA, {comment("s1", "Back", "answering again")});
+	const bool again = waitFor([&] { return lastRow(model) == "Back: answering again"; }, 8000);
+	check(again, "once it answers again the chat follows on", lastRow(model));
+}
+
+void hiddenDock(Test &t)
+{
+	t.panel->hide();
+	QTest::qWait(400);
+	clearRequests(t.portA);
+	QTest::qWait(2000);
+	const int whileHidden = requests(t.portA).size();
+	t.panel->show();
+	const bool resumed = waitForRequest(t.portA, "/api/state");
+	check(whileHidden == 0 && resumed,
+	      "a hidden dock sends nothing; shown again it follows again", QStringLiteral("%1 requests while hidden").arg(whileHidden));
+}
+
+void controlAndPorts(Test &t)
+{
+	auto *status = child<QLabel>(t.panel, "commentbar-status");
+	auto *turnOn = child<QPushButton>(t.panel, "commentbar-turn-on");
+	t.directory->source("Bar A").control = false;
+	bool ok = waitFor([&] { return turnOn->isVisible() && status->text().contains("control page is off"); }, 3000);
+	check(ok, "a source with the control page off: one line and a button to turn it on", status->text());
+	QTest::mouseClick(turnOn, Qt::LeftButton);
+	ok = t.directory->turnedOn == QStringList{"Bar A"} &&
+	     waitFor([&] { return !turnOn->isVisible() && status->text().startsWith("Following"); }, 3000);
+	check(ok, "the button turns the source's control page on and the dock follows", status->text());
+
+	clearRequests(t.portB);
+	t.directory->source("Bar A").port = t.portB;
+	addComments(t.portB, {comment("b1", "Moved", "on the new port")});
+	ok = waitForRequest(t.portB, "/api/state", 3000) && waitFor([&] { return t.panel->liveModel()->rowOf("b1") >= 0; }, 3000);
+	check(ok, "the source's control port moved: the dock follows the new one", lastRow(t.panel->liveModel()));
+
+	auto *picker = child<QComboBox>(t.panel, "commentbar-picker");
+	// OBS signals a new source before it lists it: the dock looks again each second anyway.
+	t.directory->sources.push_back({"Bar C", true, t.portB});
+	ok = waitFor([&] { return picker->count() == 3 && picker->itemText(2) == "Bar C"; }, 2500);
+	check(ok && picker->currentText() == "Bar A", "a source made later is in the picker within a second, the choice kept",
+	      QStringLiteral("%1 items, current %2").arg(picker->count()).arg(picker->currentText()));
+	t.directory->sources.removeLast();
+
+	t.directory->sources.remove(0);
+	t.directory->changed();
+	check(picker->count() == 1 && picker->currentText() == "Bar B", "a source removed: the picker follows the next one",
+	      picker->currentText());
+	t.directory->sources.clear();
+	t.directory->changed();
+	check(status->text().startsWith("No Comment Bar source") && t.panel->liveModel()->rowCount() == 0,
+	      "no Comment Bar source left: the dock says so", status->text());
+}
+
+void keyboard(Test &t)
+{
+	select(t.panel->liveView(), t.panel->liveModel()->at(0)->id);
+	QSet<QString> reached;
+	QWidget *start = child<QComboBox>(t.panel, "commentbar-picker");
+	start->setFocus();
+	QWidget *focused = start;
+	for (int i = 0; i < 40; ++i) {
+		QTest::keyClick(focused, Qt::Key_Tab);
+		focused = QApplication::focusWidget();
+		if (!focused)
+			break;
+		reached << focused->objectName();
+	}
+	QStringList wanted{"commentbar-picker", "commentbar-skip", "commentbar-pause", "commentbar-search", "commentbar-chat",
+			   "commentbar-pin", "commentbar-nickname", "commentbar-colour", "commentbar-hide"};
+	QStringList missing;
+	for (const QString &name : wanted) {
+		if (!reached.contains(name))
+			missing << name;
+	}
+	check(missing.isEmpty(), "every control is reached with Tab", missing.isEmpty() ? QString() : "missing: " + missing.join(", "));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	QApplication app(argc, argv);
+	const QStringList args = app.arguments();
+	auto arg = [&args](const char *name) { return args.value(args.indexOf(QString::fromLatin1(name)) + 1); };
+	Test t;
+	t.portA = arg("--port-a").toInt();
+	t.portB = arg("--port-b").toInt();
+	const QString tokenFile = arg("--token-file");
+	const QString locales = arg("--locale-dir");
+	QFile token(tokenFile);
+	if (!token.open(QIODevice::ReadOnly))
+		return 2;
+	t.token = QString::fromUtf8(token.readAll().trimmed());
+
+	loadWords(locales + "/en-US.ini");
+	t.directory = new FakeDirectory;
+	t.directory->sources = {{"Bar A", true, t.portA}, {"Bar B", true, t.portB}};
+	t.panel = new DockPanel(t.directory, Texts(lookup), tokenFile);
+	t.panel->resize(360, 640);
+	t.panel->show();
+	t.panel->activateWindow();
+	check(QTest::qWaitForWindowActive(t.panel), "the panel's window is active (keys reach it)");
+
+	following(t);
+	hostileText(t);
+	pinning(t);
+	viewers(t);
+	searching(t);
+	keptRows(t);
+	restartAndStall(t);
+	hiddenDock(t);
+	keyboard(t);
+	controlAndPorts(t);
+	delete t.panel;
+
+	loadWords(locales + "/ja-JP.ini");
+	auto *japanese = new FakeDirectory;
+	DockPanel ja(japanese, Texts(lookup), tokenFile);
+	check(child<QPushButton>(&ja, "commentbar-pin")->text() == QString::fromUtf8("固定") &&
+		      child<QPushButton>(&ja, "commentbar-hide")->text() == QString::fromUtf8("非表示"),
+	      "in Japanese (OBS's ja-JP): the buttons read 固定, 非表示",
+	      child<QPushButton>(&ja, "commentbar-pin")->text());
+
+	std::printf("%d passed, %d failed\n", passed, failed);
+	return failed || !passed ? 1 : 0;
+}

@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A fake control server for the dock's widget test, speaking the control API as docs/control-api.md
+documents it (the renderer's real server is tested in Tests/control): GET /api/state,
+/api/comments?since=&limit=, /api/search?q=&limit=; POST /api/pin, /api/unpin, /api/viewer,
+/api/speech/skip, /api/speech/pause, with JSON bodies and `Content-Type: application/json`. The
+token (`Authorization: Bearer`) and the Host are checked as documented: 401 and 403 otherwise.
+
+The test drives it through routes of its own under /fake/ (no token; never part of the API):
+    POST /fake/comments  [{"id", "user", "name", "text", ...}]   comment events, numbered on
+    POST /fake/restart   {}                 a server that started again: seq from 1, its comments resent as history
+    POST /fake/stall     {"on": true|false} /api/ requests wait (a renderer that stops answering)
+    GET  /fake/log                          every /api/ request: method, path, authorization, body
+    POST /fake/log/clear {}
+"""
+import http.server
+import json
+import threading
+import urllib.parse
+
+from support.processes import free_port
+
+KEPT = 1000  # the server keeps the newest 1000 comments (docs/control-api.md)
+
+
+class FakeControl:
+    def __init__(self, token):
+        self.token = token
+        self.port = free_port()
+        self.lock = threading.Lock()
+        self.seq = 0
+        self.comments = []  # comment events, oldest first
+        self.pin = None
+        self.paused = False
+        self.log = []
+        self.released = threading.Event()
+        self.released.set()
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                fake.handle(self, "GET")
+
+            def do_POST(self):
+                fake.handle(self, "POST")
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.released.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+    # ---- the API ----
+
+    def handle(self, request, method):
+        url = urllib.parse.urlsplit(request.path)
+        length = int(request.headers.get("Content-Length") or 0)
+        raw = request.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else {}
+        except ValueError:
+            body = None
+        if url.path.startswith("/fake/"):
+            return self.reply(request, 200, self.test_route(method, url.path, body))
+        with self.lock:
+            self.log.append({"method": method, "path": request.path, "authorization": request.headers.get("Authorization"),
+                             "content_type": request.headers.get("Content-Type"), "body": body})
+        self.released.wait(60)
+        if request.headers.get("Authorization") != f"Bearer {self.token}":
+            return self.reply(request, 401, {"error": "no token"})
+        if request.headers.get("Host") not in (f"127.0.0.1:{self.port}", f"localhost:{self.port}"):
+            return self.reply(request, 403, {"error": "foreign host"})
+        query = urllib.parse.parse_qs(url.query)
+        with self.lock:
+            if method == "GET":
+                status, answer = self.read(url.path, query)
+            elif request.headers.get("Content-Type") != "application/json":
+                status, answer = 415, {"error": "commands need Content-Type: application/json"}
+            elif body is None:
+                status, answer = 400, {"error": "not JSON"}
+            else:
+                status, answer = self.command(url.path, body)
+        self.reply(request, status, answer)
+
+    def read(self, path, query):
+        if path == "/api/state":
+            state = {"version": 1, "seq": self.seq,
+                     "streams": [{"platform": "twitch", "channel": "fake", "state": "live", "viewers": 12}]}
+            if self.pin:
+                state["pin"] = self.pin
+            return 200, state
+        if path == "/api/comments":
+            since = int(query.get("since", ["0"])[0])
+            limit = int(query.get("limit", ["100"])[0])
+            after = [c for c in self.comments if c["seq"] > since]
+            return 200, {"version": 1, "comments": after[-limit:]}
+        if path == "/api/search":
+            text = query.get("q", [""])[0]
+            found = [c for c in self.comments if text in c["text"] or text in c["name"]]
+            return 200, {"version": 1, "comments": found[-int(query.get("limit", ["100"])[0]):]}
+        return 404, {"error": "no such page"}
+
+    def command(self, path, body):
+        if path == "/api/pin":
+            found = next((c for c in self.comments if c["id"] == body.get("id")), None)
+            if not found:
+                return 404, {"error": "no such comment"}
+            self.seq += 1
+            comment = {k: v for k, v in found.items() if k not in ("version", "type", "seq")}
+            self.pin = {"id": found["id"], "pinned": True, "comment": comment}
+            return 200, {"ok": True, "id": found["id"], "until": None}
+        if path == "/api/unpin":
+            if not self.pin or ("id" in body and body["id"] != self.pin["id"]):
+                return 404, {"error": "not pinned"}
+            self.seq += 1
+            self.pin = None
+            return 200, {"ok": True}
+        if path == "/api/viewer":
+            if not all(isinstance(body.get(k), str) for k in ("platform", "channel", "user")) or \
+                    not any(k in body for k in ("nickname", "colour", "hidden")):
+                return 400, {"error": "a viewer choice needs platform, channel, user and a choice"}
+            return 200, {"ok": True}
+        if path == "/api/speech/skip":
+            return 200, {"ok": True}
+        if path == "/api/speech/pause":
+            self.paused = body.get("paused", not self.paused)
+            return 200, {"ok": True, "paused": self.paused}
+        return 404, {"error": "no such command"}
+
+    @staticmethod
+    def reply(request, status, answer):
+        data = json.dumps(answer, ensure_ascii=False).encode()
+        try:
+            request.send_response(status)
+            request.send_header("Content-Type", "application/json")
+            request.send_header("Content-Length", str(len(data)))
+            request.send_header("Cache-Control", "no-store")
+            request.end_headers()
+            request.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (the stalled server's requests time out)
+
+    # ---- the test's routes ----
+
+    def add(self, comment, history=False):
+        self.seq += 1
+        event = {"version": 1, "type": "comment", "seq": self.seq, "platform": "twitch", "channel": "fake",
+                 "platform_colour": "#9146ff", "user": comment.get("name", "").lower(), "nickname": None,
+                 "first_time": False, "emotes": [], "colour": None, "badges": [], "kind": "comment",
+                 "history": history, "time": 1700000000.0 + self.seq, **comment}
+        self.comments.append(event)
+        del self.comments[:-KEPT]
+
+    def test_route(self, method, path, body):
+        with self.lock:
+            if path == "/fake/comments" and method == "POST":
+                for comment in body:
+                    self.add(comment)
+                return {"seq": self.seq}
+            if path == "/fake/restart":
+                old, self.comments, self.seq, self.pin = self.comments, [], 0, None
+                for comment in old:
+                    self.add({k: v for k, v in comment.items() if k not in ("seq", "history")}, history=True)
+                return {"seq": self.seq}
+            if path == "/fake/stall":
+                (self.released.clear if body.get("on") else self.released.set)()
+                return {"ok": True}
+            if path == "/fake/log":
+                return self.log
+            if path == "/fake/log/clear":
+                self.log = []
+                return {"ok": True}
+        return {"error": "no such fake route"}
