@@ -100,7 +100,7 @@ test-swift: swift-tests
 	$(SWIFT) test --skip-build $(SWIFT_RELEASE)
 
 # Every group, one after another.
-test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control test-dock
+test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control test-memory test-dock
 
 # make check: deps, then three lanes side by side (Tests/support/check.py), logs in build/check/; a
 # step STEP@AFTER waits until AFTER passed. Lane 1 builds the renderer, then the shim, the overlay
@@ -112,8 +112,8 @@ test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-o
 CHECK_LOGS := build/check
 CHECK_LANE_1 := renderer check-build packages test-deb test-packaging-sandboxed
 CHECK_LANE_2 := swift-tests@renderer test-swift@test-deb test-real-obs@test-deb
-CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-control@renderer test-overlay-display@check-build test-shim@test-deb \
-	test-obs-host@check-build test-dock@test-deb
+CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-control@renderer test-memory@renderer test-overlay-display@check-build \
+	test-shim@test-deb test-obs-host@check-build test-dock@test-deb
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
@@ -132,6 +132,7 @@ include Tests/bench/bench.mk
 include Tests/speech/speech.mk
 include Tests/obs/obs.mk
 include Tests/control/control.mk
+include Tests/memory/memory.mk
 include Tests/dock/dock.mk
 # The doors to other tools (issue 39): Vue's file for OneComme templates (fetched by `make deps`, shipped
 # by the packages), and their tests in lane 3 after the control page's.

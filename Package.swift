@@ -153,10 +153,6 @@ let package = Package(
                 dependencies: ["CommentBarFeeds", "CommentBarNet", .product(name: "Logging", package: "swift-log")]
                     + platforms.map { .target(name: "\($0)Platform") },
                 swiftSettings: strictSwift),
-        // `bench-parsers`: the platforms' parse rates, over the parse entry points they expose
-        // (the benchmark lives here, not in the product's platform targets).
-        .target(name: "CommentBarParserBenchmarks", dependencies: ["YouTubePlatform", "NiconicoPlatform"],
-                swiftSettings: strictSwift),
         // The renderer's side of the shared-memory pool.
         .target(name: "CommentBarPool", dependencies: ["CommentBarPoolABI", "CommentBarFrames"],
                 swiftSettings: strictSwift),
@@ -211,7 +207,15 @@ let package = Package(
         // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
         // writer thread is started only while `remember` is on.
         .target(name: "CommentBarMemory",
-                dependencies: ["CommentBarCore", "CommentBarFeeds", "CSQLite", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarSupport", "CSQLite",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictSwift),
+        // `bench-parsers` and `bench-memory`: the platforms' parse rates and the viewer memory's
+        // costs, over the entry points those targets expose (public parse functions; the memory's
+        // `package` store and reader), so the product's targets carry no benchmark.
+        .target(name: "CommentBarBenchmarks",
+                dependencies: ["YouTubePlatform", "NiconicoPlatform", "CommentBarMemory", "CommentBarCore",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.
         .target(name: "CommentBarServe",
@@ -232,7 +236,7 @@ let package = Package(
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
                 "CommentBarOverlay", "CommentBarControl", "CommentBarMemory",
-                "CommentBarParserBenchmarks",
+                "CommentBarBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

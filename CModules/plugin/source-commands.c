@@ -12,6 +12,7 @@ enum command {
 	COMMAND_UNPIN,
 	COMMAND_OPEN_CONTROL,
 	COMMAND_FORGET_SECRETS,
+	COMMAND_SAVE_THEME,
 	COMMAND_COUNT,
 };
 
@@ -29,7 +30,11 @@ static const struct command_row {
 	[COMMAND_UNPIN] = {RENDERER_CHANNEL_ACTIONS, "unpin", false, "comment_bar.unpin", "Unpin"},
 	[COMMAND_OPEN_CONTROL] = {RENDERER_CHANNEL_ACTIONS, "open_control", false, NULL, NULL},
 	[COMMAND_FORGET_SECRETS] = {RENDERER_CHANNEL_ACTIONS, "forget_secrets", false, NULL, NULL},
+	[COMMAND_SAVE_THEME] = {RENDERER_CHANNEL_ACTIONS, "save_theme", false, NULL, NULL},
 };
+
+/* The file the newest "Save the look to a file" names: sent beside its counter. */
+#define SAVE_THEME_PATH_FIELD "save_theme_path"
 
 struct source_commands;
 struct command_key {
@@ -42,6 +47,7 @@ struct source_commands {
 	/* Held while a press counts and its line is sent: lines of one channel go out in order. */
 	pthread_mutex_t mutex;
 	long long values[COMMAND_COUNT];
+	char *save_theme_path; /* bstrdup'ed; NULL until a look is saved */
 	struct command_key keys[COMMAND_COUNT];
 	obs_hotkey_id hotkeys[COMMAND_COUNT];
 };
@@ -58,6 +64,9 @@ static void send_channel(struct source_commands *commands, enum renderer_channel
 		else
 			obs_data_set_int(object, rows[i].field, commands->values[i]);
 	}
+	if (channel == RENDERER_CHANNEL_ACTIONS)
+		obs_data_set_string(object, SAVE_THEME_PATH_FIELD,
+				    commands->save_theme_path ? commands->save_theme_path : "");
 	char *line = renderer_input_object_line(channel, object);
 	renderer_supervisor_send(commands->sup, channel, line);
 	bfree(line);
@@ -127,6 +136,18 @@ void source_commands_forget_secrets(struct source_commands *commands)
 		press(commands, COMMAND_FORGET_SECRETS);
 }
 
+void source_commands_save_theme(struct source_commands *commands, const char *path)
+{
+	if (!commands || !path || !*path)
+		return;
+	pthread_mutex_lock(&commands->mutex);
+	bfree(commands->save_theme_path);
+	commands->save_theme_path = bstrdup(path);
+	commands->values[COMMAND_SAVE_THEME]++;
+	send_channel(commands, RENDERER_CHANNEL_ACTIONS);
+	pthread_mutex_unlock(&commands->mutex);
+}
+
 void source_commands_unregister(struct source_commands *commands)
 {
 	if (!commands)
@@ -135,5 +156,6 @@ void source_commands_unregister(struct source_commands *commands)
 		if (commands->hotkeys[i] != OBS_INVALID_HOTKEY_ID)
 			obs_hotkey_unregister(commands->hotkeys[i]);
 	pthread_mutex_destroy(&commands->mutex);
+	bfree(commands->save_theme_path);
 	bfree(commands);
 }

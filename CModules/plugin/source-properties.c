@@ -234,33 +234,54 @@ static void add_overlay(obs_properties_t *props)
 	obs_property_set_long_description(overlay, obs_module_text("Overlay.Description"));
 }
 
-/* The first-time viewer's sound: off, the chime, or a WAV/OGG file. One setting, two
- * properties: the list shows the choice (the file the setting names listed too), the
- * picker's file becomes the setting and is listed at once. */
-#define SOUND_FILE_KEY "first_time_sound_file"
-
-static void list_sound_file(obs_property_t *list, const char *path)
+/* A setting that names a choice or a file, shown by two properties: its list (the file the
+ * setting names listed too, as "<label>: <its name>") and a picker whose file becomes the
+ * setting and is listed at once. The first-time sound and the theme are such settings. */
+static void list_file(obs_property_t *list, const char *path, const char *label_key)
 {
 	for (size_t i = 0; i < obs_property_list_item_count(list); i++)
 		if (strcmp(obs_property_list_item_string(list, i), path) == 0)
 			return;
 	const char *slash = strrchr(path, '/');
 	char label[512];
-	snprintf(label, sizeof(label), "%s: %s", obs_module_text("FirstTimeSound.File"), slash ? slash + 1 : path);
+	snprintf(label, sizeof(label), "%s: %s", obs_module_text(label_key), slash ? slash + 1 : path);
 	obs_property_list_add_string(list, label, path);
 }
+
+/* The file the setting names now, listed (the properties of a source, not of its type). */
+static void list_chosen_file(obs_property_t *list, obs_source_t *source, enum cb_setting_index index,
+			     const char *label_key)
+{
+	if (!source)
+		return;
+	obs_data_t *settings = obs_source_get_settings(source);
+	const char *chosen = obs_data_get_string(settings, settings_key(index));
+	if (chosen && *chosen)
+		list_file(list, chosen, label_key);
+	obs_data_release(settings);
+}
+
+/* The picker `picker_key` picked a file: it becomes the setting `index` and is listed. */
+static bool file_picked(obs_properties_t *props, obs_data_t *settings, const char *picker_key,
+			enum cb_setting_index index, const char *label_key)
+{
+	const char *path = obs_data_get_string(settings, picker_key);
+	if (!path || !*path)
+		return false;
+	const char *key = settings_key(index);
+	obs_data_set_string(settings, key, path);
+	list_file(obs_properties_get(props, key), path, label_key);
+	obs_data_erase(settings, picker_key); /* a picker, not a setting: the list shows the choice */
+	return true;
+}
+
+/* The first-time viewer's sound: off, the chime, or a WAV/OGG file. */
+#define SOUND_FILE_KEY "first_time_sound_file"
 
 static bool sound_file_picked(obs_properties_t *props, obs_property_t *picker, obs_data_t *settings)
 {
 	UNUSED_PARAMETER(picker);
-	const char *path = obs_data_get_string(settings, SOUND_FILE_KEY);
-	if (!path || !*path)
-		return false;
-	const char *key = settings_key(CB_SETTING_INDEX_first_time_sound);
-	obs_data_set_string(settings, key, path);
-	list_sound_file(obs_properties_get(props, key), path);
-	obs_data_erase(settings, SOUND_FILE_KEY); /* a picker, not a setting: the list shows the choice */
-	return true;
+	return file_picked(props, settings, SOUND_FILE_KEY, CB_SETTING_INDEX_first_time_sound, "FirstTimeSound.File");
 }
 
 static void add_first_time_sound(obs_properties_t *props, obs_source_t *source)
@@ -268,18 +289,80 @@ static void add_first_time_sound(obs_properties_t *props, obs_source_t *source)
 	obs_property_t *list = add_choices(props, CB_SETTING_INDEX_first_time_sound, "FirstTimeSound");
 	obs_property_list_add_string(list, obs_module_text("FirstTimeSound.Off"), "off");
 	obs_property_list_add_string(list, obs_module_text("FirstTimeSound.Chime"), "chime");
-	if (source) {
-		obs_data_t *settings = obs_source_get_settings(source);
-		const char *chosen = obs_data_get_string(settings, settings_key(CB_SETTING_INDEX_first_time_sound));
-		if (chosen && *chosen)
-			list_sound_file(list, chosen);
-		obs_data_release(settings);
-	}
+	list_chosen_file(list, source, CB_SETTING_INDEX_first_time_sound, "FirstTimeSound.File");
 	char filter[256];
 	snprintf(filter, sizeof(filter), "%s (*.wav *.ogg *.oga);;All files (*)", obs_module_text("SoundFiles"));
 	obs_property_t *picker = obs_properties_add_path(props, SOUND_FILE_KEY, obs_module_text("FirstTimeSoundFile"),
 							 OBS_PATH_FILE, filter, NULL);
 	obs_property_set_modified_callback(picker, sound_file_picked);
+}
+
+/* The look (issue 38). `theme` is a setting like the first-time sound: the list of the built-in
+ * themes and a picker for a theme file. "Save the look to a file" is a picker too: its file is
+ * handed to the renderer, which writes the look it draws there (an `actions` counter), and it is
+ * never a setting. */
+#define THEME_FILE_KEY "theme_file"
+#define THEME_SAVE_KEY "theme_save"
+
+static bool theme_file_picked(obs_properties_t *props, obs_property_t *picker, obs_data_t *settings)
+{
+	UNUSED_PARAMETER(picker);
+	return file_picked(props, settings, THEME_FILE_KEY, CB_SETTING_INDEX_theme, "Theme.File");
+}
+
+static bool theme_save_picked(void *data, obs_properties_t *props, obs_property_t *picker, obs_data_t *settings)
+{
+	UNUSED_PARAMETER(props);
+	UNUSED_PARAMETER(picker);
+	const char *path = obs_data_get_string(settings, THEME_SAVE_KEY);
+	if (!path || !*path)
+		return false;
+	source_commands_save_theme(data, path);
+	obs_data_erase(settings, THEME_SAVE_KEY); /* a request, not a setting: the same file can be saved again */
+	return true;
+}
+
+static void add_look(obs_properties_t *props, obs_source_t *source, struct source_commands *commands)
+{
+	obs_properties_t *group = obs_properties_create();
+	const char *key = settings_key(CB_SETTING_INDEX_theme);
+	obs_property_t *list = obs_properties_add_list(group, key, obs_module_text("Theme"), OBS_COMBO_TYPE_LIST,
+						       OBS_COMBO_FORMAT_STRING);
+	const char *names = CB_BUILTIN_THEMES;
+	for (const char *name = names; *name;) {
+		const size_t length = strcspn(name, "|");
+		char value[64], label_key[128];
+		snprintf(value, sizeof(value), "%.*s", (int)length, name);
+		snprintf(label_key, sizeof(label_key), "Theme.%c%s", toupper((unsigned char)value[0]), value + 1);
+		obs_property_list_add_string(list, localized(label_key, value), value);
+		name += length + (name[length] == '|');
+	}
+	obs_property_set_long_description(list, obs_module_text("Theme.Description"));
+	list_chosen_file(list, source, CB_SETTING_INDEX_theme, "Theme.File");
+	char filter[256];
+	snprintf(filter, sizeof(filter), "%s (*.json);;All files (*)", obs_module_text("ThemeFiles"));
+	obs_property_t *picker =
+		obs_properties_add_path(group, THEME_FILE_KEY, obs_module_text("ThemeFile"), OBS_PATH_FILE, filter, NULL);
+	obs_property_set_modified_callback(picker, theme_file_picked);
+	obs_property_t *save =
+		obs_properties_add_path(group, THEME_SAVE_KEY, obs_module_text("ThemeSave"), OBS_PATH_FILE_SAVE, filter, NULL);
+	obs_property_set_long_description(save, obs_module_text("ThemeSave.Description"));
+	obs_property_set_modified_callback2(save, theme_save_picked, commands);
+	obs_property_set_enabled(save, commands != NULL);
+
+	add_choices(group, CB_SETTING_INDEX_layout, "Layout");
+	add_choices(group, CB_SETTING_INDEX_newest, "Newest");
+	add_int_slider(group, CB_SETTING_INDEX_text_outline, "TextOutline", " px");
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_text_shadow), obs_module_text("TextShadow"));
+	obs_properties_add_color(group, settings_key(CB_SETTING_INDEX_outline_color), obs_module_text("OutlineColor"));
+	add_choices(group, CB_SETTING_INDEX_row_style, "RowStyle");
+	obs_property_t *fade = add_int(group, CB_SETTING_INDEX_fade_after, "FadeAfter");
+	obs_property_int_set_suffix(fade, " s");
+	obs_property_set_long_description(fade, obs_module_text("FadeAfter.Description"));
+	add_choices(group, CB_SETTING_INDEX_enter, "Enter");
+	add_choices(group, CB_SETTING_INDEX_name_colors, "NameColors");
+	obs_property_int_set_suffix(add_int(group, CB_SETTING_INDEX_ticker_speed, "TickerSpeed"), " px/s");
+	obs_properties_add_group(props, "look", obs_module_text("Look"), OBS_GROUP_NORMAL, group);
 }
 
 /* "Viewers and chat log" (issue 29): a checkable group whose checkbox is `remember`. */
@@ -300,6 +383,11 @@ static void add_viewer_memory(obs_properties_t *props, obs_source_t *source)
 	obs_property_t *log = obs_properties_add_path(group, settings_key(CB_SETTING_INDEX_log_path),
 						      obs_module_text("LogPath"), OBS_PATH_FILE_SAVE, filter, NULL);
 	obs_property_set_long_description(log, obs_module_text("LogPath.Description"));
+	obs_property_t *keep = add_int(group, CB_SETTING_INDEX_log_keep_days, "LogKeepDays");
+	obs_property_set_long_description(keep, obs_module_text("LogKeepDays.Description"));
+	obs_property_t *cap = add_int(group, CB_SETTING_INDEX_log_max_mb, "LogMaxMB");
+	obs_property_int_set_suffix(cap, " MB");
+	obs_property_set_long_description(cap, obs_module_text("LogMaxMB.Description"));
 	obs_property_t *remember = obs_properties_add_group(props, settings_key(CB_SETTING_INDEX_remember),
 							    obs_module_text("Remember"), OBS_GROUP_CHECKABLE, group);
 	obs_property_set_long_description(remember, obs_module_text("Remember.Description"));
@@ -393,6 +481,7 @@ obs_properties_t *source_properties_create(const struct source_properties_parts 
 	obs_properties_add_color(props, settings_key(CB_SETTING_INDEX_bg_color), obs_module_text("BackgroundColor"));
 	add_int_slider(props, CB_SETTING_INDEX_bg_opacity, "BackgroundOpacity", "%");
 	add_int_slider(props, CB_SETTING_INDEX_corner_radius, "CornerRadius", " px");
+	add_look(props, source, parts->commands);
 
 	obs_properties_add_bool(props, settings_key(CB_SETTING_INDEX_show_clock), obs_module_text("ShowClock"));
 	add_clock_source(props);

@@ -30,21 +30,26 @@ public struct ViewerChoice: Sendable, Equatable, Codable {
     public var nickname: String?
     /// `#rrggbb`, or "" to go back to the platform's colour.
     public var colour: String?
+    /// The voice speech reads them in (an engine's voice), or "" to go back to `speech_voices`.
+    public var voice: String?
     public var hidden: Bool?
 
     public init(platform: String, channel: String, user: String, nickname: String? = nil, colour: String? = nil,
-                hidden: Bool? = nil) {
+                voice: String? = nil, hidden: Bool? = nil) {
         self.platform = platform
         self.channel = channel
         self.user = user
         self.nickname = nickname
         self.colour = colour
+        self.voice = voice
         self.hidden = hidden
     }
 
     /// Nicknames are short (the NCV convention: 1–16 characters).
     public static let maxNickname = 16
     static let maxKey = 200
+    /// A voice file's path fits (the viewer memory keeps at most as much).
+    static let maxVoice = 256
 
     /// Why this choice cannot be stored, or nil when it can.
     public var problem: String? {
@@ -53,7 +58,9 @@ public struct ViewerChoice: Sendable, Equatable, Codable {
             || user.unicodeScalars.count > Self.maxKey {
             return "platform, channel or user is too long"
         }
-        if nickname == nil && colour == nil && hidden == nil { return "nothing to change: give nickname, colour or hidden" }
+        if nickname == nil && colour == nil && voice == nil && hidden == nil {
+            return "nothing to change: give nickname, colour, voice or hidden"
+        }
         if let nickname {
             if nickname.count > Self.maxNickname { return "a nickname has at most \(Self.maxNickname) characters" }
             if TextSanitizer.clean(nickname, limit: Self.maxKey) != nickname {
@@ -62,6 +69,9 @@ public struct ViewerChoice: Sendable, Equatable, Codable {
         }
         if let colour, !colour.isEmpty, RGBColor(hex: colour) == nil || !colour.hasPrefix("#") {
             return "colour must be #rrggbb"
+        }
+        if let voice, voice.unicodeScalars.count > Self.maxVoice || voice.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "a voice is one line of at most \(Self.maxVoice) characters"
         }
         return nil
     }

@@ -41,7 +41,7 @@ extension ControlRoutes {
 
     func viewer(_ call: ControlCall) async -> ControlResponse {
         guard let choice: ViewerChoice = decode(call) else {
-            return .error(.badRequest, "send {\"platform\", \"channel\", \"user\"} and any of nickname, colour, hidden")
+            return .error(.badRequest, "send {\"platform\", \"channel\", \"user\"} and any of nickname, colour, voice, hidden")
         }
         if let problem = choice.problem { return .error(.badRequest, problem) }
         log.info("control: viewer \(choice.platform)/\(choice.channel)/\(choice.user):\(Self.describe(choice))")
@@ -73,6 +73,7 @@ extension ControlRoutes {
         var parts: [String] = []
         if let nickname = choice.nickname { parts.append(" nickname \"\(nickname)\"") }
         if let colour = choice.colour { parts.append(" colour \(colour.isEmpty ? "(none)" : colour)") }
+        if let voice = choice.voice { parts.append(" voice \(voice.isEmpty ? "(none)" : String(reflecting: voice))") }
         if let hidden = choice.hidden { parts.append(hidden ? " hidden" : " shown") }
         return parts.joined(separator: ",")
     }

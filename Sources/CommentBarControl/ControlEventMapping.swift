@@ -23,7 +23,7 @@ public struct ControlStream: Sendable, Equatable {
 /// showed them (a filtered row is not sent), moderation, viewers and the connection's state.
 enum ControlEventMapping {
     /// The event's body and, for a comment or gift, the row (kept for pinning); nil: not sent.
-    /// `event` names rows as the bar does (`ServeSession.rowEvent`).
+    /// `event` names rows as the bar does (`RowMapping.rowEvent`).
     static func body(for event: FeedEvent, shown: ChatLine?, stream: ControlStream,
                      now: Double) -> (ControlEvent.Body, ChatLine?)? {
         switch event {

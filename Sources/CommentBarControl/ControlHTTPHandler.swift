@@ -53,7 +53,8 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             let version = head.version
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             let slots = self.slots
-            context.eventLoop.makeFutureWithTask { await routes.respond(to: request) }
+            let channel = context.channel
+            context.eventLoop.makeFutureWithTask { await routes.respond(to: request) { slots.proven(channel) } }
                 .assumeIsolated().whenSuccess { response in
                     if response.authenticated { slots.proven(bound.value.channel) }
                     Self.write(response, version: version, keepAlive: keepAlive, context: bound.value)

@@ -15,7 +15,7 @@ extension ControlRoutes {
         .get("/api/state", "the newest event's number, the pin, the streams") { routes, _ in await routes.state() },
         .post("/api/pin", "pin a comment on the bar") { routes, call in await routes.pin(call) },
         .post("/api/unpin", "take the pin away") { routes, call in routes.unpin(call) },
-        .post("/api/viewer", "a viewer's nickname, colour or hiding") { routes, call in await routes.viewer(call) },
+        .post("/api/viewer", "a viewer's nickname, colour, voice or hiding") { routes, call in await routes.viewer(call) },
         .post("/api/speech/skip", "stop what speech reads now") { routes, _ in routes.skipSpeech() },
         .post("/api/speech/pause", "pause or resume speech") { routes, call in routes.pauseSpeech(call) },
         .post("/api/page-link", "a one-time link that opens the page") { routes, _ in routes.pageLink() },

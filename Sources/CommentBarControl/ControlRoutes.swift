@@ -16,8 +16,10 @@ struct ControlRoutes: Sendable {
     static let maxLimit = EventHub.recentLimit
     static let maxSearchText = 200
 
-    func respond(to request: ControlRequest) async -> ControlResponse {
-        var response = await answer(request)
+    /// `proven` runs as soon as the request's credential passed, before its handler (which may
+    /// wait on the memory): its connection keeps its slot while the answer is prepared.
+    func respond(to request: ControlRequest, proven: @Sendable () -> Void = {}) async -> ControlResponse {
+        var response = await answer(request, proven: proven)
         response.headers += Self.commonHeaders(host: access.host(request.header("Host")))
         return response
     }
@@ -53,7 +55,7 @@ struct ControlRoutes: Sendable {
                           allowsQuery: !underPage && path == "/api/events")
     }
 
-    private func answer(_ request: ControlRequest) async -> ControlResponse {
+    private func answer(_ request: ControlRequest, proven: @Sendable () -> Void) async -> ControlResponse {
         // A page on another site that resolves its own name to 127.0.0.1 (DNS rebinding) names itself here.
         guard let host = access.host(request.header("Host")) else {
             return .text(.forbidden, "This server answers only to \(access.allowedHosts.joined(separator: ", ")).\n")
@@ -78,6 +80,7 @@ struct ControlRoutes: Sendable {
             refused.headers.append(("WWW-Authenticate", "Bearer realm=\"commentbar\""))
             return refused
         }
+        proven()
         var response: ControlResponse
         switch Self.route(request.method, path) {
         case .refused(let refused):

@@ -52,6 +52,25 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var backgroundOpacity: Int = SettingsSchema.int("bg_opacity")
     /// Corner radius of the bar's background, in pixels.
     public var cornerRadius: Int = SettingsSchema.int("corner_radius")
+    /// A built-in theme's name or a theme file's path (issue 38); its look is applied when the
+    /// settings are decoded (`Theme`), under what the streamer set.
+    public var theme: String = SettingsSchema.string("theme")
+    /// What is wrong with `theme` (nil: it was applied); the look is then the settings' own.
+    public var themeProblem: String?
+    public var layout = Layout(rawValue: SettingsSchema.string("layout")) ?? .bar
+    public var newest = NewestEdge(rawValue: SettingsSchema.string("newest")) ?? .bottom
+    /// Pixels of outline around names and messages (0: none), in `outlineColor`.
+    public var textOutline: Int = SettingsSchema.int("text_outline")
+    /// A shadow under names and messages, in `outlineColor`.
+    public var textShadow = SettingsSchema.bool("text_shadow")
+    public var outlineColor: UInt32 = SettingsSchema.color("outline_color")
+    public var rowStyle = RowStyle(rawValue: SettingsSchema.string("row_style")) ?? .plain
+    /// Seconds a row stays before it fades out (0: never).
+    public var fadeAfter: Int = SettingsSchema.int("fade_after")
+    public var enter = EnterAnimation(rawValue: SettingsSchema.string("enter")) ?? .instant
+    public var nameColors = NameColors(rawValue: SettingsSchema.string("name_colors")) ?? .viewer
+    /// How fast the ticker's comments travel, pixels a second.
+    public var tickerSpeed: Int = SettingsSchema.int("ticker_speed")
     public var showClock = SettingsSchema.bool("show_clock")
     public var showViewers = SettingsSchema.bool("show_viewers")
     public var showGifts = SettingsSchema.bool("show_gifts")
@@ -97,6 +116,10 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var remember = SettingsSchema.bool("remember")
     /// The memory's file; empty: `$XDG_DATA_HOME/comment-bar/chat.sqlite3`.
     public var logPath: String = SettingsSchema.string("log_path")
+    /// Messages older than this many days are removed from the log (0: kept for ever)…
+    public var logKeepDays: Int = SettingsSchema.int("log_keep_days")
+    /// …and the oldest ones while it is larger than this many megabytes (0: no cap).
+    public var logMaxMB: Int = SettingsSchema.int("log_max_mb")
     /// The badge on a viewer's first comment ever on the channel; empty: by OBS's language
     /// ("初見" in Japanese, "first" otherwise).
     public var firstTimeLabel: String = SettingsSchema.string("first_time_label")
@@ -153,6 +176,15 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case backgroundColor = "bg_color"
         case backgroundOpacity = "bg_opacity"
         case cornerRadius = "corner_radius"
+        case theme, layout, newest
+        case textOutline = "text_outline"
+        case textShadow = "text_shadow"
+        case outlineColor = "outline_color"
+        case rowStyle = "row_style"
+        case fadeAfter = "fade_after"
+        case enter
+        case nameColors = "name_colors"
+        case tickerSpeed = "ticker_speed"
         case showClock = "show_clock"
         case showViewers = "show_viewers"
         case showGifts = "show_gifts"
@@ -176,6 +208,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
         case overlayMargin = "overlay_margin"
         case remember
         case logPath = "log_path"
+        case logKeepDays = "log_keep_days"
+        case logMaxMB = "log_max_mb"
         case firstTimeLabel = "first_time_label"
         case welcomeBackDays = "welcome_back_days"
         case firstTimeSound = "first_time_sound"
@@ -237,6 +271,16 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.backgroundColor = UInt32(truncatingIfNeeded: value(.backgroundColor, Int64(s.backgroundColor)))
         s.backgroundOpacity = value(.backgroundOpacity, s.backgroundOpacity)
         s.cornerRadius = value(.cornerRadius, s.cornerRadius)
+        s.layout = choice(.layout, s.layout)
+        s.newest = choice(.newest, s.newest)
+        s.textOutline = value(.textOutline, s.textOutline)
+        s.textShadow = value(.textShadow, s.textShadow)
+        s.outlineColor = UInt32(truncatingIfNeeded: value(.outlineColor, Int64(s.outlineColor)))
+        s.rowStyle = choice(.rowStyle, s.rowStyle)
+        s.fadeAfter = value(.fadeAfter, s.fadeAfter)
+        s.enter = choice(.enter, s.enter)
+        s.nameColors = choice(.nameColors, s.nameColors)
+        s.tickerSpeed = value(.tickerSpeed, s.tickerSpeed)
         s.showClock = value(.showClock, s.showClock)
         s.showViewers = value(.showViewers, s.showViewers)
         s.showGifts = value(.showGifts, s.showGifts)
@@ -260,6 +304,8 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.overlayMargin = value(.overlayMargin, s.overlayMargin)
         s.remember = value(.remember, s.remember)
         s.logPath = value(.logPath, s.logPath)
+        s.logKeepDays = value(.logKeepDays, s.logKeepDays)
+        s.logMaxMB = value(.logMaxMB, s.logMaxMB)
         s.firstTimeLabel = value(.firstTimeLabel, s.firstTimeLabel)
         s.welcomeBackDays = value(.welcomeBackDays, s.welcomeBackDays)
         s.firstTimeSound = value(.firstTimeSound, s.firstTimeSound)
@@ -281,9 +327,21 @@ public struct BarSettings: Sendable, Equatable, Codable {
                 }
             }
         }
+        s = s.clamped()
+        // The theme fills in the look under what the source's own settings changed.
+        s.theme = (Self.themeOverride.flatMap { decoder.userInfo[$0] as? String }) ?? value(.theme, s.theme)
+        switch Theme.values(for: s.theme) {
+        case .success(let look): s.applyLook(look)
+        case .failure(let problem):
+            s.themeProblem = problem.description
+            unknown.append("theme: \(problem)")
+        }
         s.unknownChoices = unknown
         self = s.clamped()
     }
+
+    /// A `userInfo` key of the decoder: a theme used instead of the settings' own `theme`.
+    static let themeOverride = CodingUserInfoKey(rawValue: "commentbar.theme")
 
     /// Every number within the settings table's range.
     public func clamped() -> BarSettings {
@@ -295,12 +353,17 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s.font.flags = SettingsSchema.clamp(s.font.flags, "font.flags")
         s.backgroundOpacity = SettingsSchema.clamp(s.backgroundOpacity, "bg_opacity")
         s.cornerRadius = SettingsSchema.clamp(s.cornerRadius, "corner_radius")
+        s.textOutline = SettingsSchema.clamp(s.textOutline, "text_outline")
+        s.fadeAfter = SettingsSchema.clamp(s.fadeAfter, "fade_after")
+        s.tickerSpeed = SettingsSchema.clamp(s.tickerSpeed, "ticker_speed")
         s.maxFPS = SettingsSchema.clamp(s.maxFPS, "fps")
         s.delaySeconds = SettingsSchema.clamp(s.delaySeconds, "delay_seconds")
         s.overlayScale = SettingsSchema.clamp(s.overlayScale, "overlay_scale")
         s.overlayOpacity = SettingsSchema.clamp(s.overlayOpacity, "overlay_opacity")
         s.overlayMargin = SettingsSchema.clamp(s.overlayMargin, "overlay_margin")
         s.welcomeBackDays = SettingsSchema.clamp(s.welcomeBackDays, "welcome_back_days")
+        s.logKeepDays = SettingsSchema.clamp(s.logKeepDays, "log_keep_days")
+        s.logMaxMB = SettingsSchema.clamp(s.logMaxMB, "log_max_mb")
         s.controlPort = SettingsSchema.clamp(s.controlPort, "control_port")
         s.pinSeconds = SettingsSchema.clamp(s.pinSeconds, "pin_seconds")
         s.actionsPerSecond = SettingsSchema.clamp(s.actionsPerSecond, "actions_per_second")
@@ -321,7 +384,10 @@ public struct BarSettings: Sendable, Equatable, Codable {
     }
 
     /// Decodes the settings object the shim sends; bad JSON is an error with a message.
-    public static func decode(json: Data) throws -> BarSettings {
-        try JSONDecoder().decode(BarSettings.self, from: json)
+    /// `theme`: a theme used instead of the object's own (`commentbar render --theme`).
+    public static func decode(json: Data, theme: String? = nil) throws -> BarSettings {
+        let decoder = JSONDecoder()
+        if let theme, let key = themeOverride { decoder.userInfo[key] = theme }
+        return try decoder.decode(BarSettings.self, from: json)
     }
 }

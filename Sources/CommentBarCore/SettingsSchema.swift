@@ -36,6 +36,9 @@ public enum SettingsSchema {
         return Int(row.pointee.min)...Int(row.pointee.max)
     }
 
+    /// Whether the table has a row with this key.
+    public static func isKey(_ key: String) -> Bool { cb_setting_find(key) != nil }
+
     public static func clamp(_ value: Int, _ key: String) -> Int {
         let range = range(key)
         return min(max(value, range.lowerBound), range.upperBound)

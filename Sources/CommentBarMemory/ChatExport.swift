@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
 import FoundationEssentials
 
 /// `commentbar log export`: a stream's chat as CSV or JSON lines (everything the log kept), or as
@@ -19,11 +20,16 @@ public enum ChatExport {
             ?? (streamSessions.map(\.startedAt) + [session.startedAt]).min() ?? session.startedAt
     }
 
-    /// Writes `messages` in `format`, piece by piece, through `write`.
-    public static func write(_ messages: [LoggedMessage], format: Format, timeBase: Double, to write: (String) -> Void) {
+    /// Writes `messages` in `format`, piece by piece, through `write`. `filters`: the bar's NG
+    /// words as they are now, applied to nicknames everywhere (masked), and in the subtitles to
+    /// the rows as the bar applies them (masked, or the row left out when they hide rows).
+    public static func write(_ messages: [LoggedMessage], format: Format, timeBase: Double, filters: ChatFilters = .none,
+                             to write: (String) -> Void) {
+        let shown = messages.compactMap { subtitle($0, filters) }
+        let messages = messages.map { $0.maskingNickname(filters) }
         switch format {
         case .csv:
-            write("time,platform,channel,id,user,name,nickname,kind,text,gift,amount,verdict,history,first_time,deleted\n")
+            write("time,platform,channel,id,user,name,nickname,kind,text,gift,count,verdict,history,first_time,deleted\n")
             for message in messages { write(csvRow(message) + "\n") }
         case .jsonl:
             let encoder = JSONEncoder()
@@ -35,16 +41,27 @@ public enum ChatExport {
             }
         case .srt:
             var number = 0
-            for (message, start) in subtitled(messages, timeBase: timeBase) {
+            for (message, start) in subtitled(shown, timeBase: timeBase) {
                 number += 1
-                write("\(number)\n\(srtTime(start)) --> \(srtTime(start + lineSeconds))\n\(oneLine(shownText(message)))\n\n")
+                write("\(number)\n\(srtTime(start)) --> \(srtTime(start + lineSeconds))\n\(srtText(shownText(message)))\n\n")
             }
         case .ass:
             write(assHeader)
-            for (message, start) in subtitled(messages, timeBase: timeBase) {
+            for (message, start) in subtitled(shown, timeBase: timeBase) {
                 write("Dialogue: 0,\(assTime(start)),\(assTime(start + lineSeconds)),Default,,0,0,0,,\(assText(shownText(message)))\n")
             }
         }
+    }
+
+    /// The row as the bar shows it with `filters`: NG words masked in its nickname and text, or
+    /// nil when they hide it.
+    static func subtitle(_ message: LoggedMessage, _ filters: ChatFilters) -> LoggedMessage? {
+        let holdsWord = (message.nickname.map(filters.containsNGWord) ?? false)
+            || (message.text.map(filters.containsNGWord) ?? false)
+        if holdsWord && filters.ngMode == .hide { return nil }
+        var shown = message.maskingNickname(filters)
+        shown.text = message.text.map(filters.maskingNGWords)
+        return shown
     }
 
     /// The rows the bar showed (not deleted, hidden or history), with their time from `timeBase`;
@@ -64,7 +81,7 @@ public enum ChatExport {
         let name = message.nickname ?? message.name
         let text = message.text ?? ""
         if message.kind == "gift" {
-            let gift = (message.giftName ?? "gift") + ((message.amount ?? 1) > 1 ? " ×\(message.amount ?? 1)" : "")
+            let gift = (message.giftName ?? "gift") + ((message.count ?? 1) > 1 ? " ×\(message.count ?? 1)" : "")
             return text.isEmpty ? "\(name): 🎁 \(gift)" : "\(name): 🎁 \(gift) \(text)"
         }
         return message.kind == "notice" ? text : "\(name): \(text)"
@@ -91,16 +108,26 @@ public enum ChatExport {
     /// A viewer's text cannot start an override block or a line break in ASS: braces are
     /// escaped, a backslash is drawn as the look-alike ⧵.
     static func assText(_ text: String) -> String {
-        var out = ""
-        for character in oneLine(text) {
-            switch character {
-            case "{": out += "\\{"
-            case "}": out += "\\}"
-            case "\\": out += "⧵"
-            default: out.append(character)
-            }
+        replacing(oneLine(text), ["{": "\\{", "}": "\\}", "\\": "⧵"])
+    }
+
+    /// A viewer's text cannot change how SRT subtitles are drawn. SRT has no escapes, and the
+    /// players that burn it in read more than SRT: ffmpeg's decoder turns `<font …>`, `<b>`…
+    /// into styles and passes `{\an8}` through, and libass then runs any `{\…}` override block
+    /// and `\N`. So what could start one is drawn with a look-alike that starts nothing: a
+    /// backslash as ⧵, braces as full-width ｛｝, `<` as ‹.
+    static func srtText(_ text: String) -> String {
+        replacing(oneLine(text), ["\\": "⧵", "{": "｛", "}": "｝", "<": "‹"])
+    }
+
+    /// Scalar by scalar: a combining mark after a backslash or a brace makes another character,
+    /// not another byte for libass.
+    private static func replacing(_ text: String, _ table: [Unicode.Scalar: String]) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if let replacement = table[scalar] { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(scalar) }
         }
-        return out
+        return String(out)
     }
 
     static let assHeader = """
@@ -127,7 +154,7 @@ public enum ChatExport {
         let cells: [String] = [
             Timestamps.iso(message.time), message.channel.platform, message.channel.channel, message.messageID, message.user,
             message.name, message.nickname ?? "", message.kind, message.text ?? "", message.giftName ?? "",
-            message.amount.map(String.init) ?? "", message.verdict, message.history ? "1" : "0",
+            message.count.map(String.init) ?? "", message.verdict, message.history ? "1" : "0",
             message.firstTime ? "1" : "0", message.deleted ? "1" : "0",
         ]
         return cells.map(csvCell).joined(separator: ",")
@@ -155,7 +182,7 @@ public struct ExportedMessage: Encodable, Sendable {
     var kind: String
     var text: String?
     var gift: String?
-    var amount: Int?
+    var count: Int?
     var time: String
     var unix: Double
     var sentAt: Double?
@@ -165,7 +192,7 @@ public struct ExportedMessage: Encodable, Sendable {
     var deleted: Bool
 
     enum CodingKeys: String, CodingKey {
-        case seq, session, platform, channel, id, user, login, name, nickname, kind, text, gift, amount, time, unix
+        case seq, session, platform, channel, id, user, login, name, nickname, kind, text, gift, count, time, unix
         case sentAt = "sent_at"
         case verdict, history
         case firstTime = "first_time"
@@ -187,7 +214,7 @@ public struct ExportedMessage: Encodable, Sendable {
         try c.encode(kind, forKey: .kind)
         try c.encode(text, forKey: .text)
         try c.encode(gift, forKey: .gift)
-        try c.encode(amount, forKey: .amount)
+        try c.encode(count, forKey: .count)
         try c.encode(time, forKey: .time)
         try c.encode(unix, forKey: .unix)
         try c.encode(sentAt, forKey: .sentAt)
@@ -210,7 +237,7 @@ public struct ExportedMessage: Encodable, Sendable {
         kind = message.kind
         text = message.text
         gift = message.giftName
-        amount = message.amount
+        count = message.count
         time = Timestamps.iso(message.time)
         unix = message.time
         sentAt = message.sentAt

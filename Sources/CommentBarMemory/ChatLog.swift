@@ -32,12 +32,19 @@ public final class ChatLog {
         }
     }
 
+    /// Matches, newest first; nicknames as the bar shows them (the NG words it last used).
     public func search(_ query: ChatQuery) throws(ChatMemoryError) -> [LoggedMessage] {
-        try run { () throws(SQLiteError) in try reader.search(query) }
+        try run { () throws(SQLiteError) in
+            let filters = try reader.savedFilters()
+            return try reader.search(query).map { $0.maskingNickname(filters) }
+        }
     }
 
     public func viewers(of channel: ChannelRef?) throws(ChatMemoryError) -> [ViewerFacts] {
-        try run { () throws(SQLiteError) in try reader.viewers(of: channel) }
+        try run { () throws(SQLiteError) in
+            let filters = try reader.savedFilters()
+            return try reader.viewers(of: channel).map { $0.maskingNickname(filters) }
+        }
     }
 
     /// `latest` (of a channel, if given) or a session's number.
@@ -58,19 +65,20 @@ public final class ChatLog {
 
     /// Writes the stream of `session` (every session that ran with it) in `format`.
     public func export(_ session: SessionInfo, format: ChatExport.Format, to write: (String) -> Void) throws(ChatMemoryError) {
-        let (sessions, messages) = try run { () throws(SQLiteError) in
-            (try reader.sessions(inStream: session.stream), try reader.messages(inStream: session.stream))
+        let (sessions, messages, filters) = try run { () throws(SQLiteError) in
+            (try reader.sessions(inStream: session.stream), try reader.messages(inStream: session.stream), try reader.savedFilters())
         }
         ChatExport.write(messages, format: format, timeBase: ChatExport.timeBase(session: session, streamSessions: sessions),
-                         to: write)
+                         filters: filters, to: write)
     }
 
-    public func setViewer(_ key: ViewerKey, nickname: ViewerChoice<String> = .keep, colour: ViewerChoice<RGBColor> = .keep,
-                          hidden: Bool? = nil) throws(ChatMemoryError) {
-        let nickname = nickname.map { TextSanitizer.clean($0, limit: TextSanitizer.maxNameScalars) }
+    public func setViewer(_ key: ViewerKey, nickname: FieldChange<String> = .keep, colour: FieldChange<RGBColor> = .keep,
+                          voice: FieldChange<String> = .keep, hidden: Bool? = nil) throws(ChatMemoryError) {
+        let nickname = try ChatNickname.change(nickname)
+        let voice = try ViewerVoice.change(voice)
         try run { () throws(SQLiteError) in
             try store.connection.transaction { () throws(SQLiteError) in
-                try store.setChoices(key, nickname: nickname, colour: colour, hidden: hidden)
+                try store.setChoices(key, nickname: nickname, colour: colour, voice: voice, hidden: hidden)
             }
         }
     }

@@ -98,6 +98,23 @@ enum ChatSchema {
         END;
         INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
         """,
+        // 3: one word for a gift's size (`count`, as the feed protocol and the event API say it);
+        // what a nickname set in chat replaced, so a moderator's deletion of that row undoes it;
+        // viewers' names and logins folded as the NG words fold text (`NameKey`), so a nickname
+        // that is another viewer's name is found and refused (filled by `ChatStore` for rows
+        // written before); the bar's NG words, which exports apply to nicknames.
+        """
+        ALTER TABLE messages RENAME COLUMN amount TO count;
+        ALTER TABLE messages ADD COLUMN nickname_set TEXT;
+        ALTER TABLE messages ADD COLUMN nickname_before TEXT;
+        ALTER TABLE viewers ADD COLUMN name_key TEXT;
+        ALTER TABLE viewers ADD COLUMN login_key TEXT;
+        CREATE INDEX viewers_by_name_key ON viewers (channel_id, name_key);
+        CREATE INDEX viewers_by_login_key ON viewers (channel_id, login_key);
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """,
+        // 4: the voice speech reads a viewer in, when the streamer gave them one (`ChatLine.voice`).
+        "ALTER TABLE viewers ADD COLUMN voice TEXT;",
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -6,13 +6,15 @@ import Glibc
 /// The chat log's writing side: one connection, used by one thread at a time (the memory's
 /// writer thread, or a CLI command). Opening makes the folder and the file (mode 0600: a chat
 /// log is personal), turns on WAL and brings the schema up to date.
-final class ChatStore {
-    let connection: SQLiteConnection
+package final class ChatStore {
+    package let connection: SQLiteConnection
     private var statements: [String: SQLiteStatement] = [:]
     private var channelIDs: [ChannelRef: Int64] = [:]
+    /// Names folded to their keys (`ChatFilters.nameKey`), so a chat's regulars are folded once.
+    var nameKeys: [String: String] = [:]
 
     /// A session opened by a renderer: the log's id for it, its channel's and the stream it belongs to.
-    struct OpenSession: Sendable, Equatable {
+    package struct OpenSession: Sendable, Equatable {
         var id: Int64
         var stream: Int64
         var channel: ChannelRef
@@ -27,7 +29,7 @@ final class ChatStore {
     /// of a stream is still removed.
     static let moderationReach = 12 * 3600.0
 
-    init(path: String, create: Bool = true) throws {
+    package init(path: String, create: Bool = true) throws {
         if create {
             try MemoryFiles.makeParentFolder(of: path)
             try MemoryFiles.createPrivately(path)
@@ -35,6 +37,9 @@ final class ChatStore {
         connection = try SQLiteConnection(path: path, mode: create ? .create : .readWrite)
         // Another renderer (a second source) may be committing: wait for it rather than fail.
         connection.setBusyTimeout(milliseconds: 5000)
+        // A new file gives the pages of removed messages back (`LogUpkeep`): set before its
+        // first table, or never.
+        if try connection.scalarInt("PRAGMA page_count") == 0 { try connection.execute("PRAGMA auto_vacuum = INCREMENTAL") }
         guard try connection.scalarText("PRAGMA journal_mode = WAL")?.lowercased() == "wal" else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "the chat log cannot use a write-ahead log here")
         }
@@ -44,6 +49,7 @@ final class ChatStore {
         // 1 MiB of page cache (SQLite's default is 2): the renderer's memory stays small.
         try connection.execute("PRAGMA cache_size = -1024")
         try ChatSchema.migrate(connection)
+        try fillNameKeys()
     }
 
     /// A statement prepared once and kept.
@@ -70,7 +76,7 @@ final class ChatStore {
 
     // MARK: sessions
 
-    func openSession(_ channel: ChannelRef, at time: Double) throws(SQLiteError) -> OpenSession {
+    package func openSession(_ channel: ChannelRef, at time: Double) throws(SQLiteError) -> OpenSession {
         let channelID = try channelID(channel)
         // Running when this one started: still open and seen lately, or ended after this start
         // (the writer may get to this session only after the other one ended).
@@ -104,52 +110,67 @@ final class ChatStore {
 
     // MARK: messages and viewers
 
-    /// The viewer's number on the channel (made on first sight), with their latest display name.
+    /// The viewer's number on the channel (made on first sight), with their latest display name
+    /// and login, and these names' keys (`nameKey`): the row is written only when one changed, so
+    /// a regular's comment folds nothing and rewrites no index.
     private func viewerID(_ key: ViewerKey, channelID: Int64, login: String?, name: String) throws(SQLiteError) -> Int64 {
-        try statement("""
-            INSERT INTO viewers (channel_id, user, login, name) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (channel_id, user) DO UPDATE SET name = excluded.name, login = coalesce(excluded.login, login)
-            RETURNING id
-            """).rows([.int(channelID), .text(key.user), .optional(login), .text(name)]) { $0.int(0) }.first ?? 0
+        let known = try statement("SELECT id, name, login FROM viewers WHERE channel_id = ?1 AND user = ?2")
+            .rows([.int(channelID), .text(key.user)]) { (id: $0.int(0), name: $0.text(1), login: $0.text(2)) }.first
+        let login = login ?? known?.login
+        if let known {
+            if known.name != name || known.login != login {
+                try statement("UPDATE viewers SET name = ?2, name_key = ?3, login = ?4, login_key = ?5 WHERE id = ?1")
+                    .run([.int(known.id), .text(name), .text(nameKey(name)), .optional(login), .optional(login.map(nameKey))])
+            }
+            return known.id
+        }
+        try statement("INSERT INTO viewers (channel_id, user, login, name, name_key, login_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            .run([.int(channelID), .text(key.user), .optional(login), .text(name), .text(nameKey(name)),
+                  .optional(login.map(nameKey))])
+        return connection.lastInsertRowID
     }
 
     /// Writes one comment or gift; counts it for its viewer only when the row is new (another
     /// source may have written it already). History a platform replays is written only if the
     /// log has no such message yet, in any stream.
     @discardableResult
-    func insert(_ record: MessageRecord, in session: OpenSession, verdict: Verdict) throws(SQLiteError) -> Bool {
+    package func insert(_ record: MessageRecord, in session: OpenSession, verdict: Verdict) throws(SQLiteError) -> Bool {
         let line = record.line
         let key = ViewerKey(channel: session.channel, line: line)
         var giftName: String?
-        var amount: Int?
+        var count: Int?
         let kind: String
         switch line.kind {
         case .comment: kind = "comment"
         case .action: kind = "action"
         case .notice: kind = "notice"
-        case .gift(let name, let count):
+        case .gift(let name, let size):
             kind = "gift"
             giftName = name
-            amount = count
+            count = size
         }
         let viewer = try viewerID(key, channelID: session.channelID, login: line.login, name: line.user)
         let values: [SQLiteValue] = [
             .int(session.id), .int(session.stream), .int(session.channelID), .text(line.id), .int(viewer), .text(line.user),
-            .text(kind), .text(line.text), .optional(giftName), .optional(amount), .real(record.time), .optional(line.sentAt),
-            .text(verdict.rawValue), .bool(line.isHistory), .bool(record.firstTime),
+            .text(kind), .text(line.text), .optional(giftName), .optional(count), .real(record.time), .optional(line.sentAt),
+            .text(verdict.rawValue), .bool(line.isHistory), .bool(record.firstTime), .optional(record.nicknameFromChat),
         ]
+        // A row that sets a nickname keeps the one it replaced: a moderator's deletion undoes it.
         let columns = """
-            INSERT OR IGNORE INTO messages (session, stream, channel_id, message_id, viewer, name, kind, text, gift_name, amount,
-                                            time, sent_at, verdict, history, first_time)
+            INSERT OR IGNORE INTO messages (session, stream, channel_id, message_id, viewer, name, kind, text, gift_name, count,
+                                            time, sent_at, verdict, history, first_time, nickname_set, nickname_before)
             """
         let inserted: Int
         if line.isHistory {
             inserted = try statement(columns + """
-                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15
+                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, NULL
                 WHERE NOT EXISTS (SELECT 1 FROM messages WHERE channel_id = ?3 AND message_id = ?4 AND viewer = ?5)
                 """).run(values)
         } else {
-            inserted = try statement(columns + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)").run(values)
+            inserted = try statement(columns + """
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                         CASE WHEN ?16 IS NULL THEN NULL ELSE (SELECT nickname FROM viewers WHERE id = ?5) END)
+                """).run(values)
         }
         guard inserted > 0 else { return false }
         let isGift = kind == "gift"
@@ -168,39 +189,32 @@ final class ChatStore {
         return true
     }
 
-    /// A moderator deleted one message: its text goes, the row stays marked deleted.
-    func deleteMessage(_ messageID: String, in session: OpenSession, at time: Double) throws(SQLiteError) {
-        try statement("""
-            UPDATE messages SET text = NULL, deleted = 1
-            WHERE channel_id = ?1 AND message_id = ?2 AND time >= ?3 AND deleted = 0
-            """).run([.int(session.channelID), .text(messageID), .real(time - Self.moderationReach)])
-    }
-
-    /// A ban or timeout: the user's recent messages lose their text.
-    func deleteMessages(ofUser user: String, in session: OpenSession, at time: Double) throws(SQLiteError) {
-        try statement("""
-            UPDATE messages SET text = NULL, deleted = 1
-            WHERE viewer = (SELECT id FROM viewers WHERE channel_id = ?1 AND user = ?2) AND time >= ?3 AND deleted = 0
-            """).run([.int(session.channelID), .text(ViewerKey.userKey(user)), .real(time - Self.moderationReach)])
-    }
-
-    /// Sets a viewer's nickname, colour or hidden flag (the control page, `viewers set`). A
+    /// Sets a viewer's nickname, colour, voice or hidden flag (the control page, `viewers set`). A
     /// viewer not seen yet gets a row with no first sighting: their first comment still counts
     /// as their first.
-    func setChoices(_ key: ViewerKey, nickname: ViewerChoice<String> = .keep, colour: ViewerChoice<RGBColor> = .keep,
-                    hidden: Bool? = nil) throws(SQLiteError) {
+    func setChoices(_ key: ViewerKey, nickname: FieldChange<String> = .keep, colour: FieldChange<RGBColor> = .keep,
+                    voice: FieldChange<String> = .keep, hidden: Bool? = nil) throws(SQLiteError) {
         let channelID = try channelID(key.channel)
         try statement("""
-            INSERT INTO viewers (channel_id, user, name, nickname, colour, hidden)
-            VALUES (?1, ?2, ?2, ?4, ?6, coalesce(?7, 0))
+            INSERT INTO viewers (channel_id, user, name, nickname, colour, hidden, name_key, voice)
+            VALUES (?1, ?2, ?2, ?4, ?6, coalesce(?7, 0), ?8, ?10)
             ON CONFLICT (channel_id, user) DO UPDATE SET
                 nickname = CASE WHEN ?3 THEN excluded.nickname ELSE nickname END,
                 colour = CASE WHEN ?5 THEN excluded.colour ELSE colour END,
+                voice = CASE WHEN ?9 THEN excluded.voice ELSE voice END,
                 hidden = coalesce(?7, hidden)
             """).run([.int(channelID), .text(key.user),
                       .bool(!nickname.isKeep), .optional(nickname.apply(to: nil)),
                       .bool(!colour.isKeep), .optional(colour.apply(to: nil)?.hex),
-                      hidden.map { .bool($0) } ?? .null])
+                      hidden.map { .bool($0) } ?? .null, .text(nameKey(key.user)),
+                      .bool(!voice.isKeep), .optional(voice.apply(to: nil))])
+    }
+
+    /// The bar's NG words, kept with the log: exports and `commentbar log` mask nicknames with them.
+    func saveNGWords(_ filters: ChatFilters) throws(SQLiteError) {
+        let save = try statement("INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        try save.run([.text("ng_words"), .text(filters.ngWordList.joined(separator: "\n"))])
+        try save.run([.text("ng_mode"), .text(filters.ngMode.rawValue)])
     }
 
     // MARK: maintenance (the CLI)
@@ -237,7 +251,7 @@ final class ChatStore {
 }
 
 /// One comment or gift for the log, as the memory saw it on the feed path.
-struct MessageRecord: Sendable {
+package struct MessageRecord: Sendable {
     var session: UInt64
     var line: ChatLine
     /// When the bar received it (unix seconds).
@@ -247,4 +261,14 @@ struct MessageRecord: Sendable {
     var firstTime: Bool
     /// `@name` at the end of the comment, allowed by the NG words: the viewer's new nickname.
     var nicknameFromChat: String?
+
+    package init(session: UInt64, line: ChatLine, time: Double, hiddenByMemory: Bool, firstTime: Bool,
+                 nicknameFromChat: String?) {
+        self.session = session
+        self.line = line
+        self.time = time
+        self.hiddenByMemory = hiddenByMemory
+        self.firstTime = firstTime
+        self.nicknameFromChat = nicknameFromChat
+    }
 }

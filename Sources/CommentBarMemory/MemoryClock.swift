@@ -2,8 +2,8 @@
 import Glibc
 
 /// Wall-clock time as the log keeps it: unix seconds.
-enum MemoryClock {
-    static func now() -> Double {
+package enum MemoryClock {
+    package static func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

@@ -18,6 +18,7 @@ struct MemoryFeed: CommentFeed {
 
     func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let run = MemoryRun(hook: hook, channel: channel)
+        await hook.ready()
         // Read before this run's own session exists, which would count as "the last one".
         for line in run.history() { emit(.comment(line)) }
         await inner.run { event in
@@ -45,9 +46,18 @@ final class MemoryRun: Sendable {
         var began = false
     }
 
+    /// The address's channel (the stream id the streamer gave): nobody may take its name
+    /// either, once the feed named another channel.
+    private let address: ChannelRef
+
     init(hook: MemoryHook, channel: ChannelRef) {
         self.hook = hook
+        address = channel
         state = Mutex(State(channel: channel))
+    }
+
+    private func reserved(besides channel: ChannelRef) -> [String] {
+        channel == address ? [] : [address.channel]
     }
 
     var channel: ChannelRef { state.withLock { $0.channel } }
@@ -75,17 +85,18 @@ final class MemoryRun: Sendable {
         switch event {
         case .comment(let line):
             let (token, channel) = session(in: memory, now: now, recording: current.recording)
-            return memory.receive(line, session: token, channel: channel, options: current.options, now: now)
-                .map { [.comment($0)] } ?? []
+            return memory.receive(line, session: token, channel: channel, options: current.options, now: now,
+                                  reserved: reserved(besides: channel)).map { [.comment($0)] } ?? []
         case .gift(let line):
             let (token, channel) = session(in: memory, now: now, recording: current.recording)
             return memory.receive(line, session: token, channel: channel, options: current.options, now: now)
                 .map { [.gift($0)] } ?? []
         case .delete(let id):
-            memory.delete(messageID: id, session: session(in: memory, now: now, recording: current.recording).token, now: now)
+            let (token, channel) = session(in: memory, now: now, recording: current.recording)
+            memory.delete(messageID: id, session: token, channel: channel, now: now)
         case .deleteUser(let user):
-            memory.deleteMessages(ofUser: user, session: session(in: memory, now: now, recording: current.recording).token,
-                                  now: now)
+            let (token, channel) = session(in: memory, now: now, recording: current.recording)
+            memory.deleteMessages(ofUser: user, session: token, channel: channel, now: now)
         default:
             break
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarSupport
 import FoundationEssentials
 import Logging
 import Synchronization
@@ -13,13 +14,19 @@ public final class MemoryHook: Sendable {
     private let log: Logger
     private let changed: @Sendable () -> Void
     private let state = Mutex(State())
+    /// What the frame loop reads each frame (`problem`): its own lock, held only to copy a text,
+    /// never while the log is opened, read or written.
+    private let problems: ProblemReporter
 
     private struct State {
         /// The log's file while `remember` is on.
         var path: String?
         /// Opened when a live stream's feed first needs it: a bar of replays never touches the disk.
         var memory: ChatMemory?
+        /// Bumped with each memory opened: a closed one's late news is not the open one's.
+        var generation: UInt64 = 0
         var options = MemoryOptions()
+        var limits = LogLimits.standard
         var firstTimeSetting = ""
         var locale: String?
         var maxLines = BarSettings().maxLines
@@ -27,22 +34,31 @@ public final class MemoryHook: Sendable {
         var recordingStart: Double?
         /// Why no log could be opened (no home folder).
         var pathProblem: String?
+
+        /// What the bar's status line says of the log.
+        var problem: String? { pathProblem ?? memory?.problem }
     }
 
     /// `changed`: the status text changed (the frame loop looks at `problem`).
     public init(log: Logger, changed: @escaping @Sendable () -> Void = {}) {
         self.log = log
         self.changed = changed
+        problems = ProblemReporter(log: nil, changed: changed)
     }
 
-    /// Why the chat log is not being written, for the bar's status line (nil: it is, or it is off).
-    public var problem: String? {
-        state.withLock { $0.pathProblem ?? $0.memory?.problem }
-    }
+    /// Why the chat log is not being written, for the bar's status line (nil: it is, or it is
+    /// off). Cheap: read on every frame.
+    public var problem: String? { problems.current }
 
     /// The log in use, opened if it is not yet (nil while `remember` is off): the control
     /// page's API.
     public var memory: ChatMemory? { current().memory }
+
+    /// Waits (suspended, no thread held) until the log in use has been opened, at most 2 s: a
+    /// feed's first comments are looked up in the file rather than taken for unknown viewers.
+    func ready() async {
+        await current().memory?.opened(timeout: .seconds(2))
+    }
 
     /// One stdin line, with what `StdinMessage` already decoded of it: the settings turn the
     /// memory on or off and set its options; OBS's state gives the recording start, and its
@@ -51,7 +67,7 @@ public final class MemoryHook: Sendable {
         var closing: ChatMemory?
         let recording = obs.map { $0.recording ? $0.recordingStart : nil }
         let locale = obs?.locale
-        state.withLock { state in
+        let problem = state.withLock { state -> String? in
             if let obs {
                 if let locale { state.locale = locale }
                 if let start = recording ?? nil, start != state.recordingStart { state.memory?.recordingStarted(at: start) }
@@ -66,6 +82,9 @@ public final class MemoryHook: Sendable {
                 state.options.welcomeBackDays = settings.welcomeBackDays
                 state.options.nicknamesFromChat = settings.nicknamesFromChat
                 state.options.showCounts = settings.showCounts
+                let limits = LogLimits(keepDays: settings.logKeepDays, maxMegabytes: settings.logMaxMB)
+                if limits != state.limits { state.memory?.setLimits(limits) }
+                state.limits = limits
                 let path = settings.remember ? MemoryFiles.path(setting: settings.logPath) : nil
                 state.pathProblem = settings.remember && path == nil
                     ? "chat log: no folder for it (HOME unset); set log_path" : nil
@@ -76,11 +95,13 @@ public final class MemoryHook: Sendable {
                 }
             }
             state.options.labels = RowLabels(firstTimeSetting: state.firstTimeSetting, locale: state.locale)
+            return state.problem
         }
+        problems.report(problem)
         if let closing {
-            closing.close()
+            // Its writer finishes by itself: a file another program holds must not hold this loop.
+            closing.close(wait: false)
             log.info("chat log closed: \(closing.path)")
-            changed()
         }
     }
 
@@ -92,6 +113,7 @@ public final class MemoryHook: Sendable {
             return state.memory
         }
         memory?.close()
+        problems.report(nil)
     }
 
     /// The channel a stream's rows belong to until its feed names its own (`FeedEvent.channel`):
@@ -108,13 +130,18 @@ public final class MemoryHook: Sendable {
         return MemoryFeed(inner: feed, hook: self, channel: Self.channel(of: address))
     }
 
-    /// The memory (opened now if it is wanted and not open yet), the options and the history length.
+    /// The memory (made now if it is wanted and not made yet: its writer thread opens the file,
+    /// nobody waits here), the options and the history length.
     func current() -> (memory: ChatMemory?, options: MemoryOptions, maxLines: Int, recording: Double?) {
         var opened: ChatMemory?
         let current = state.withLock { state in
             if state.memory == nil, let path = state.path {
-                let memory = ChatMemory(path: path, log: log, problemChanged: { [changed] _ in changed() })
+                state.generation += 1
+                let generation = state.generation
+                let memory = ChatMemory(path: path, log: log, waitForOpen: nil,
+                                        problemChanged: { [weak self] in self?.memoryProblemChanged(generation) })
                 memory.setFilters(state.options.filters)
+                memory.setLimits(state.limits)
                 if let start = state.recordingStart { memory.recordingStarted(at: start) }
                 state.memory = memory
                 opened = memory
@@ -123,5 +150,11 @@ public final class MemoryHook: Sendable {
         }
         if let opened { log.info("chat log: \(opened.path)") }
         return current
+    }
+
+    /// The writer of memory number `generation` says something new (on its thread).
+    private func memoryProblemChanged(_ generation: UInt64) {
+        guard let problem = state.withLock({ $0.generation == generation ? .some($0.problem) : nil }) else { return }
+        problems.report(problem)
     }
 }

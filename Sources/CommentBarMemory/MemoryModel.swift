@@ -57,6 +57,9 @@ public struct ViewerFacts: Sendable, Equatable {
     public var name: String
     public var nickname: String?
     public var colour: RGBColor?
+    /// The voice speech reads them in (an engine's voice name, speaker id or file), nil: as
+    /// `speech_voices` casts them.
+    public var voice: String?
     public var hidden: Bool
     /// Unix seconds; nil for a viewer named (`viewers set`) before they ever wrote.
     public var firstSeen: Double?
@@ -66,13 +69,14 @@ public struct ViewerFacts: Sendable, Equatable {
     public var gifts: Int
 
     public init(key: ViewerKey, login: String? = nil, name: String, nickname: String? = nil, colour: RGBColor? = nil,
-                hidden: Bool = false, firstSeen: Double? = nil, lastSeen: Double? = nil, streams: Int = 0,
+                voice: String? = nil, hidden: Bool = false, firstSeen: Double? = nil, lastSeen: Double? = nil, streams: Int = 0,
                 comments: Int = 0, gifts: Int = 0) {
         self.key = key
         self.login = login
         self.name = name
         self.nickname = nickname
         self.colour = colour
+        self.voice = voice
         self.hidden = hidden
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
@@ -100,7 +104,8 @@ public struct LoggedMessage: Sendable, Equatable {
     /// Nil once a moderator deleted it or banned its writer.
     public var text: String?
     public var giftName: String?
-    public var amount: Int?
+    /// A gift's size (`FeedEvent.gift`'s `count`).
+    public var count: Int?
     /// When the bar received it (unix seconds).
     public var time: Double
     public var sentAt: Double?
@@ -109,6 +114,24 @@ public struct LoggedMessage: Sendable, Equatable {
     public var history: Bool
     public var firstTime: Bool
     public var deleted: Bool
+}
+
+extension LoggedMessage {
+    /// The row with its viewer's nickname as the bar would show it now: NG words masked.
+    func maskingNickname(_ filters: ChatFilters) -> LoggedMessage {
+        var masked = self
+        masked.nickname = nickname.map(filters.maskingNGWords)
+        return masked
+    }
+}
+
+extension ViewerFacts {
+    /// The viewer with their nickname's NG words masked.
+    func maskingNickname(_ filters: ChatFilters) -> ViewerFacts {
+        var masked = self
+        masked.nickname = nickname.map(filters.maskingNGWords)
+        return masked
+    }
 }
 
 /// One run of the bar on one channel.
@@ -129,8 +152,8 @@ public enum Verdict: String, Sendable {
     case shown, masked, hidden
 }
 
-/// A change to one of a viewer's choices (nickname, colour): keep it, set it, or clear it.
-public enum ViewerChoice<Value: Sendable & Equatable>: Sendable, Equatable {
+/// A change to one of a viewer's fields (nickname, colour, voice): keep it, set it, or clear it.
+public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
     case keep
     case set(Value)
     case clear
@@ -145,7 +168,7 @@ public enum ViewerChoice<Value: Sendable & Equatable>: Sendable, Equatable {
         }
     }
 
-    func map(_ transform: (Value) -> Value) -> ViewerChoice<Value> {
+    func map(_ transform: (Value) -> Value) -> FieldChange<Value> {
         if case .set(let value) = self { return .set(transform(value)) }
         return self
     }

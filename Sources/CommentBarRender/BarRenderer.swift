@@ -28,34 +28,48 @@ public final class BarRenderer {
     private var lastEmoteRevision: UInt64 = 0
     /// The frame each animated emote of the last frame showed, in `animatedPlacements` order.
     private var lastAnimationFrames: [Int] = []
+    /// The layout frames are drawn with now (a chat box's, with or without its status row).
     private var layout: BarLayout
+    /// The chat box whose toggles show no header: its layout with a row for the chat's state and
+    /// a problem, used while there is one to show (nil: the layout always has its header).
+    private var statusLayout: BarLayout?
+    /// The layout the settings give (`layout` unless the status row shows).
+    private var quietLayout: BarLayout
     /// What the comment rows' images depend on: they are laid out again only when it changes.
     private var textStyle: TextStyle
     private var clock: ClockFace?
-    private var stable: StableLayer
+    private let stable: StableLayer
     private var lineImages: [String: LineImage] = [:]
+    /// The colour each viewer's name was given, so every row of a viewer has the same.
+    private let viewerColors = ViewerColors()
     /// The pinned comment's strip, while one is pinned.
     private var pinStrip: PinStrip?
     /// Where the rows stack: the comment area below the pinned comment's strip, if any.
     private var rowsArea: PixelRect
-
-    /// A comment row as placed in the last published frame.
-    private struct Placed {
-        let image: LineImage
-        let y: Int
-    }
+    /// Rows entering and fading (nil: neither is on, every row is at rest).
+    private var motion: RowMotion?
+    /// The ticker's line (nil: not the ticker layout).
+    private(set) var ticker: TickerLane?
 
     /// What the last published frame shows, to know what changed.
     private var lastShown: FrameContent?
     /// Rows of the last frame, newest first; nil when the next frame must be composed from nothing.
-    private var lastPlaced: [Placed]?
+    private var lastPlaced: [PlacedRow]?
+    /// How each row of the last frame was drawn (entering, fading), by row id; rows at rest are absent.
+    private var lastVisuals: [String: RowVisual] = [:]
+    /// The ticker's comments in the last frame (nil: the lane must be drawn whole).
+    private(set) var lastLane: [TickerLane.Placed]?
     /// Where the last frame's comment rows are (around them, the comment area is the stable layer's).
     private var lastRows: PixelRect
+    /// The rows' revision `motion` has noted.
+    private var motionNoted: UInt64?
     /// Whether the stable layer is the same on every row of the comment area,
     /// so that scrolling rows gives the same pixels as drawing them again.
     private var commentAreaScrolls = false
     /// What each pool slot lacks of the last frame.
     private var damage: DamageTracker
+    /// Whether something moved in the last frame (a row entering or fading, the ticker).
+    private var moving = false
 
     /// What the last `render` did, for benchmarks and tests.
     public struct Work: Equatable, Sendable {
@@ -73,9 +87,44 @@ public final class BarRenderer {
         public var bytesScrolled = 0
     }
     public private(set) var lastWork = Work()
-    /// Whether the last frame shows an animated emote: its steps are due at times of their own,
-    /// so the frame loop comes round often while one shows (`ServeSession`).
-    public var showsAnimation: Bool { !lastAnimationFrames.isEmpty }
+    /// Whether the last frame shows an animated emote, a row entering or fading, or the ticker
+    /// moving: its steps are due at times of their own, so the frame loop comes round often while
+    /// one shows (`ServeSession`); `nextChange(after:)` says when exactly.
+    public var showsAnimation: Bool { !lastAnimationFrames.isEmpty || moving }
+
+    /// When the picture next changes by itself after unix time `now`, through the renderer's own
+    /// motion (issue 38): the next frame's time (1/fps on) while a row enters or fades or the
+    /// ticker moves, when the first row starts to fade, or nil when nothing will. The frame loop
+    /// wakes then (`NextRedraw`), and never for a bar at rest.
+    public func nextChange(after now: Double) -> Double? {
+        let step = now + 1 / Double(max(settings.maxFPS, 1))
+        if let ticker { return ticker.isMoving ? step : nil }
+        guard let motion, let placed = lastPlaced else { return nil }
+        return motion.nextChange(after: now, ids: placed.map(\.image.line.id), step: step)
+    }
+
+    /// Every element of the last frame and where it is (the header's items, the avatar, the rows,
+    /// the pinned strip, the ticker's comments), for the test that none is drawn over another.
+    var drawnElements: [(name: String, rect: PixelRect)] {
+        var elements = stable.elements
+        if let pinStrip {
+            let area = layout.comments
+            elements.append(("pinned strip", PixelRect(x: area.x, y: area.y, width: pinStrip.image.width,
+                                                       height: pinStrip.height).intersection(area)))
+        }
+        for row in lastPlaced ?? [] {
+            elements.append(("row \(row.image.line.id)", PixelRect(x: rowsArea.x, y: row.y, width: row.image.image.width,
+                                                                  height: row.image.height).intersection(rowsArea)))
+        }
+        let lane = laneRect
+        for item in lastLane ?? [] {
+            let image = item.image.image
+            elements.append(("ticker \(item.id)", PixelRect(x: item.x, y: (height - image.height) / 2, width: image.width,
+                                                           height: image.height).intersection(lane)))
+        }
+        return elements.filter { !$0.rect.isEmpty }
+    }
+
     /// How many times the avatar panel was drawn (not copied from its image), for tests.
     var avatarPanelDraws: Int { stable.avatarPanel.draws }
     /// The problem the header shows (an image that cannot be used).
@@ -90,24 +139,53 @@ public final class BarRenderer {
         self.width = width
         self.height = height
         layout = BarLayout(settings: self.settings, width: width, height: height)
+        quietLayout = layout
         rowsArea = layout.comments
         lastRows = layout.comments
         textStyle = TextStyle(settings: self.settings, layout: layout)
         stable = StableLayer(width: width, height: height)
         damage = DamageTracker(width: width, height: height)
         clock = Self.makeClock(settings: self.settings, layout: layout, engine: engine)
+        startLook()
+    }
+
+    /// The parts of the look that keep their own state: the chat box's status row, rows entering
+    /// and fading, the ticker.
+    private func startLook() {
+        let status = BarLayout(settings: settings, width: width, height: height, statusOnly: true)
+        statusLayout = status.statusOnly ? status : nil
+        motion = RowMotion(settings: settings)
+        ticker = settings.layout == .ticker ? TickerLane(speed: settings.tickerSpeed, gap: Int(layout.textSize * 2)) : nil
+        lastVisuals = [:]
+        lastLane = nil
+        moving = false
     }
 
     /// New settings take effect in the next frame; only what they touch is drawn again.
+    /// A theme that cannot be used (`themeProblem`) leaves the look as it was: what the streamer
+    /// left at its default keeps the look the bar had.
     public func update(settings newSettings: BarSettings) {
-        let newSettings = newSettings.clamped()
+        var newSettings = newSettings.clamped()
+        if newSettings.themeProblem != nil { newSettings.applyLook(settings.look) }
         guard newSettings != settings else { return }
+        let lookChanged = newSettings.layout != settings.layout || newSettings.enter != settings.enter
+            || newSettings.fadeAfter != settings.fadeAfter || newSettings.tickerSpeed != settings.tickerSpeed
+            || newSettings.font.size != settings.font.size
         settings = newSettings
         layout = BarLayout(settings: settings, width: width, height: height)
+        quietLayout = layout
         let newTextStyle = TextStyle(settings: settings, layout: layout)
-        if newTextStyle != textStyle {
+        let styleChanged = newTextStyle != textStyle
+        if styleChanged {
             textStyle = newTextStyle
             lineImages.removeAll()
+        }
+        // The ticker's comments are images of the old style: its line starts again.
+        if lookChanged || (ticker != nil && styleChanged) {
+            startLook()
+        } else {
+            let status = BarLayout(settings: settings, width: width, height: height, statusOnly: true)
+            statusLayout = status.statusOnly ? status : nil
         }
         pinStrip = nil
         rowsArea = layout.comments
@@ -116,6 +194,7 @@ public final class BarRenderer {
         }
         images.forgetFailures()
         lastPlaced = nil
+        lastLane = nil
     }
 
     /// Drops every cache of text and layers: the next frame is drawn from nothing (a full redraw).
@@ -123,6 +202,7 @@ public final class BarRenderer {
     /// the frame's changing inputs, and are drawn again whenever what they show changes.
     public func invalidateCaches() {
         lineImages.removeAll()
+        lastLane = nil
         pinStrip = nil
         clock = Self.makeClock(settings: settings, layout: layout, engine: engine)
         stable.forget()
@@ -139,23 +219,42 @@ public final class BarRenderer {
         engine.renewFontsIfFull()
         forgetRowsWaitingForPictures()
         var work = Work()
-        _ = place(state.lines, work: &work)
+        if let ticker {
+            // The ticker's new comments, laid out now for the frame that takes them onto its line.
+            for line in state.lines.suffix(TickerLane.maxWaiting) where !ticker.hasSeen(line.id) && lineImages[line.id] == nil {
+                lineImages[line.id] = LineImage(line: line, style: textStyle, engine: engine, emotes: emotes,
+                                                viewers: viewerColors)
+                work.linesLaidOut += 1
+            }
+        } else {
+            _ = place(state.lines, work: &work)
+        }
         return work.linesLaidOut
     }
 
     /// Draws the frame for `state` at unix time `now` into the pool's back buffer
     /// and publishes it. Returns false, having drawn nothing, when the frame would
     /// look the same as the last one.
-    @discardableResult
     /// `notice`: a line for the status while the chat is live (why an item could not be read aloud).
+    @discardableResult
     public func render(_ state: BarState, obs: OBSLiveState = OBSLiveState(), notice: String? = nil, now: Double,
                        into pool: any FramePool) -> Bool {
         lastWork = Work()
         engine.renewFontsIfFull()
         let content = content(of: state, obs: obs, notice: notice, now: now)
+        use(content.stable.layout)
         forgetRowsWaitingForPictures()
+        if ticker != nil { return renderTicker(state, content: content, now: now, into: pool) }
+        if let motion, motionNoted != state.linesRevision {
+            motion.note(state.lines, now: now)
+            motionNoted = state.linesRevision
+        }
         let changes = FrameChanges(from: lastShown, to: content, stableLayer: stable.drawn)
-        guard changes.any || lastPlaced == nil || animationMoved(now: now) else { return false }
+        let gone = motion.map { motion in { (id: String) in motion.isGone(id, now: now) } }
+        let faded = gone.map { gone in lastPlaced?.contains { gone($0.image.line.id) } ?? false } ?? false
+        guard changes.any || lastPlaced == nil || faded || animationMoved(now: now) || visualsMoved(now: now) else {
+            return false
+        }
 
         let frame = pool.backBuffer()
         let slot = pool.backSlot
@@ -164,28 +263,35 @@ public final class BarRenderer {
         if damage.use(pool: ObjectIdentifier(pool)) { lastPlaced = nil }
         if changes.stable { redrawStableLayer(content.stable) }
         updatePinStrip(content.pinned)
-        let placed = changes.lines || lastPlaced == nil ? place(state.lines, work: &lastWork) : (lastPlaced ?? [])
-        let animation = animationFrames(placed, now: now)
+        let placed = changes.lines || lastPlaced == nil || faded
+            ? place(state.lines, work: &lastWork, gone: gone) : (lastPlaced ?? [])
+        let animation = RowFrames.animationFrames(placed, now: now)
+        let visuals = RowFrames.visuals(of: placed, motion: motion, now: now)
         guard let stablePixels = stable.image.data() else { return false }
 
         let changed: [PixelRect]
-        let rows = rowsBounds(placed)
-        if let previous = lastPlaced, let base = pool.lastPublished(), let scroll = scrollPlan(from: previous, to: placed) {
-            let rowsMoved = scroll.distance != 0 || scroll.newRows != 0 || previous.count != placed.count
+        let area = RowFrames.Area(rect: rowsArea, fromTop: layout.newest == .top)
+        let rows = RowFrames.bounds(placed, in: area)
+        let looks = RowLooks(now: visuals, before: lastVisuals)
+        if let previous = lastPlaced, let base = pool.lastPublished(),
+           let scroll = RowFrames.scrollPlan(from: previous, to: placed, in: area, scrolls: commentAreaScrolls) {
+            let rowsMoved = scroll.moves || previous.count != placed.count
             // Around both this frame's rows and those of the frame the slot holds (above the top
             // row, right of the widest), the area is the stable layer's in both: only the rows'
             // rectangle is written.
-            let rewrite = spanning(rows, damage.rows(in: slot) ?? rowsArea)
-            catchUp(frame, slot: slot, from: base, except: rowsMoved ? rowsArea : nil)
+            let rewrite = RowFrames.spanning(rows, damage.rows(in: slot) ?? area.rect, in: area.rect)
+            lastWork.bytesCaughtUp = RowFrames.catchUp(frame, missing: damage.missing(in: slot), from: base,
+                                                       except: rowsMoved ? area.rect : nil)
             changed = update(frame, base: base, stablePixels: stablePixels, rows: placed,
                              scroll: rowsMoved ? scroll : nil, rewrite: rewrite,
-                             rowsChanged: spanning(rows, lastRows), animation: animation, content: content,
-                             changes: changes)
+                             rowsChanged: RowFrames.spanning(rows, lastRows, in: area.rect), animation: animation,
+                             looks: looks, content: content, changes: changes)
         } else {
             // What lies under the rows may have changed (the stable layer, the comment area): the
             // other slots' comment areas are written whole when they are next used.
             damage.forgetRows()
-            changed = compose(frame, stablePixels: stablePixels, rows: placed, animation: animation, content: content)
+            changed = compose(frame, stablePixels: stablePixels, rows: placed, animation: animation,
+                              visuals: visuals, content: content)
         }
         pool.publish()
         damage.published(slot: slot, changed: changed, rows: rows)
@@ -193,7 +299,33 @@ public final class BarRenderer {
         lastShown = content
         lastPlaced = placed
         lastAnimationFrames = animation
+        lastVisuals = visuals
+        moving = motion?.moves(placed.map(\.image.line.id), now: now) ?? false
         return true
+    }
+
+    /// How the rows look in this frame and in the last one (entering, fading), by row id.
+    struct RowLooks {
+        let now: [String: RowVisual]
+        let before: [String: RowVisual]
+    }
+
+    /// A chat box whose toggles show no header shows its status row while something needs saying:
+    /// the comment area moves, the rows are placed again.
+    private func use(_ next: BarLayout) {
+        // Only the chat box without a header ever switches (the default bar compares nothing).
+        guard statusLayout != nil, next != layout else { return }
+        layout = next
+        rowsArea = next.comments
+        pinStrip = nil
+        lastPlaced = nil
+        damage.forgetRows()
+    }
+
+    /// Whether a row of the last frame enters or fades on at `now`.
+    private func visualsMoved(now: Double) -> Bool {
+        guard let motion, let placed = lastPlaced else { return false }
+        return RowFrames.visuals(of: placed, motion: motion, now: now) != lastVisuals
     }
 
     /// What the frame for `state` at `now` shows. The images it names are loaded here (decoded
@@ -213,11 +345,18 @@ public final class BarRenderer {
             background: settings.backgroundPath.isEmpty ? state.background : .file(path: settings.backgroundPath),
             status: state.status, relayStatus: state.relayStatus,
             remoteImagesRevision: images.remote?.revision ?? 0, notice: notice.map(TextSanitizer.statusLine))
+        // A theme that could not be used is said, with its file and key.
+        inputs.notice = inputs.notice ?? settings.themeProblem.map { TextSanitizer.statusLine("theme: " + $0) }
         if let problem = StableLayer.preload(inputs, images: images) {
             inputs.notice = inputs.notice ?? problem
         }
+        if let statusLayout {
+            // The chat box without a header row shows one while the chat is not live or a problem is.
+            let says = StableLayer.detail(inputs) != nil || (state.status != .live && state.status != .paused)
+            inputs.layout = says ? statusLayout : quietLayout
+        }
         return FrameContent(stable: inputs, linesRevision: state.linesRevision, clockText: clockText,
-                            meterLevel: layout.header.meter != nil ? obs.micLevel ?? 0 : nil,
+                            meterLevel: inputs.layout.header.meter != nil ? obs.micLevel ?? 0 : nil,
                             pinned: state.pinned.flatMap { $0.holds(at: now) ? $0.line : nil })
     }
 
@@ -252,7 +391,7 @@ public final class BarRenderer {
 
     /// Whether an animated emote of the last frame shows another frame of its animation at `now`.
     private func animationMoved(now: Double) -> Bool {
-        lastPlaced.map { animationFrames($0, now: now) != lastAnimationFrames } ?? false
+        lastPlaced.map { RowFrames.animationFrames($0, now: now) != lastAnimationFrames } ?? false
     }
 
     private func redrawStableLayer(_ inputs: StableInputs) {
@@ -263,13 +402,15 @@ public final class BarRenderer {
     }
 
     /// The frame from nothing: the stable layer, every row, the clock and the meter.
-    private func compose(_ frame: FrameBuffer, stablePixels: UnsafeMutableRawPointer, rows placed: [Placed],
-                         animation: [Int], content: FrameContent) -> [PixelRect] {
+    private func compose(_ frame: FrameBuffer, stablePixels: UnsafeMutableRawPointer, rows placed: [PlacedRow],
+                         animation: [Int], visuals: [String: RowVisual], content: FrameContent) -> [PixelRect] {
         copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
                  destinationStride: frame.stride, rect: damage.bounds)
-        blend(placed[...], into: frame)
+        RowFrames.blend(placed[...], into: frame, area: rowsArea, visuals: visuals)
+        lastWork.linesBlended += placed.count
         blendPinStrip(into: frame)
-        _ = redrawAnimated(placed, frames: animation, in: frame, stablePixels: nil)
+        _ = RowFrames.redrawAnimated(placed, frames: animation, visuals: visuals, in: frame, area: rowsArea, stable: nil,
+                                     stableStride: 0)
         drawClock(content.clockText, in: frame)
         drawMeter(content.meterLevel, in: frame)
         lastWork.kind = .composed
@@ -278,159 +419,147 @@ public final class BarRenderer {
 
     /// The frame built on the last one (which the slot has caught up with): the comment area
     /// scrolls when `scroll` is given (`rewrite`, its part the slot must have written anew;
-    /// `rowsChanged`: where it differs from the last frame's), the clock and the meter are
-    /// redrawn if they moved, animated emotes step. Returns where it now differs from the last frame.
+    /// `rowsChanged`: where it differs from the last frame's), rows entering or fading are drawn
+    /// again, the clock and the meter are redrawn if they moved, animated emotes step. Returns
+    /// where it now differs from the last frame.
     private func update(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
-                        rows placed: [Placed], scroll: ScrollPlan?, rewrite: PixelRect, rowsChanged: PixelRect,
-                        animation: [Int], content: FrameContent, changes: FrameChanges) -> [PixelRect] {
+                        rows placed: [PlacedRow], scroll: RowFrames.ScrollPlan?, rewrite: PixelRect, rowsChanged: PixelRect,
+                        animation: [Int], looks: RowLooks, content: FrameContent,
+                        changes: FrameChanges) -> [PixelRect] {
         var changed: [PixelRect] = []
+        let area = rowsArea
+        let stableStride = stable.image.stride
         if let scroll {
-            scrollArea(frame, base: base, stablePixels: stablePixels, by: scroll.distance, keptTop: scroll.keptTop,
-                       in: rewrite)
-            blend(placed.prefix(scroll.newRows), into: frame)
+            let written = RowFrames.scrollArea(frame, base: base, stable: stablePixels, stableStride: stableStride,
+                                               plan: scroll, in: rewrite, area: area)
+            (lastWork.rowsScrolled, lastWork.bytesScrolled) = written
+            let newRows = placed.prefix(scroll.newRows)
+            RowFrames.blend(newRows, into: frame, area: area, visuals: looks.now)
+            lastWork.linesBlended += newRows.count
             if !rowsChanged.isEmpty { changed.append(rowsChanged) }
         }
-        if changes.clock {
-            changed.append(restore(stable.clockRect, in: frame, from: stablePixels))
-            drawClock(content.clockText, in: frame)
-        }
-        if changes.meter, let meter = layout.header.meter {
-            changed.append(restore(meter, in: frame, from: stablePixels))
-            drawMeter(content.meterLevel, in: frame)
-        }
-        if scroll != nil || animation != lastAnimationFrames {
-            changed += redrawAnimated(placed, frames: animation, in: frame, stablePixels: stablePixels)
+        let restyled = looks.now.isEmpty && looks.before.isEmpty ? []
+            : RowFrames.redrawMoving(placed, skipping: scroll?.newRows ?? 0, visuals: looks.now, before: looks.before,
+                                     in: frame, area: area, stable: stablePixels, stableStride: stableStride)
+        changed += restyled
+        changed += redrawClockAndMeter(changes, content: content, in: frame, stablePixels: stablePixels)
+        if scroll != nil || animation != lastAnimationFrames || !restyled.isEmpty {
+            changed += RowFrames.redrawAnimated(placed, frames: animation, visuals: looks.now, in: frame, area: area,
+                                                stable: stablePixels, stableStride: stableStride)
         }
         lastWork.kind = scroll != nil ? .scrolled : .copied
         return changed
     }
 
-    /// The comments that fit, newest first and at the bottom, with their images (those not
-    /// cached are laid out, counted in `work`). Images of rows that no longer fit are dropped.
-    private func place(_ lines: [ChatLine], work: inout Work) -> [Placed] {
+    /// The comments that fit, newest first, stacked from the newest edge, with their images (those
+    /// not cached are laid out, counted in `work`). Images of rows that no longer fit are dropped.
+    /// `gone`: rows faded out (none older than one is shown).
+    private func place(_ lines: [ChatLine], work: inout Work, gone: ((String) -> Bool)? = nil) -> [PlacedRow] {
+        // The renderer's properties read once into locals: none is read again in the loop.
         let area = rowsArea
         guard area.width > 0, area.height > 0 else { return [] }
-        var placed: [Placed] = []
-        var bottom = area.maxY
+        let fromTop = layout.newest == .top
+        let rowGap = layout.rowGap
+        let maxLines = settings.maxLines
+        let cache = lineImages
+        var placed: [PlacedRow] = []
+        var edge = fromTop ? area.y : area.maxY
         var linesUsed = 0
         var kept: [String: LineImage] = [:]
-        kept.reserveCapacity(lineImages.count + 1)
+        kept.reserveCapacity(cache.count + 1)
         for line in lines.reversed() {
+            if let gone, gone(line.id) { break }
             let image: LineImage
-            if let cached = lineImages[line.id], cached.line == line, !arrived(cached.pendingURLs) {
+            if let cached = cache[line.id], cached.line == line, !arrived(cached.pendingURLs) {
                 image = cached
             } else {
-                image = LineImage(line: line, style: textStyle, engine: engine, emotes: emotes)
+                image = LineImage(line: line, style: textStyle, engine: engine, emotes: emotes, viewers: viewerColors)
                 work.linesLaidOut += 1
             }
             // Kept even when it does not fit, so the next frame need not lay it out to learn that again.
             kept[line.id] = image
-            let top = bottom - image.height
+            let top = fromTop ? edge : edge - image.height
+            let fits = fromTop ? top + image.height <= area.maxY : top >= area.y
             // The newest comment always shows (clipped if the bar is tiny); older ones only whole.
-            if !placed.isEmpty && (top < area.y || linesUsed + image.lineCount > settings.maxLines) { break }
-            placed.append(Placed(image: image, y: top))
+            if !placed.isEmpty && (!fits || linesUsed + image.lineCount > maxLines) { break }
+            placed.append(PlacedRow(image: image, y: top))
             linesUsed += image.lineCount
-            bottom = top - layout.rowGap
+            edge = fromTop ? top + image.height + rowGap : top - rowGap
         }
         lineImages = kept
         return placed
     }
 
-    /// Where `placed` are drawn: from the top row down to the bottom of the comment area, as wide
-    /// as the widest row (its animated emotes included).
-    private func rowsBounds(_ placed: [Placed]) -> PixelRect {
-        let area = rowsArea
-        guard let top = placed.last?.y else { return PixelRect(x: area.x, y: area.maxY, width: 0, height: 0) }
-        let right = placed.map { row in
-            row.image.animated.reduce(row.image.image.width) { max($0, $1.rect.maxX) }
-        }.max() ?? area.width
-        return PixelRect(x: area.x, y: top, width: right, height: area.maxY - top).intersection(area)
+    // MARK: The ticker (issue 38)
+
+    /// The line the comments travel along: from right of the header's items to the bar's right end.
+    var laneRect: PixelRect {
+        let area = layout.comments
+        let left = min(max(area.x, stable.laneStart), area.maxX)
+        return PixelRect(x: left, y: 0, width: area.maxX - left, height: height)
     }
 
-    /// The part of the comment area that holds both `rows` and `other` (each as `rowsBounds` gives
-    /// them: from the area's left edge to its bottom).
-    private func spanning(_ rows: PixelRect, _ other: PixelRect) -> PixelRect {
-        let area = rowsArea
-        let top = min(rows.y, other.y)
-        return PixelRect(x: area.x, y: top, width: max(rows.maxX, other.maxX) - area.x, height: area.maxY - top)
-            .intersection(area)
-    }
+    var laneWidth: Int { max(laneRect.width, 1) }
 
-    /// How to get from the last frame's rows to these by scrolling: the rows kept
-    /// must be the same images, all moved up by one distance, with only new rows
-    /// below them. Nil when the frame must be composed instead.
-    private func scrollPlan(from previous: [Placed], to placed: [Placed]) -> ScrollPlan? {
-        guard commentAreaScrolls, placed.allSatisfy({ $0.y >= rowsArea.y }) else { return nil }
-        guard let firstKept = previous.first,
-              let newRows = placed.firstIndex(where: { $0.image === firstKept.image })
-        else {
-            // Nothing kept: only possible without a scroll if both are empty.
-            return previous.isEmpty && placed.isEmpty ? ScrollPlan(distance: 0, newRows: 0, keptTop: rowsArea.maxY) : nil
+    private func renderTicker(_ state: BarState, content: FrameContent, now: Double, into pool: any FramePool) -> Bool {
+        guard let ticker else { return false }
+        let changes = FrameChanges(from: lastShown, to: content, stableLayer: stable.drawn)
+        if changes.lines {
+            ticker.update(state.lines, now: now, laneWidth: laneWidth) { line in
+                if let cached = lineImages.removeValue(forKey: line.id), cached.line == line { return cached }
+                lastWork.linesLaidOut += 1
+                return LineImage(line: line, style: textStyle, engine: engine, emotes: emotes, viewers: viewerColors)
+            }
+            // Images laid out ahead for rows the line has now taken or left out.
+            lineImages = lineImages.filter { !ticker.hasSeen($0.key) }
         }
-        let distance = firstKept.y - placed[newRows].y
-        guard distance >= 0 else { return nil }
-        for (offset, row) in placed[newRows...].enumerated() {
-            guard offset < previous.count, previous[offset].image === row.image,
-                  previous[offset].y - distance == row.y else { return nil }
-        }
-        return ScrollPlan(distance: distance, newRows: newRows, keptTop: placed.last?.y ?? rowsArea.maxY)
-    }
+        var lane = laneRect
+        var placed = ticker.placed(now: now, left: lane.x, right: lane.maxX)
+        let laneMoved = lastLane != placed
+        guard changes.stable || changes.clock || changes.meter || laneMoved || lastLane == nil else { return false }
 
-    /// The comment rows moved up by `distance`, with `newRows` new rows below them; rows
-    /// above `keptTop` (the top kept row) are the stable layer's.
-    private struct ScrollPlan {
-        let distance: Int
-        let newRows: Int
-        let keptTop: Int
-    }
-
-    /// Copies from the last frame into `frame` what changed since the frame this
-    /// slot holds (everything, if that is not known), except `skipped`, which the
-    /// caller writes anew.
-    private func catchUp(_ frame: FrameBuffer, slot: Int, from base: FrameBuffer, except skipped: PixelRect?) {
-        var bytes = 0
-        for rect in damage.missing(in: slot) {
-            for part in skipped.map(rect.subtracting) ?? [rect] {
-                copyRows(from: base.pixels, sourceStride: base.stride, to: frame.pixels,
-                         destinationStride: frame.stride, rect: part)
-                bytes += part.width * part.height * 4
+        let frame = pool.backBuffer()
+        let slot = pool.backSlot
+        guard frame.width == width, frame.height == height else { return false }
+        if damage.use(pool: ObjectIdentifier(pool)) { lastLane = nil }
+        if changes.stable {
+            redrawStableLayer(content.stable)
+            lastLane = nil
+            if laneRect != lane {
+                lane = laneRect
+                placed = ticker.placed(now: now, left: lane.x, right: lane.maxX)
             }
         }
-        lastWork.bytesCaughtUp = bytes
-    }
-
-    /// Writes `rect` of the comment area from the last frame's rows moved up by `distance`; rows
-    /// above the top kept comment and rows left empty at the bottom come from the stable layer.
-    private func scrollArea(_ frame: FrameBuffer, base: FrameBuffer, stablePixels: UnsafeMutableRawPointer,
-                            by distance: Int, keptTop: Int, in rect: PixelRect) {
-        let area = rowsArea
-        let written = rect.intersection(area)
-        guard !written.isEmpty else { return }
-        let stableStride = stable.image.stride
-        let rowBytes = written.width * 4
-        lastWork.rowsScrolled = written.height
-        lastWork.bytesScrolled = written.height * rowBytes
-        for row in written.y..<written.maxY {
-            let source: UnsafeRawPointer =
-                row < keptTop || row + distance >= area.maxY
-                ? UnsafeRawPointer(stablePixels + row * stableStride + written.x * 4)
-                : UnsafeRawPointer(base.pixels + (row + distance) * base.stride + written.x * 4)
-            (frame.pixels + row * frame.stride + written.x * 4).copyMemory(from: source, byteCount: rowBytes)
-        }
-    }
-
-    private func blend(_ rows: ArraySlice<Placed>, into frame: FrameBuffer) {
-        guard !rows.isEmpty else { return }
-        let area = rowsArea
-        withCairo(on: frame) { cr in
-            cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
-            cairo_clip(cr)
-            for row in rows {
-                cairo_set_source_surface(cr, row.image.image.surface, Double(area.x), Double(row.y))
-                cairo_paint(cr)
+        guard let stablePixels = stable.image.data() else { return false }
+        var changed: [PixelRect] = []
+        if lastLane != nil, let base = pool.lastPublished() {
+            lastWork.bytesCaughtUp = RowFrames.catchUp(frame, missing: damage.missing(in: slot), from: base,
+                                                       except: laneMoved ? lane : nil)
+            if laneMoved {
+                changed.append(restore(lane, in: frame, from: stablePixels))
+                TickerLane.paint(placed, in: lane, barHeight: height, on: frame)
+                lastWork.linesBlended += placed.count
             }
+            changed += redrawClockAndMeter(changes, content: content, in: frame, stablePixels: stablePixels)
+            lastWork.kind = .copied
+        } else {
+            damage.forgetRows()
+            copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
+                     destinationStride: frame.stride, rect: damage.bounds)
+            TickerLane.paint(placed, in: lane, barHeight: height, on: frame)
+            lastWork.linesBlended += placed.count
+            drawClock(content.clockText, in: frame)
+            drawMeter(content.meterLevel, in: frame)
+            changed = [damage.bounds]
+            lastWork.kind = .composed
         }
-        lastWork.linesBlended += rows.count
+        pool.publish()
+        damage.published(slot: slot, changed: changed)
+        lastShown = content
+        lastLane = placed
+        lastPlaced = []
+        moving = ticker.isMoving
+        return true
     }
 
     /// The pinned comment's strip at the top of the comment area, clipped to it.
@@ -457,57 +586,31 @@ public final class BarRenderer {
         }
     }
 
-    /// The frame each animated emote of `placed` shows at `now` (rows newest first, emotes in row order).
-    private func animationFrames(_ placed: [Placed], now: Double) -> [Int] {
-        placed.flatMap { row in row.image.animated.map { $0.art.frameIndex(at: now) } }
-    }
-
-    /// Draws the animated emotes of `placed` at `frames`. With `stablePixels` (a frame built
-    /// on the last one), each emote's rectangle is first rebuilt from the stable layer and its
-    /// row's image, and the rectangles are returned as damage.
-    private func redrawAnimated(_ placed: [Placed], frames: [Int], in frame: FrameBuffer,
-                                stablePixels: UnsafeMutableRawPointer?) -> [PixelRect] {
-        let area = rowsArea
-        var damage: [PixelRect] = []
-        var index = 0
-        withCairo(on: frame) { cr in
-            cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
-            cairo_clip(cr)
-            for row in placed {
-                for (rect, art) in row.image.animated {
-                    let target = PixelRect(x: area.x + rect.x, y: row.y + rect.y, width: rect.width, height: rect.height)
-                    let shown = target.intersection(area)
-                    if let stablePixels, !shown.isEmpty {
-                        cairo_surface_flush(cairo_get_target(cr))
-                        copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
-                                 destinationStride: frame.stride, rect: shown)
-                        cairo_surface_mark_dirty(cairo_get_target(cr))
-                        cairo_save(cr)
-                        cairo_rectangle(cr, Double(shown.x), Double(shown.y), Double(shown.width), Double(shown.height))
-                        cairo_clip(cr)
-                        cairo_set_source_surface(cr, row.image.image.surface, Double(area.x), Double(row.y))
-                        cairo_paint(cr)
-                        cairo_restore(cr)
-                        damage.append(shown)
-                    }
-                    LineImage.draw(art, frame: index < frames.count ? frames[index] : 0, in: target, on: cr)
-                    index += 1
-                }
-            }
+    /// The clock and the meter drawn again on the stable layer when they changed; returns where.
+    private func redrawClockAndMeter(_ changes: FrameChanges, content: FrameContent, in frame: FrameBuffer,
+                                     stablePixels: UnsafeMutableRawPointer) -> [PixelRect] {
+        var changed: [PixelRect] = []
+        if changes.clock {
+            changed.append(restore(stable.clockRect, in: frame, from: stablePixels))
+            drawClock(content.clockText, in: frame)
         }
-        return damage
+        if changes.meter, let meter = stable.meterRect {
+            changed.append(restore(meter, in: frame, from: stablePixels))
+            drawMeter(content.meterLevel, in: frame)
+        }
+        return changed
     }
 
     private func drawClock(_ text: String, in frame: FrameBuffer) {
-        guard let clock, !text.isEmpty else { return }
         let rect = stable.clockRect
+        guard let clock, !text.isEmpty, !rect.isEmpty else { return }
         // The idle clock is dimmed: it must never read as a running one.
         let alpha = text == BarState.idleClockText ? 0.4 : 1
         withCairo(on: frame) { cr in clock.draw(text, on: cr, x: rect.x, y: rect.y, alpha: alpha) }
     }
 
     private func drawMeter(_ level: Int?, in frame: FrameBuffer) {
-        guard let level, let rect = layout.header.meter else { return }
+        guard let level, let rect = stable.meterRect else { return }
         withCairo(on: frame) { cr in
             Icons.levelMeter(cr, rect: rect, level: level, steps: OBSLiveState.MicLevel.steps)
         }
@@ -525,7 +628,7 @@ public final class BarRenderer {
     private static func clockStyle(settings: BarSettings, layout: BarLayout) -> ClockFace.Style? {
         guard settings.showClock else { return nil }
         return ClockFace.Style(family: settings.font.face, size: layout.header.textSize,
-                               color: RGBA(obsABGR: settings.textColor))
+                               color: RGBA(obsABGR: settings.textColor), look: RowLook.header(settings))
     }
 
     private static func makeClock(settings: BarSettings, layout: BarLayout, engine: TextEngine) -> ClockFace? {

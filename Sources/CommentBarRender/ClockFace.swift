@@ -8,6 +8,7 @@ import CPangoCairo
 final class ClockFace {
     private var glyphs: [Character: (image: ImageSurface, advance: Int)] = [:]
     let cellWidth: Int
+    /// The glyphs' height, their outline included.
     let height: Int
     let style: Style
 
@@ -17,31 +18,39 @@ final class ClockFace {
         /// Pixels.
         var size: Double
         var color: RGBA
+        /// The rows' outline and shadow (issue 38), so the clock reads over a game like the rows.
+        var look = RowLook()
     }
 
     init(engine: TextEngine, style: Style) {
         self.style = style
         let font = TextEngine.font(family: style.family, size: style.size, bold: true)
         defer { pango_font_description_free(font) }
+        let margin = style.look.margin
         var widest = 1
         var tallest = 1
         for character in "0123456789:-" {
             let layout = engine.layout(String(character), font: font)
-            let image = ImageSurface(width: layout.width + 2, height: layout.height)
-            image.withContext { cr in layout.draw(cr, x: 1, y: 0, color: style.color) }
+            let image = ImageSurface(width: layout.width + 2 + 2 * margin, height: layout.height + 2 * margin)
+            image.withContext { cr in
+                LineImage.drawOutline(layout, look: style.look, x: Double(1 + margin), y: Double(margin), on: cr)
+                layout.draw(cr, x: Double(1 + margin), y: Double(margin), color: style.color)
+            }
             glyphs[character] = (image, layout.width)
             if character.isNumber { widest = max(widest, layout.width) }
             tallest = max(tallest, layout.height)
         }
         cellWidth = widest
-        height = tallest
+        height = tallest + 2 * margin
     }
 
+    /// The text's width, its outline included.
     func width(of text: String) -> Int {
-        text.reduce(0) { $0 + advance(of: $1) }
+        text.reduce(0) { $0 + advance(of: $1) } + 2 * style.look.margin
     }
 
-    /// Draws `text` with its top-left at (x, y); characters it has no image for are skipped.
+    /// Draws `text` in the box from (x, y) (its outline inside it); characters it has no image for
+    /// are skipped.
     func draw(_ text: String, on cr: OpaquePointer, x: Int, y: Int, alpha: Double = 1) {
         var pen = x
         for character in text {

@@ -123,3 +123,63 @@ struct HeaderFlow {
         return x
     }
 }
+
+/// Which of the header's items fit, and where (issue 38: no item is ever drawn over another, at
+/// any size). Widths are measured first; items are kept by importance while their widths and gaps
+/// fit in the row, the rest are left out; the kept ones flow from the row's ends as always (the
+/// ticker's all from the left, in at most `share` of the row, leaving the rest to the comments).
+struct HeaderPlan {
+    enum Item: Hashable {
+        case onAir, clock, chip, mic, meter, gifts
+        /// The viewer count, or each stream's (`viewers_mode` each), by its place in the list.
+        case viewers(Int)
+    }
+
+    struct Entry {
+        var item: Item
+        var width: Int
+        /// Higher stays longer.
+        var priority: Int
+    }
+
+    /// Where each kept item's box starts (its left edge); items left out are absent. (A few items:
+    /// a list, not a hashed table, is all they need.)
+    private var kept: [(item: Item, x: Int)] = []
+    /// The room between the kept items of the two sides (where a problem's detail goes).
+    private(set) var room: (left: Int, right: Int)
+
+    /// `entries`: in their order from the row's left end (`leftItems`) and, for the others, from its
+    /// right end inwards.
+    init(_ entries: [Entry], leftItems: [Item], header: HeaderLayout, allFromLeft: Bool = false, share: Double = 1) {
+        let gap = header.gap
+        let limit = Int(Double(header.row.width) * share)
+        var fits = [Bool](repeating: false, count: entries.count)
+        var used = 0
+        for index in entries.indices.sorted(by: { entries[$0].priority > entries[$1].priority })
+        where entries[index].width > 0 {
+            let needed = entries[index].width + (used == 0 ? 0 : gap)
+            guard used + needed <= limit else { continue }
+            fits[index] = true
+            used += needed
+        }
+        var left = header.row.x
+        var right = header.row.maxX
+        for (index, entry) in entries.enumerated() where fits[index] && (allFromLeft || leftItems.contains(entry.item)) {
+            kept.append((entry.item, left))
+            left += entry.width + gap
+        }
+        if !allFromLeft {
+            for (index, entry) in entries.enumerated() where fits[index] && !leftItems.contains(entry.item) {
+                right -= entry.width
+                kept.append((entry.item, right))
+                right -= gap
+            }
+        } else {
+            right = min(right, header.row.x + limit)
+        }
+        room = (left, right)
+    }
+
+    /// The left edge of `item`'s box; nil when it is left out.
+    func x(_ item: Item) -> Int? { kept.first { $0.item == item }?.x }
+}

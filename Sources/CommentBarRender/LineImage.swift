@@ -18,7 +18,9 @@ final class LineImage {
     /// Animated emotes, not drawn into `image`: the renderer draws their current frame.
     let animated: [(rect: PixelRect, art: EmoteArt)]
 
-    init(line: ChatLine, style: TextStyle, engine: TextEngine, emotes: EmoteImages? = nil) {
+    /// `viewers`: the colours the bar gave each viewer so far, so a viewer keeps one (nil: by the name).
+    init(line: ChatLine, style: TextStyle, engine: TextEngine, emotes: EmoteImages? = nil,
+         viewers: ViewerColors? = nil) {
         self.line = line
         let composed = RowText(line, showBadges: style.showBadges, emotes: emotes)
         pendingURLs = composed.pendingURLs
@@ -42,51 +44,61 @@ final class LineImage {
             attributes.bold(bytes: bytes)
             attributes.color(RGBColor(red: 255, green: 255, blue: 255), bytes: bytes)
         }
-        let nameColor = Palette.nameColor(for: line)
+        let colors = RowColors(line: line, style: style, viewers: viewers)
         if !composed.name.isEmpty {
             attributes.bold(bytes: composed.name)
-            attributes.color(nameColor, bytes: composed.name)
+            attributes.color(colors.name, bytes: composed.name)
         }
         switch line.kind {
         case .comment:
             break
         case .action:
             attributes.italic(bytes: composed.body)
-            attributes.color(nameColor, bytes: composed.body)
+            attributes.color(colors.name, bytes: composed.body)
         case .notice:
             attributes.italic(bytes: composed.body)
-            attributes.color(Palette.notice, bytes: composed.body)
+            attributes.color(colors.notice, bytes: composed.body)
         case .gift:
-            attributes.color(Palette.gift, bytes: composed.body)
+            attributes.color(colors.gift, bytes: composed.body)
             attributes.bold(bytes: composed.body)
         }
-        let isGift = if case .gift = line.kind { true } else { false }
-        let pillColor = line.highlight ?? (isGift ? Palette.gift : nil)
-        let onPill = pillColor != nil
+        let pill = Self.pillTint(for: line)
+        let bubble = pill == nil ? style.look.bubble : nil
+        let onPill = pill != nil || bubble != nil
         let inset = onPill ? Int((style.size * 0.4).rounded()) : 0
+        // The outline and the shadow reach beyond the glyphs: the text sits that far in.
+        let margin = style.look.margin
         let font = TextEngine.font(family: style.family, size: style.size, bold: style.bold, italic: style.italic)
         defer { pango_font_description_free(font) }
-        let layout = engine.layout(composed.text, font: font, width: style.width - 2 * inset,
-                                   maxLines: style.maxLinesPerComment, attributes: attributes.list)
+        let layout = engine.layout(composed.text, font: font, width: style.width - 2 * inset - 2 * margin,
+                                   maxLines: style.maxLinesPerComment, attributes: attributes.list,
+                                   singleParagraph: style.look.singleLine)
         lineCount = layout.lineCount
         let verticalInset = onPill ? Int((style.size * 0.12).rounded()) : 0
-        let image = ImageSurface(width: min(style.width, layout.width + 2 * inset + 2),
-                                 height: layout.height + 2 * verticalInset)
+        let image = ImageSurface(width: min(style.width, layout.width + 2 * inset + 2 + 2 * margin),
+                                 height: layout.height + 2 * verticalInset + 2 * margin)
+        let textX = Double(inset + margin), textY = Double(verticalInset + margin)
         var animatedEmotes: [(rect: PixelRect, art: EmoteArt)] = []
         image.withContext { cr in
-            if let pillColor {
+            if let pill {
                 // Gifts and highlighted rows stand out: a tinted pill behind the row.
-                RGBA(pillColor, alpha: line.highlight == nil ? 0.2 : 0.35).setSource(cr)
+                RGBA(pill.color, alpha: pill.alpha).setSource(cr)
                 Icons.roundedRect(cr, 0, 0, Double(image.width), Double(image.height), Double(image.height) / 2)
+                cairo_fill(cr)
+            } else if let bubble {
+                bubble.setSource(cr)
+                Icons.roundedRect(cr, 0, 0, Double(image.width), Double(image.height),
+                                  min(Double(image.height) / 2, style.size * 0.55))
                 cairo_fill(cr)
             }
             for (mark, bytes) in composed.marks {
-                Self.drawPill(for: mark, bytes: bytes, in: layout, x: Double(inset), y: Double(verticalInset), on: cr)
+                Self.drawPill(for: mark, bytes: bytes, in: layout, x: textX, y: textY, on: cr)
             }
-            layout.draw(cr, x: Double(inset), y: Double(verticalInset), color: style.textColor)
+            Self.drawOutline(layout, look: style.look, x: textX, y: textY, on: cr)
+            layout.draw(cr, x: textX, y: textY, color: colors.text)
             for placed in composed.pictures {
                 let box = layout.box(atByte: placed.byte)
-                let x = Double(inset) + box.x, y = Double(verticalInset) + box.y
+                let x = textX + box.x, y = textY + box.y
                 switch placed.picture {
                 case .platform(let badge):
                     Icons.platform(cr, badge, x: x, y: y + (box.height - iconSize) / 2, size: iconSize)
@@ -107,6 +119,45 @@ final class LineImage {
         }
         self.image = image
         animated = animatedEmotes
+    }
+
+    /// The tint behind a gift's or a highlighted row's text, if it has one.
+    static func pillTint(for line: ChatLine) -> (color: RGBColor, alpha: Double)? {
+        if let highlight = line.highlight { return (highlight, 0.35) }
+        if case .gift = line.kind { return (Palette.gift, 0.2) }
+        return nil
+    }
+
+    /// The shadow and the outline of the text (issue 38): the glyphs' path offset and filled, then
+    /// stroked, in the outline colour, under the text drawn in its own colours.
+    static func drawOutline(_ layout: TextLayout, look: RowLook, x: Double, y: Double, on cr: OpaquePointer) {
+        guard look.outline > 0 || look.shadow else { return }
+        cairo_save(cr)
+        if look.shadow {
+            // The outlined glyphs, offset, as one translucent shape (no darker overlaps).
+            let offset = Double(look.shadowOffset)
+            cairo_push_group(cr)
+            cairo_move_to(cr, x + offset, y + offset)
+            pango_cairo_layout_path(cr, layout.layout)
+            look.outlineColor.setSource(cr)
+            if look.outline > 0 {
+                cairo_set_line_width(cr, Double(2 * look.outline))
+                cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+                cairo_stroke_preserve(cr)
+            }
+            cairo_fill(cr)
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, 0.7)
+        }
+        if look.outline > 0 {
+            cairo_move_to(cr, x, y)
+            pango_cairo_layout_path(cr, layout.layout)
+            look.outlineColor.setSource(cr)
+            cairo_set_line_width(cr, Double(2 * look.outline))
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+        }
+        cairo_restore(cr)
     }
 
     /// How large a memory label's text is beside the row's.

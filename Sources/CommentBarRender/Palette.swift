@@ -30,12 +30,33 @@ enum Palette {
         "#ff7eb6", "#4fc3f7", "#9ccc65", "#ffb74d", "#ce93d8", "#80cbc4", "#64b5f6", "#ffd54f", "#aed581", "#f48fb1",
     ].compactMap { RGBColor(hex: $0) }
 
-    static func nameColor(for line: ChatLine) -> RGBColor {
-        if let color = line.color { return readable(color) }
+    /// The row's own colour (the platform's or the viewer memory's), else one picked by the name;
+    /// not yet made readable (`RowColors` does, against the row's background).
+    static func givenNameColor(for line: ChatLine) -> RGBColor {
+        if let color = line.color { return color }
         // FNV-1a: stable across runs, unlike Hasher.
         var hash: UInt32 = 2_166_136_261
         for byte in (line.login ?? line.user).utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return names[Int(hash % UInt32(names.count))]
+    }
+
+    /// `name_colors` role: the owner, moderators, VIPs, members and subscribers in their badges'
+    /// hues (lighter, for names on a dark bar); everyone else one quiet colour.
+    static func roleColor(for line: ChatLine) -> RGBColor {
+        let badges = Set(line.badges.compactMap(RowText.Badge.init(feedBadge:)))
+        let hex: String
+        if badges.contains(.broadcaster) {
+            hex = "#ff6b63"
+        } else if badges.contains(.moderator) {
+            hex = "#4cd964"
+        } else if badges.contains(.vip) {
+            hex = "#ff70dc"
+        } else if !badges.isDisjoint(with: [.member, .subscriber, .founder]) {
+            hex = "#b794ff"
+        } else {
+            hex = "#cfd8dc"
+        }
+        return RGBColor(hex: hex) ?? RGBColor(red: 0xCF, green: 0xD8, blue: 0xDC)
     }
 
     /// Lightens colours too dark to read on a dark bar (a chat's #0000ff names, say).

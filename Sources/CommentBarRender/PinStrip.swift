@@ -30,7 +30,8 @@ final class PinStrip {
         rowStyle.maxLinesPerComment = min(Self.maxLines, style.maxLinesPerComment)
         // The strip is still: an animated emote shows its first frame, drawn into the row's image.
         rowStyle.animateEmotes = false
-        // The strip is the row's pill: a highlight's own pill inside it would be a second one.
+        // The strip is the row's pill: a highlight's own pill (or a bubble) inside it would be a second one.
+        rowStyle.look.bubble = nil
         var shown = line
         shown.highlight = nil
         let row = LineImage(line: shown, style: rowStyle, engine: engine, emotes: emotes)

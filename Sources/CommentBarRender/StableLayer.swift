@@ -35,8 +35,14 @@ final class StableLayer {
     /// What `image` shows (nil: nothing yet, or forgotten).
     private(set) var drawn: StableInputs?
     /// Where the clock goes, as wide as its widest text: it follows the on-air badge,
-    /// whose width is measured when the layer is drawn.
+    /// whose width is measured when the layer is drawn. Empty when it is not shown (or has no room).
     private(set) var clockRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    /// Where the mic level meter goes; nil when it is off or has no room.
+    private(set) var meterRect: PixelRect?
+    /// The ticker's comments travel from the bar's right end to here (right of the header's items).
+    private(set) var laneStart = 0
+    /// Every item the layer drew, by name, for the test that no item is drawn over another.
+    private(set) var elements: [(name: String, rect: PixelRect)] = []
     /// The avatar panel, drawn again only when its own inputs change (kept when the layer is forgotten).
     let avatarPanel = AvatarPanel()
 
@@ -56,8 +62,14 @@ final class StableLayer {
             Icons.roundedRect(cr, 0, 0, Double(layout.width), Double(layout.height), Double(layout.cornerRadius))
             cairo_fill(cr)
 
+            elements = []
             if let panel = layout.avatarPanel {
                 drawAvatarPanel(cr, panel: panel, inputs: inputs, images: images)
+                elements.append(("avatar panel", panel))
+            }
+            if let circle = layout.avatarCircle {
+                drawAvatarCircle(cr, circle, inputs: inputs, images: images)
+                elements.append(("avatar", circle))
             }
             drawHeader(cr, inputs: inputs, engine: engine, clock: clock)
         }
@@ -112,79 +124,166 @@ final class StableLayer {
         }
     }
 
+    /// The chat box's avatar: the picture (or the default face) in a ring, the header's height.
+    private func drawAvatarCircle(_ cr: OpaquePointer, _ circle: PixelRect, inputs: StableInputs, images: ImageCache) {
+        let ring = max(1.5, Double(circle.width) * 0.05)
+        let radius = Double(circle.width) / 2 - ring
+        let cx = Double(circle.x) + Double(circle.width) / 2, cy = Double(circle.y) + Double(circle.height) / 2
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
+        cairo_arc(cr, cx, cy, radius + ring, 0, 2 * Double.pi)
+        cairo_fill(cr)
+        if let avatar = inputs.avatar.flatMap({ images.image($0, coverSide: Int(radius * 2)) }) {
+            cairo_save(cr)
+            cairo_arc(cr, cx, cy, radius, 0, 2 * Double.pi)
+            cairo_clip(cr)
+            Self.paintCover(cr, avatar, x: cx - radius, y: cy - radius, width: radius * 2, height: radius * 2)
+            cairo_restore(cr)
+        } else {
+            Icons.defaultAvatar(cr, centerX: cx, centerY: cy, radius: radius)
+        }
+    }
+
     private func drawHeader(_ cr: OpaquePointer, inputs: StableInputs, engine: TextEngine, clock: ClockFace?) {
         let settings = inputs.settings
-        let header = inputs.layout.header
+        let layout = inputs.layout
+        let header = layout.header
         let textColor = RGBA(obsABGR: settings.textColor)
         let family = settings.font.face
-        var flow = HeaderFlow(header)
+        clockRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        meterRect = nil
+        laneStart = layout.comments.x
+        guard layout.headerShown else { return }
+        let ticker = layout.kind == .ticker
 
-        // The on-air badge: LIVE, REC or OFF AIR, from OBS (or the feed's live stream).
+        // Every item measured first: only what fits is drawn (HeaderPlan), never one over another.
         let badgeFont = TextEngine.font(family: family, size: header.badgeTextSize, bold: true)
         defer { pango_font_description_free(badgeFont) }
-        let badgeWidth = Self.drawOnAirBadge(cr, inputs.onAir, x: Double(flow.left), centerY: header.centerY,
-                                             height: header.badgeHeight, font: badgeFont, engine: engine)
-        _ = flow.fromLeft(width: Int(badgeWidth.rounded(.up)))
-
-        if settings.showClock, settings.clockSource != .off, let clock {
-            let width = clock.width(of: String(repeating: "0", count: inputs.clockHourDigits) + ":00:00")
-            clockRect = header.centered(x: flow.fromLeft(width: width), width: width, height: clock.height)
-        } else {
-            clockRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        }
-
-        // The chat connection, as a small outlined chip: it can never pass for the on-air badge.
         let chipFont = TextEngine.font(family: family, size: header.chipTextSize, bold: true)
         defer { pango_font_description_free(chipFont) }
-        let chipWidth = Self.drawChatChip(cr, inputs.status, x: Double(flow.left), centerY: header.centerY,
-                                          height: header.chipHeight, font: chipFont, engine: engine)
-        _ = flow.fromLeft(width: Int(chipWidth.rounded(.up)))
+        let font = TextEngine.font(family: family, size: header.textSize, bold: true)
+        defer { pango_font_description_free(font) }
+        let showsOnAir = !ticker && !layout.statusOnly
+        let badgeText = engine.layout(Self.onAirLabel(inputs.onAir), font: badgeFont)
+        let badgeWidth = showsOnAir ? Self.onAirBadgeWidth(inputs.onAir, text: badgeText, height: header.badgeHeight) : 0
+        let chipText = engine.layout(Self.chatChip(inputs.status).0, font: chipFont)
+        let chipWidth = !ticker || inputs.status != .live ? Self.chatChipWidth(text: chipText, height: header.chipHeight) : 0
+        var clockWidth = 0
+        if settings.showClock, settings.clockSource != .off, let clock, !layout.statusOnly {
+            clockWidth = clock.width(of: String(repeating: "0", count: inputs.clockHourDigits) + ":00:00")
+        }
+        // The counters: a number after its icon.
+        var counters: [(item: HeaderPlan.Item, number: TextLayout, icon: (HeaderLayout.Square) -> Void)] = []
+        if settings.showViewers, !layout.statusOnly {
+            if inputs.streamViewers.isEmpty {
+                counters.append((.viewers(0), engine.layout(inputs.viewers.map(Self.grouped) ?? "–", font: font), { icon in
+                    Icons.viewers(cr, x: icon.x, y: icon.y, size: icon.side, color: textColor)
+                }))
+            } else {
+                // One count per stream, each after its platform's icon, in the streams' order.
+                for (index, stream) in inputs.streamViewers.enumerated() {
+                    counters.append((.viewers(index), engine.layout(stream.viewers.map(Self.grouped) ?? "–", font: font),
+                                     { icon in Icons.platform(cr, stream.badge, x: icon.x, y: icon.y, size: icon.side) }))
+                }
+            }
+        }
+        if settings.showGifts, !layout.statusOnly {
+            counters.append((.gifts, engine.layout(Self.grouped(inputs.giftsTotal), font: font), { icon in
+                Icons.gift(cr, x: icon.x, y: icon.y, size: icon.side, color: RGBA(Palette.gift))
+            }))
+        }
+        // Numbers outlined like the rows (over a game), the outline inside their box.
+        let look = RowLook.header(settings)
+        func counterWidth(_ number: TextLayout) -> Int { Int(header.iconSize) + header.iconGap + number.width + 2 * look.margin }
 
-        if let mic = header.micIcon {
-            Icons.microphone(cr, x: mic.x, y: mic.y, size: mic.side,
+        var entries: [HeaderPlan.Entry] = [
+            .init(item: .onAir, width: Int(badgeWidth.rounded(.up)), priority: 100),
+            .init(item: .clock, width: clockWidth, priority: 90),
+            .init(item: .chip, width: Int(chipWidth.rounded(.up)), priority: inputs.status == .live ? 30 : 85),
+        ]
+        let micEntry = HeaderPlan.Entry(item: .mic, width: header.micIcon != nil ? Int(header.iconSize) : 0, priority: 70)
+        let meterEntry = HeaderPlan.Entry(item: .meter, width: header.meter?.width ?? 0, priority: 50)
+        let counterEntries = counters.map { counter -> HeaderPlan.Entry in
+            let priority: Int
+            switch counter.item {
+            case .viewers(let index): priority = 80 - index
+            default: priority = 60
+            }
+            return HeaderPlan.Entry(item: counter.item, width: counterWidth(counter.number), priority: priority)
+        }
+        let plan: HeaderPlan
+        if ticker {
+            // Left to right: the clock, the counters, the mic; the chat only when it is not live.
+            let chip = entries.removeLast()
+            entries.removeFirst()
+            plan = HeaderPlan(entries + counterEntries + [micEntry, meterEntry, chip], leftItems: [], header: header,
+                              allFromLeft: true, share: 0.5)
+        } else {
+            // From the right end inwards: the mic, the meter, the gifts, the viewers (the first stream leftmost).
+            plan = HeaderPlan(entries + [micEntry, meterEntry] + counterEntries.reversed(),
+                              leftItems: [.onAir, .clock, .chip], header: header)
+        }
+
+        func note(_ name: String, _ x: Int, _ width: Int, _ height: Double) {
+            elements.append((name, header.centered(x: x, width: width, height: Int(height.rounded(.up)))))
+        }
+        if let x = plan.x(.onAir) {
+            // The on-air badge: LIVE, REC or OFF AIR, from OBS (or the feed's live stream).
+            _ = Self.drawOnAirBadge(cr, inputs.onAir, text: badgeText, x: Double(x), centerY: header.centerY,
+                                    height: header.badgeHeight)
+            note("on-air badge", x, Int(badgeWidth.rounded(.up)), header.badgeHeight)
+        }
+        if let x = plan.x(.clock), let clock {
+            clockRect = header.centered(x: x, width: clockWidth, height: clock.height)
+            elements.append(("clock", clockRect))
+        }
+        if let x = plan.x(.chip) {
+            // The chat connection, as a small outlined chip: it can never pass for the on-air badge.
+            _ = Self.drawChatChip(cr, inputs.status, text: chipText, x: Double(x), centerY: header.centerY,
+                                  height: header.chipHeight)
+            note("chat chip", x, Int(chipWidth.rounded(.up)), header.chipHeight)
+        }
+        if let x = plan.x(.mic) {
+            let icon = header.counterIcon(x: x)
+            Icons.microphone(cr, x: icon.x, y: icon.y, size: icon.side,
                              on: inputs.mic == .on || inputs.mic == .unknown,
                              color: inputs.mic == .on ? textColor : Palette.micBadge(.unknown),
                              offColor: inputs.mic == .muted ? Palette.micOff : Palette.micBadge(.none))
+            note("mic", x, Int(header.iconSize), header.iconSize)
         }
-        // Counters on the right, right to left after the mic and the meter: gifts, viewers.
-        let font = TextEngine.font(family: family, size: header.textSize, bold: true)
-        defer { pango_font_description_free(font) }
-        func counter(_ text: String, drawIcon: (HeaderLayout.Square) -> Void) {
-            let number = engine.layout(text, font: font)
-            let numberX = flow.fromRight(width: number.width, spacing: 0)
-            number.draw(cr, x: Double(numberX), y: header.top(ofHeight: number.height), color: textColor)
-            drawIcon(header.counterIcon(x: flow.fromRight(width: Int(header.iconSize) + header.iconGap)))
+        if let x = plan.x(.meter), let meter = header.meter {
+            meterRect = PixelRect(x: x, y: meter.y, width: meter.width, height: meter.height)
+            elements.append(("meter", PixelRect(x: x, y: meter.y, width: meter.width, height: meter.height)))
         }
-        if settings.showGifts {
-            counter(Self.grouped(inputs.giftsTotal)) { icon in
-                Icons.gift(cr, x: icon.x, y: icon.y, size: icon.side, color: RGBA(Palette.gift))
-            }
-        }
-        if settings.showViewers, !inputs.streamViewers.isEmpty {
-            // One count per stream, each after its platform's icon, in the streams' order.
-            for stream in inputs.streamViewers.reversed() {
-                counter(stream.viewers.map(Self.grouped) ?? "–") { icon in
-                    Icons.platform(cr, stream.badge, x: icon.x, y: icon.y, size: icon.side)
-                }
-            }
-        } else if settings.showViewers {
-            counter(inputs.viewers.map(Self.grouped) ?? "–") { icon in
-                Icons.viewers(cr, x: icon.x, y: icon.y, size: icon.side, color: textColor)
-            }
+        for counter in counters {
+            guard let x = plan.x(counter.item) else { continue }
+            counter.icon(header.counterIcon(x: x))
+            let numberX = Double(x + Int(header.iconSize) + header.iconGap + look.margin)
+            let numberY = header.top(ofHeight: counter.number.height)
+            LineImage.drawOutline(counter.number, look: look, x: numberX, y: numberY, on: cr)
+            counter.number.draw(cr, x: numberX, y: numberY, color: textColor)
+            note("\(counter.item)", x, counterWidth(counter.number),
+                 max(header.iconSize, Double(counter.number.height + 2 * look.margin)))
         }
 
         // What is wrong, if anything, in the space left between.
-        if let detail = Self.detail(inputs), flow.room > header.detailMinWidth {
+        var detailEnd = plan.room.left
+        if let detail = Self.detail(inputs), plan.room.right - plan.room.left > header.detailMinWidth {
             let detailFont = TextEngine.font(family: family, size: header.detailTextSize)
             defer { pango_font_description_free(detailFont) }
-            StatusLine.draw(cr, detail, engine: engine, font: detailFont, x: flow.left, width: flow.room,
-                            centerY: header.centerY, color: Palette.warning)
+            let width = plan.room.right - plan.room.left
+            let shown = StatusLine.draw(cr, detail, engine: engine, font: detailFont, x: plan.room.left, width: width,
+                                        centerY: header.centerY, color: Palette.warning)
+            elements.append(("detail", shown))
+            detailEnd = shown.maxX + header.gap
         }
-
-        // A hairline under the header.
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.14)
-        cairo_rectangle(cr, Double(header.row.x), Double(header.row.maxY), Double(header.row.width), 1)
-        cairo_fill(cr)
+        if ticker {
+            laneStart = min(max(detailEnd, layout.comments.x), layout.comments.maxX)
+        } else {
+            // A hairline under the header.
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.14)
+            cairo_rectangle(cr, Double(header.row.x), Double(header.row.maxY), Double(header.row.width), 1)
+            cairo_fill(cr)
+        }
     }
 
     /// The bar's background colour with its opacity.
@@ -197,24 +296,41 @@ final class StableLayer {
     /// Loads the images these inputs show, so a file that cannot be used is known
     /// (and shown as a notice) before the layer is drawn.
     static func preload(_ inputs: StableInputs, images: ImageCache) -> String? {
+        if let circle = inputs.layout.avatarCircle, let source = inputs.avatar {
+            let ring = max(1.5, Double(circle.width) * 0.05)
+            _ = images.image(source, coverSide: Int(Double(circle.width) / 2 - ring) * 2)
+            return images.failure(for: [inputs.avatar])
+        }
         guard let panel = inputs.layout.avatarPanel else { return nil }
         if let source = inputs.background { _ = images.image(source, coverSide: max(panel.width, panel.height)) }
         if let source = inputs.avatar { _ = images.image(source, coverSide: Int(avatarRadius(panel) * 2)) }
         return images.failure(for: [inputs.avatar, inputs.background])
     }
 
-    /// Draws the on-air badge with its left edge at x; returns its width.
-    static func drawOnAirBadge(_ cr: OpaquePointer, _ state: OnAirState, x: Double, centerY: Double, height: Double,
-                               font: OpaquePointer, engine: TextEngine) -> Double {
-        let label: String
-        switch state {
-        case .live: label = "LIVE"
-        case .recording: label = "REC"
-        case .offAir: label = "OFF AIR"
-        }
-        let text = engine.layout(label, font: font)
+    /// The on-air badge's width with its label laid out as `text`.
+    static func onAirBadgeWidth(_ state: OnAirState, text: TextLayout, height: Double) -> Double {
         let dot = state == .offAir ? 0 : height * 0.28
-        let width = Double(text.width) + height * 0.7 + (dot > 0 ? dot + height * 0.2 : 0)
+        return Double(text.width) + height * 0.7 + (dot > 0 ? dot + height * 0.2 : 0)
+    }
+
+    static func onAirLabel(_ state: OnAirState) -> String {
+        switch state {
+        case .live: return "LIVE"
+        case .recording: return "REC"
+        case .offAir: return "OFF AIR"
+        }
+    }
+
+    /// The chat chip's width with its label laid out as `text`.
+    static func chatChipWidth(text: TextLayout, height: Double) -> Double {
+        Double(text.width) + height * 0.34 + height * 0.9
+    }
+
+    /// Draws the on-air badge, its label laid out as `text`, with its left edge at x; returns its width.
+    static func drawOnAirBadge(_ cr: OpaquePointer, _ state: OnAirState, text: TextLayout, x: Double, centerY: Double,
+                               height: Double) -> Double {
+        let dot = state == .offAir ? 0 : height * 0.28
+        let width = onAirBadgeWidth(state, text: text, height: height)
         let top = centerY - height / 2
         Icons.roundedRect(cr, x, top, width, height, height / 2)
         let textColor: RGBA
@@ -249,13 +365,13 @@ final class StableLayer {
         return width
     }
 
-    /// Draws the chat connection chip (a dot and "chat", or "chat: reconnecting"); returns its width.
-    static func drawChatChip(_ cr: OpaquePointer, _ status: FeedStatus, x: Double, centerY: Double, height: Double,
-                             font: OpaquePointer, engine: TextEngine) -> Double {
-        let (label, color) = chatChip(status)
-        let text = engine.layout(label, font: font)
+    /// Draws the chat connection chip (a dot and "chat", or "chat: reconnecting"), its label laid out
+    /// as `text`; returns its width.
+    static func drawChatChip(_ cr: OpaquePointer, _ status: FeedStatus, text: TextLayout, x: Double, centerY: Double,
+                             height: Double) -> Double {
+        let color = chatChip(status).1
         let dot = height * 0.34
-        let width = Double(text.width) + dot + height * 0.9
+        let width = chatChipWidth(text: text, height: height)
         Icons.roundedRect(cr, x, centerY - height / 2, width, height, height / 2)
         color.with(alpha: 0.8).setSource(cr)
         cairo_set_line_width(cr, max(1, height * 0.06))

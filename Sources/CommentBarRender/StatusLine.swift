@@ -14,9 +14,11 @@ enum StatusLine {
         return TextLayout(retainingLayoutOf: text).fitting(width: width)
     }
 
-    /// Draws `detail` in the box from `x` to `x + width`, centred on `centerY`, never outside it.
+    /// Draws `detail` in the box from `x` to `x + width`, centred on `centerY`, never outside it;
+    /// returns the box the text took.
+    @discardableResult
     static func draw(_ cr: OpaquePointer, _ detail: String, engine: TextEngine, font: OpaquePointer,
-                     x: Int, width: Int, centerY: Double, color: RGBA) {
+                     x: Int, width: Int, centerY: Double, color: RGBA) -> PixelRect {
         let text = layout(detail, engine: engine, font: font, width: width)
         let top = (centerY - Double(text.height) / 2).rounded()
         cairo_save(cr)
@@ -24,5 +26,6 @@ enum StatusLine {
         cairo_clip(cr)
         text.draw(cr, x: Double(x), y: top, color: color)
         cairo_restore(cr)
+        return PixelRect(x: x, y: Int(top), width: min(width, text.width), height: text.height)
     }
 }

@@ -80,8 +80,9 @@ final class TextEngine {
     }
 
     /// A laid-out paragraph. `maxLines` > 0 ellipsizes after that many wrapped lines.
+    /// `singleParagraph`: line breaks in the text start no new line (the ticker's one line).
     func layout(_ text: String, font: OpaquePointer, width: Int? = nil, maxLines: Int = 0,
-                attributes: OpaquePointer? = nil) -> TextLayout {
+                attributes: OpaquePointer? = nil, singleParagraph: Bool = false) -> TextLayout {
         Self.glyphs.note(text)
         let layout: OpaquePointer = pango_layout_new(context)
         pango_layout_set_font_description(layout, font)
@@ -100,6 +101,7 @@ final class TextEngine {
             pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
         }
         if let attributes { pango_layout_set_attributes(layout, attributes) }
+        if singleParagraph { pango_layout_set_single_paragraph_mode(layout, 1) }
         return TextLayout(layout)
     }
 }

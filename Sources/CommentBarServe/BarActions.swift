@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/// `{"actions":{"pin_newest":N,"unpin":N,"open_control":N,"forget_secrets":N}}`: counters the shim
-/// bumps on the OBS hotkeys "Pin the newest comment" and "Unpin" and on the properties buttons
-/// "Open control page" and "Forget" (the source's saved secrets). A counter missing or mistyped
-/// is not known (nil), never a reset to 0.
+/// `{"actions":{"pin_newest":N,"unpin":N,"open_control":N,"forget_secrets":N,"save_theme":N,
+/// "save_theme_path":"…"}}`: counters the shim bumps on the OBS hotkeys "Pin the newest comment"
+/// and "Unpin" and on the properties buttons "Open control page", "Forget" (the source's saved
+/// secrets) and "Save the look to a file" (its file beside it). A counter missing or mistyped is
+/// not known (nil), never a reset to 0.
 public struct ActionCounters: Decodable, Sendable, Equatable {
     public var pinNewest: Int?
     public var unpin: Int?
     public var openControl: Int?
     public var forgetSecrets: Int?
+    public var saveTheme: Int?
+    /// The file the newest "Save the look to a file" named ("" before any).
+    public var saveThemePath: String?
 
-    public init(pinNewest: Int? = nil, unpin: Int? = nil, openControl: Int? = nil, forgetSecrets: Int? = nil) {
+    public init(pinNewest: Int? = nil, unpin: Int? = nil, openControl: Int? = nil, forgetSecrets: Int? = nil,
+                saveTheme: Int? = nil, saveThemePath: String? = nil) {
         self.pinNewest = pinNewest
         self.unpin = unpin
         self.openControl = openControl
         self.forgetSecrets = forgetSecrets
+        self.saveTheme = saveTheme
+        self.saveThemePath = saveThemePath
     }
 
     enum CodingKeys: String, CodingKey {
@@ -21,6 +28,8 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
         case unpin
         case openControl = "open_control"
         case forgetSecrets = "forget_secrets"
+        case saveTheme = "save_theme"
+        case saveThemePath = "save_theme_path"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -30,6 +39,8 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
         unpin = value(.unpin)
         openControl = value(.openControl)
         forgetSecrets = value(.forgetSecrets)
+        saveTheme = value(.saveTheme)
+        saveThemePath = (try? c.decodeIfPresent(String.self, forKey: .saveThemePath)) ?? nil
     }
 
     func count(_ action: BarAction) -> Int? {
@@ -38,21 +49,24 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
         case .unpin: unpin
         case .openControl: openControl
         case .forgetSecrets: forgetSecrets
+        case .saveTheme: saveTheme
         }
     }
 }
 
-/// What the pin and control hotkeys and the secrets' "Forget" ask for.
+/// What the pin and control hotkeys, the secrets' "Forget" and "Save the look to a file" ask for.
 public enum BarAction: String, Sendable, Equatable, CaseIterable {
     case pinNewest = "pin_newest"
     case unpin
     case openControl = "open_control"
     /// The session's own (its stdin loop keeps the secrets): never handed to a `BarActionHandler`.
     case forgetSecrets = "forget_secrets"
+    /// The session's own too (`LookSaving`): never handed to a `BarActionHandler`.
+    case saveTheme = "save_theme"
 }
 
 /// Who acts on those hotkeys (pinning, the control page): given to `ServeSession`, called once
-/// per press, off the frame loop, never for a repeated line, never for `forgetSecrets`.
+/// per press, off the frame loop, never for a repeated line, never for `forgetSecrets` or `saveTheme`.
 public protocol BarActionHandler: Sendable {
     func perform(_ action: BarAction)
 }

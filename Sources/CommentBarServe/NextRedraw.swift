@@ -2,9 +2,10 @@
 import CommentBarCore
 
 /// When the bar's picture next changes by itself, with no event to say so: the clock's next
-/// second, the end of a timed pin, an animated emote's next step. The frame loop is woken then
-/// and by events only; with nothing due (no clock, no pin, no animation) it sleeps until an
-/// event comes. Times are unix seconds.
+/// second, the end of a timed pin, an animated emote's next step, and the renderer's own motion
+/// (`BarRenderer.nextChange(after:)`: a row entering or fading, the ticker, a row's fade to come).
+/// The frame loop is woken then and by events only; with nothing due (no clock, no pin, nothing
+/// moving) it sleeps until an event comes. Times are unix seconds.
 enum NextRedraw {
     /// How often the loop comes round while an animated emote shows (its steps).
     static let animationStep = 0.1
@@ -15,8 +16,9 @@ enum NextRedraw {
     /// frame of its own (at 10 comments/s nearly every second's).
     static let clockSlack = 0.1
 
+    /// `rendererDue`: the renderer's own next change (`BarRenderer.nextChange(after: now)`).
     static func after(_ now: Double, state: BarState, obs: OBSLiveState, settings: BarSettings,
-                      animating: Bool) -> Double? {
+                      animating: Bool, rendererDue: Double? = nil) -> Double? {
         var due: Double?
         func consider(_ time: Double) { due = min(due ?? time, time) }
         let reading = BroadcastReading.resolve(settings.clockSource, feedStart: state.streamStart,
@@ -26,7 +28,13 @@ enum NextRedraw {
             consider(start + max((now - start).rounded(.down), 0) + 1 + clockSlack)
         }
         if let until = state.pinned?.until, until.isFinite { consider(until + margin) }
-        if animating { consider(now + animationStep) }
+        if let rendererDue, rendererDue.isFinite { consider(max(rendererDue, now)) }
+        // An animated emote's steps; while a look moves by itself (rows entering or fading, the
+        // ticker) and the loop gives no `rendererDue`, every frame's turn.
+        if animating {
+            let moves = settings.layout == .ticker || settings.enter != .instant || settings.fadeAfter > 0
+            consider(now + (moves && rendererDue == nil ? 1 / Double(max(settings.maxFPS, 1)) : animationStep))
+        }
         return due
     }
 }

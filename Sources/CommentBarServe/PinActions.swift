@@ -52,6 +52,7 @@ extension ServeSession: BarActionHandler {
         case .unpin: unpinComment()
         case .openControl: openControlPage()
         case .forgetSecrets: break  // never handed here: the secrets part keeps the secrets
+        case .saveTheme: break  // never handed here: the session writes the look (LookSaving)
         }
     }
 }

@@ -34,12 +34,12 @@ final class SessionControlBackend: ControlBackend {
 
     func unpin(id: String?) -> Bool { current?.unpin(id: id) ?? false }
 
-    func setViewer(_ choice: CommentBarControl.ViewerChoice) async -> ViewerChoiceOutcome {
+    func setViewer(_ choice: ViewerChoice) async -> ViewerChoiceOutcome {
         guard let log = memory.memory else {
             return .unavailable(memory.problem ?? "the chat log is off (tick \"Remember viewers\" in the source's properties)")
         }
         let key = ViewerKey(channel: ChannelRef(platform: choice.platform, channel: choice.channel), user: choice.user)
-        let colour: CommentBarMemory.ViewerChoice<RGBColor>
+        let colour: FieldChange<RGBColor>
         switch choice.colour {
         case nil: colour = .keep
         case ""?: colour = .clear
@@ -47,18 +47,19 @@ final class SessionControlBackend: ControlBackend {
             guard let value = RGBColor(hex: hex) else { return .unavailable("colour must be #rrggbb") }
             colour = .set(value)
         }
-        let nickname: CommentBarMemory.ViewerChoice<String> = choice.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
-        // The write is waited for (its row must be there for the viewer's next comment): off the
-        // server's event loop.
-        let saved = await Task.detached { log.setViewer(key, nickname: nickname, colour: colour, hidden: choice.hidden) }.value
-        return saved ? .saved : .unavailable(log.problem ?? "the chat log did not take it in time")
+        let nickname: FieldChange<String> = choice.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
+        let voice: FieldChange<String> = choice.voice.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
+        // Suspends until the memory's writer has it (its own thread): no thread waits.
+        switch await log.setViewer(key, nickname: nickname, colour: colour, voice: voice, hidden: choice.hidden) {
+        case .saved: return .saved
+        case .refused(let why), .notSaved(let why): return .unavailable(why)
+        }
     }
 
     func search(_ text: String, limit: Int) async -> [ControlEvent.Comment]? {
         guard let log = memory.memory else { return nil }
-        let found = await Task.detached { () -> [LoggedMessage]? in
-            try? log.search(ChatQuery(text: text, limit: max(1, min(limit, 500))))
-        }.value
+        // Runs on the memory's query thread, cut short after `ChatMemory.searchDeadline`.
+        let found = try? await log.search(ChatQuery(text: text, limit: max(1, min(limit, 500))))
         return found?.map(Self.comment)
     }
 
@@ -68,7 +69,7 @@ final class SessionControlBackend: ControlBackend {
         ControlEvent.Comment(id: message.messageID, platform: message.channel.platform, channel: message.channel.channel,
                              platformColour: "", user: message.login ?? message.user, name: message.name,
                              nickname: message.nickname, firstTime: message.firstTime, text: message.text ?? "",
-                             kind: message.kind, gift: message.giftName, count: message.amount,
+                             kind: message.kind, gift: message.giftName, count: message.count,
                              history: message.history, time: message.sentAt ?? message.time)
     }
 

@@ -19,9 +19,13 @@ extension ServeSession {
             let pressed = message.actions.map { actionTracker.actions(for: $0) } ?? []
             var input = SessionInput(message: message, actions: pressed, current: shared.withLock { $0.settings })
             for part in parts { part.apply(&input) }
-            // The secrets' "Forget" is the secrets part's; the others are the handler's.
-            for action in pressed where action != .forgetSecrets { (actions ?? self).perform(action) }
+            // The secrets' "Forget" is the secrets part's, the saved look the session's; the
+            // others are the handler's.
+            for action in pressed where action != .forgetSecrets && action != .saveTheme {
+                (actions ?? self).perform(action)
+            }
             apply(input.message, feeds: &feeds)
+            if pressed.contains(.saveTheme) { saveLook(to: message.actions?.saveThemePath) }
             wakeUp.yield()
         }
         log.info("stdin closed: exiting")

@@ -23,6 +23,8 @@ struct Bench: ParsableCommand {
 
     enum Case: String, CaseIterable, ExpressibleByArgument {
         case full, new, clock, unchanged, memcpy, sustained, filters, emotes
+        /// The looks (issue 38): a row entering, a row fading, the ticker moving (`LookBenchmark`).
+        case enter, fade, ticker
     }
 
     /// One size's figures; a case not measured (`--only`) is left out of the JSON.
@@ -59,6 +61,17 @@ struct Bench: ParsableCommand {
         var emote_new_comment_layout_ms: Double?
         /// An animation step: the animated emotes on screen redrawn in their rectangles.
         var emote_animation_frame_ms: Double?
+        /// A frame while a new row fades in (`enter` fade), and while a row fades out (`fade_after`),
+        /// each against a memcpy of the frame (target: at most 1.0x).
+        var enter_frame_ms: Double?
+        var enter_frame_vs_memcpy: Double?
+        var fade_frame_ms: Double?
+        var fade_frame_vs_memcpy: Double?
+        /// A ticker frame (the `ticker` layout moving, one comment a second), and what 30 of them
+        /// a second cost in CPU (% of a core, the renderer's frames alone).
+        var ticker_frame_ms: Double?
+        var ticker_frame_p90_ms: Double?
+        var ticker_cpu_percent_at_30fps: Double?
 
         init(width: Int, height: Int) {
             self.width = width
@@ -83,7 +96,7 @@ struct Bench: ParsableCommand {
         }
     }
 
-    private func wants(_ measured: Case) -> Bool { only.isEmpty || only.contains(measured) }
+    func wants(_ measured: Case) -> Bool { only.isEmpty || only.contains(measured) }
 
     func run() throws {
         // The demo's chat, from the registry (the CLI imports no platform).
@@ -117,6 +130,10 @@ struct Bench: ParsableCommand {
             row("emote comment", r.emote_new_comment_ms, r.emote_new_comment_p90_ms,
                 "   3 emotes, one animated; \(fixed(r.emote_new_comment_layout_ms ?? 0, 0, 3)) ms laid out on arrival")
             if let step = r.emote_animation_frame_ms { print("  emote animation    \(fixed(step, 8, 3)) ms per animation step") }
+            row("enter frame", r.enter_frame_ms, r.enter_frame_ms, ratio(r.enter_frame_vs_memcpy))
+            row("fade frame", r.fade_frame_ms, r.fade_frame_ms, ratio(r.fade_frame_vs_memcpy))
+            row("ticker frame", r.ticker_frame_ms, r.ticker_frame_p90_ms,
+                r.ticker_cpu_percent_at_30fps.map { "   \(fixed($0, 0, 2)) % of a core at 30 fps" } ?? "")
         }
     }
 
@@ -181,6 +198,7 @@ struct Bench: ParsableCommand {
             result.comments_per_second = Double(sustained) / seconds(since: start)
         }
         if wants(.filters) { result.filter_us_per_comment = filterCost(corpus) }
+        if wants(.enter) || wants(.fade) || wants(.ticker) { measureLooks(width: width, height: height, corpus: corpus, into: &result) }
         if wants(.emotes) {
             let emotes = emoteCost(width: width, height: height, corpus: corpus)
             (result.emote_new_comment_ms, result.emote_new_comment_p90_ms) = emotes.newComment.frame
@@ -296,7 +314,7 @@ struct Bench: ParsableCommand {
 
     /// Milliseconds of a comment's two phases, each call: what happens when it arrives (its row
     /// laid out) and its frame; median and 90th percentile of each and of both, after a warm-up.
-    private func time(arrival: () -> Void, frame: () -> Void) -> Phases {
+    func time(arrival: () -> Void, frame: () -> Void) -> Phases {
         for _ in 0..<max(10, iterations / 10) { warmUp { arrival(); frame() } }
         let clock = ContinuousClock()
         var arrivals: [Double] = [], frames: [Double] = [], totals: [Double] = []
@@ -310,17 +328,17 @@ struct Bench: ParsableCommand {
         return (percentiles(arrivals), percentiles(frames), percentiles(totals))
     }
 
-    private func milliseconds(_ duration: Duration) -> Double {
+    func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
     }
 
-    private func percentiles(_ samples: [Double]) -> Figure {
+    func percentiles(_ samples: [Double]) -> Figure {
         let sorted = samples.sorted()
         return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 9 / 10)])
     }
 
     /// Milliseconds per call: median and 90th percentile after a warm-up.
-    private func time(_ body: () -> Void) -> Figure {
+    func time(_ body: () -> Void) -> Figure {
         for _ in 0..<max(10, iterations / 10) { warmUp(body) }
         let clock = ContinuousClock()
         var samples: [Double] = []

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
-import CommentBarParserBenchmarks
+import CommentBarBenchmarks
 import FoundationEssentials
 
 /// `commentbar bench-parsers`: the platforms' parse rates (YouTube's recorded `get_live_chat`

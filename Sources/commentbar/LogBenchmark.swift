@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
-import CommentBarMemory
+import CommentBarBenchmarks
 import FoundationEssentials
 import Glibc
 import Logging

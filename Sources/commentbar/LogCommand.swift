@@ -118,7 +118,7 @@ struct LogViewers: ParsableCommand {
         var facts: ViewerFacts
 
         enum CodingKeys: String, CodingKey {
-            case platform, channel, user, name, nickname, colour, hidden, first_seen, last_seen, streams, comments, gifts
+            case platform, channel, user, name, nickname, colour, voice, hidden, first_seen, last_seen, streams, comments, gifts
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -129,6 +129,7 @@ struct LogViewers: ParsableCommand {
             try c.encode(facts.name, forKey: .name)
             try c.encode(facts.nickname, forKey: .nickname)
             try c.encode(facts.colour?.hex, forKey: .colour)
+            try c.encode(facts.voice, forKey: .voice)
             try c.encode(facts.hidden, forKey: .hidden)
             try c.encode(facts.firstSeen.map(Timestamps.iso), forKey: .first_seen)
             try c.encode(facts.lastSeen.map(Timestamps.iso), forKey: .last_seen)

@@ -7,6 +7,7 @@ import CommentBarRender
 import CommentBarServe
 import CommentBarServices
 import FoundationEssentials
+import Glibc
 import Logging
 
 /// `commentbar render`: the bar as it looks a number of seconds into a stream, as a PNG.
@@ -22,6 +23,12 @@ struct Render: AsyncParsableCommand {
     @Option(help: "Seconds into the stream.") var at: Double = 20
     @Option(help: "A JSON file of source settings, as OBS stores them (font, colours, toggles...).")
     var settings: String?
+    @Option(help: ArgumentHelp("""
+        A look: a built-in theme (\(Theme.builtinNames.joined(separator: ", "))) or a theme file's path, \
+        instead of the settings' own `theme`. A theme that cannot be used is said on stderr, the bar is \
+        drawn without it and the exit status is 2.
+        """, valueName: "name-or-file"))
+    var theme: String?
     @Option(help: "Where to write the PNG.") var out: String = "bar.png"
     @Option(name: .customLong("obs-streaming"), help: ArgumentHelp(
         "Draw the bar as if OBS had been streaming this many seconds.", valueName: "seconds"))
@@ -84,7 +91,7 @@ struct Render: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var barSettings = try SettingsFile.load(settings)
+        var barSettings = try SettingsFile.load(settings, theme: theme)
         barSettings.width = width ?? barSettings.width
         barSettings.height = height ?? barSettings.height
         let (state, now) = try replayState(barSettings)
@@ -108,6 +115,11 @@ struct Render: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
+        if let problem = barSettings.themeProblem {
+            // The picture has the look without the theme; the status says the theme could not be used.
+            POSIXIO.writeAll("commentbar render: theme: \(problem)\n", fd: STDERR_FILENO)
+            throw ExitCode(2)
+        }
     }
 }
 
@@ -118,8 +130,9 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 enum SettingsFile {
-    static func load(_ path: String?) throws -> BarSettings {
-        guard let path else { return BarSettings() }
+    /// `theme`: a theme instead of the settings' own (nil: theirs).
+    static func load(_ path: String?, theme: String? = nil) throws -> BarSettings {
+        guard let path else { return try BarSettings.decode(json: Data("{}".utf8), theme: theme) }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -127,7 +140,7 @@ enum SettingsFile {
             throw CLIError("\(path): cannot be read")
         }
         do {
-            return try BarSettings.decode(json: data)
+            return try BarSettings.decode(json: data, theme: theme)
         } catch {
             throw CLIError("\(path): not a JSON object of settings")
         }

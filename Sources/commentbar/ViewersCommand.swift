@@ -3,7 +3,7 @@ import ArgumentParser
 import CommentBarCore
 import CommentBarMemory
 
-/// `commentbar viewers`: a viewer's nickname, colour and hidden flag, and forgetting a viewer.
+/// `commentbar viewers`: a viewer's nickname, colour, voice and hidden flag, and forgetting a viewer.
 struct ViewersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "viewers", abstract: "Name, colour, hide or forget a viewer in the chat log.",
@@ -13,20 +13,22 @@ struct ViewersCommand: ParsableCommand {
 struct ViewersSet: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Set a viewer's nickname, name colour or hidden flag on a channel (a running bar uses it on their next row).")
+        abstract: "Set a viewer's nickname, name colour, voice or hidden flag on a channel (a running bar uses it on their next row).")
 
     @Option(help: ArgumentHelp("The channel.", valueName: "service:id")) var channel: ChannelRef
     @Option(help: ArgumentHelp("The viewer's account (login or user id).", valueName: "login")) var user: String
     @Option(help: "The name the bar shows for them; \"\" removes it.") var nickname: String?
     @Option(help: ArgumentHelp("Their name's colour, #RRGGBB; \"\" removes it.", valueName: "#RRGGBB")) var colour: String?
+    @Option(help: ArgumentHelp("The voice speech reads them in (an eSpeak NG voice, a VOICEVOX speaker id, a 棒読みちゃん number, an Open JTalk voice file); \"\" goes back to speech_voices.", valueName: "voice"))
+    var voice: String?
     @Option(help: ArgumentHelp("true hides their comments on the bar; false shows them again.", valueName: "true|false"))
     var hidden: Bool?
     @OptionGroup var db: LogDatabaseOption
 
     func validate() throws {
         if user.trimmingWhitespace().isEmpty { throw ValidationError("--user is empty") }
-        if nickname == nil, colour == nil, hidden == nil {
-            throw ValidationError("nothing to set: give --nickname, --colour or --hidden")
+        if nickname == nil, colour == nil, voice == nil, hidden == nil {
+            throw ValidationError("nothing to set: give --nickname, --colour, --voice or --hidden")
         }
         if let nickname, nickname.unicodeScalars.count > TextSanitizer.maxNameScalars {
             throw ValidationError("--nickname is longer than \(TextSanitizer.maxNameScalars) characters")
@@ -38,10 +40,12 @@ struct ViewersSet: ParsableCommand {
 
     func run() throws {
         let log = try db.open()
-        let nickname: ViewerChoice<String> = self.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
-        let colour: ViewerChoice<RGBColor> = self.colour.map { $0.isEmpty ? .clear : RGBColor(hex: $0).map(ViewerChoice.set) ?? .keep } ?? .keep
+        let nickname: FieldChange<String> = self.nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
+        let colour: FieldChange<RGBColor> = self.colour.map { $0.isEmpty ? .clear : RGBColor(hex: $0).map(FieldChange.set) ?? .keep } ?? .keep
+        let voice: FieldChange<String> = self.voice.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
         try logCall { () throws(ChatMemoryError) in
-            try log.setViewer(ViewerKey(channel: channel, user: user), nickname: nickname, colour: colour, hidden: hidden)
+            try log.setViewer(ViewerKey(channel: channel, user: user), nickname: nickname, colour: colour, voice: voice,
+                              hidden: hidden)
         }
     }
 }

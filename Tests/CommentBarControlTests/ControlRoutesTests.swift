@@ -176,13 +176,17 @@ import Testing
         #expect(await harness.call("/api/viewer", method: .POST, body: viewer).status == .ok)
         #expect(backend.calls.withLock { $0.viewers } == [ViewerChoice(platform: "twitch", channel: "streamer", user: "bob",
                                                                         nickname: "ボブ", hidden: true)])
+        let voiced = #"{"platform":"twitch","channel":"streamer","user":"amy","voice":"en+f3"}"#
+        #expect(await harness.call("/api/viewer", method: .POST, body: voiced).status == .ok)
+        #expect(backend.calls.withLock { $0.viewers.last?.voice } == "en+f3")
         for bad in [#"{"platform":"twitch","channel":"streamer","user":"bob"}"#,
+                    #"{"platform":"twitch","channel":"streamer","user":"bob","voice":"en\n-w /tmp/x"}"#,
                     #"{"platform":"twitch","channel":"streamer","user":"bob","colour":"red"}"#,
                     #"{"platform":"twitch","channel":"streamer","user":"bob","nickname":"12345678901234567"}"#,
                     #"{"platform":"twitch","user":"bob","hidden":true}"#, "not json"] {
             #expect(await harness.call("/api/viewer", method: .POST, body: bad).status == .badRequest, "\(bad)")
         }
-        #expect(backend.calls.withLock { $0.viewers.count } == 1)
+        #expect(backend.calls.withLock { $0.viewers.count } == 2)
         let notJSON = await harness.call("/api/speech/skip", method: .POST, headers: [("Content-Type", "text/plain")], body: "{}")
         #expect(notJSON.status == .unsupportedMediaType)
         #expect(await harness.call("/api/speech/skip", method: .POST, body: "{}").status == .ok)

@@ -141,6 +141,38 @@ import Testing
         await server.stop()
     }
 
+    /// Tools whose requests wait on the memory (a locked log) keep their connections: a request
+    /// that showed its token is proven at once, not when its answer is written, so more waiting
+    /// requests than the unproven slots are never closed unanswered by the next connection.
+    @Test func requestsWaitingOnTheMemoryKeepTheirConnections() async throws {
+        let gate = Gate()
+        let backend = RecordingBackend(viewerGate: gate)
+        let server = try await TestSupport.startServer(backend: backend)
+        let options = ControlServer.Options()
+        let waiting = options.maxUnproven + 4
+        let body = #"{"platform":"twitch","channel":"c","user":"u","hidden":true}"#
+        let request = "POST /api/viewer HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nAuthorization: Bearer \(TestSupport.token)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        var sockets: [Int32] = []
+        for sent in 1...waiting {
+            let fd = Self.openSocket(port: server.port)
+            _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            sockets.append(fd)
+            #expect(await TestSupport.eventually { backend.calls.withLock { $0.viewers.count } == sent })
+        }
+        let counts = await server.counts()
+        #expect(counts.evicted == 0, "\(counts)")
+        #expect(sockets.allSatisfy { !Self.peerClosed($0) })
+        gate.open()
+        for fd in sockets {
+            var answer = [UInt8](repeating: 0, count: 64)
+            let got = recv(fd, &answer, answer.count, 0)
+            #expect(got > 0 && String(decoding: answer.prefix(max(got, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            close(fd)
+        }
+        await server.stop()
+    }
+
     /// Slowloris (issue 37): 32 connections each sending one byte of a request head every two
     /// seconds (and connecting again when closed) while 16 event clients hold their sockets: a
     /// real client still gets its answer within 2 s, and no event client is pushed out.

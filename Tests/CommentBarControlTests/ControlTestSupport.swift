@@ -26,11 +26,14 @@ final class RecordingBackend: ControlBackend {
     let pinUntil: Double?
     /// Searches wait here until it opens (nil: they answer at once).
     let searchGate: Gate?
+    /// Viewer changes wait here until it opens (nil: they answer at once), as they wait on a locked log.
+    let viewerGate: Gate?
 
-    init(viewerOutcome: ViewerChoiceOutcome = .saved, pinUntil: Double? = nil, searchGate: Gate? = nil) {
+    init(viewerOutcome: ViewerChoiceOutcome = .saved, pinUntil: Double? = nil, searchGate: Gate? = nil, viewerGate: Gate? = nil) {
         self.viewerOutcome = viewerOutcome
         self.pinUntil = pinUntil
         self.searchGate = searchGate
+        self.viewerGate = viewerGate
     }
 
     func pin(_ line: ChatLine) -> Double? {
@@ -47,6 +50,7 @@ final class RecordingBackend: ControlBackend {
 
     func setViewer(_ choice: ViewerChoice) async -> ViewerChoiceOutcome {
         calls.withLock { $0.viewers.append(choice) }
+        await viewerGate?.wait()
         return viewerOutcome
     }
 

@@ -84,6 +84,11 @@ final class SettingsSchemaTests: XCTestCase {
             "ng_mode": NGMode.allCases.map(\.rawValue),
             "viewers_mode": BarSettings.ViewersMode.allCases.map(\.rawValue),
             "overlay_corner": OverlayCorner.allCases.map(\.rawValue),
+            "layout": BarSettings.Layout.allCases.map(\.rawValue),
+            "newest": BarSettings.NewestEdge.allCases.map(\.rawValue),
+            "row_style": BarSettings.RowStyle.allCases.map(\.rawValue),
+            "enter": BarSettings.EnterAnimation.allCases.map(\.rawValue),
+            "name_colors": BarSettings.NameColors.allCases.map(\.rawValue),
         ]
         let enumRows = Set(rows().filter { $0.choices != nil }.map { String(cString: $0.key) }
             .filter { !$0.hasPrefix("speech") })  // speech_engine: SpeechSettingsTests
@@ -95,6 +100,11 @@ final class SettingsSchemaTests: XCTestCase {
         XCTAssertEqual(BarSettings().ngMode.rawValue, SettingsSchema.string("ng_mode"))
         XCTAssertEqual(BarSettings().viewersMode.rawValue, SettingsSchema.string("viewers_mode"))
         XCTAssertEqual(BarSettings().overlayCorner.rawValue, SettingsSchema.string("overlay_corner"))
+        XCTAssertEqual(BarSettings().layout.rawValue, SettingsSchema.string("layout"))
+        XCTAssertEqual(BarSettings().newest.rawValue, SettingsSchema.string("newest"))
+        XCTAssertEqual(BarSettings().rowStyle.rawValue, SettingsSchema.string("row_style"))
+        XCTAssertEqual(BarSettings().enter.rawValue, SettingsSchema.string("enter"))
+        XCTAssertEqual(BarSettings().nameColors.rawValue, SettingsSchema.string("name_colors"))
         XCTAssertTrue(cb_setting_allows(cb_setting_find("clock_source"), "feed"))
         XCTAssertFalse(cb_setting_allows(cb_setting_find("clock_source"), "sundial"))
     }

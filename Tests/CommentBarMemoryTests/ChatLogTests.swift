@@ -49,8 +49,8 @@ import Testing
         _ = memory.say(comment("2", "alice", "a normal line"), session: session)
         _ = memory.say(comment("3", "troll", "awful slur here"), session: session)
         _ = memory.say(comment("4", "troll", "more awful stuff"), session: session)
-        memory.delete(messageID: "1", session: session, now: now())
-        memory.deleteMessages(ofUser: "Troll", session: session, now: now())
+        memory.delete(messageID: "1", session: session, channel: testChannel, now: now())
+        memory.deleteMessages(ofUser: "Troll", session: session, channel: testChannel, now: now())
         memory.close()
 
         let log = try ChatLog(path: folder.database)
@@ -112,7 +112,7 @@ import Testing
         #expect(try fresh.search(ChatQuery(text: "damage")).count == 1)
     }
 
-    @Test func aFolderThatCannotBeWrittenIsAStatusTextNotACrash() throws {
+    @Test func aFolderThatCannotBeWrittenIsAStatusTextNotACrash() async throws {
         // Root writes anywhere a mode allows nothing: sysfs refuses even root.
         let folder = TemporaryFolder()
         let locked = geteuid() == 0 ? "/sys/kernel" : folder.path + "/locked"
@@ -132,10 +132,10 @@ import Testing
         #expect(memory.flush())
         memory.close()
         #expect(log.lines.filter { $0.contains("cannot write") }.count == 1, "one log line, not one per comment")
-        #expect((try? memory.search(ChatQuery(text: "hello"))) == nil)
+        #expect((try? await memory.search(ChatQuery(text: "hello"))) == nil)
     }
 
-    @Test func subtitlesAreTimedToOBSsRecording() throws {
+    @Test func subtitlesAreTimedToOBSsRecording() async throws {
         let folder = TemporaryFolder()
         let memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
         let start = now() - 100
@@ -144,7 +144,7 @@ import Testing
         memory.recordingStarted(at: recording)
         _ = memory.say(comment("0", "alice", "before the recording"), session: session, at: recording - 2)
         _ = memory.say(comment("1", "alice", "hello {\\b1}world"), session: session, at: recording + 1.5)
-        memory.setViewer(ViewerKey(channel: testChannel, user: "bob"), nickname: .set("ボブ"))
+        await memory.setViewer(ViewerKey(channel: testChannel, user: "bob"), nickname: .set("ボブ"))
         _ = memory.say(comment("2", "bob", "こんにちは"), session: session, at: recording + 62.25)
         memory.close()
 
@@ -156,7 +156,7 @@ import Testing
         #expect(srt == """
             1
             00:00:01,500 --> 00:00:06,500
-            Alice: hello {\\b1}world
+            Alice: hello ｛⧵b1｝world
 
             2
             00:01:02,250 --> 00:01:07,250

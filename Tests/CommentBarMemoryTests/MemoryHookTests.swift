@@ -69,6 +69,27 @@ import Testing
         hook.stop()
     }
 
+    /// `remember` turned on while another program holds the log's write lock: opening the log
+    /// holds neither the caller nor the frame loop's `problem` (it took 2 s inside the hook's lock).
+    @Test func rememberTurnedOnWhileTheLogIsLockedHoldsNobody() async throws {
+        let folder = TemporaryFolder()
+        _ = try ChatStore(path: folder.database)
+        let other = try SQLiteConnection(path: folder.database, mode: .readWrite)
+        try other.execute("BEGIN IMMEDIATE")
+        let hook = MemoryHook(log: CapturedLog().logger)
+        hook.command(settings: settings(remember: true, path: folder.database), obs: nil)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(hook.memory != nil)
+        _ = hook.problem
+        #expect(clock.now - start < .milliseconds(200), "opening the log waited \(clock.now - start)")
+        let seen = await run(hook.feed(ScriptedFeed(events: events), address: address, isReplay: false))
+        #expect(seen.count == 3, "the rows pass while the log is locked")
+        try other.execute("COMMIT")
+        hook.stop()
+        #expect(try ChatLog(path: folder.database).viewers(of: nil).map(\.comments) == [2], "and are written after")
+    }
+
     @Test func theLogPathSettingMovesTheLog() async throws {
         let folder = TemporaryFolder()
         let hook = MemoryHook(log: CapturedLog().logger)

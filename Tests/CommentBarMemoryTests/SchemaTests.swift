@@ -44,9 +44,31 @@ import Testing
             #expect(try connection.scalarInt("PRAGMA user_version") == 1)
         }
         let store = try ChatStore(path: folder.database)
-        #expect(try store.connection.scalarInt("PRAGMA user_version") == 2)
+        #expect(try store.connection.scalarInt("PRAGMA user_version") == Int64(ChatSchema.currentVersion))
         let found = try ChatReader(path: folder.database).search(ChatQuery(text: "ラーメン"))
         #expect(found.map(\.messageID) == ["old1"], "the migration indexes rows written before it")
+    }
+
+    /// Version 2 to 3: a gift's size is `count` (its values kept), viewers get their name keys.
+    @Test func aFileAtVersionTwoGetsCountAndNameKeys() throws {
+        let folder = TemporaryFolder()
+        do {
+            let connection = try SQLiteConnection(path: folder.database, mode: .create)
+            try ChatSchema.migrate(connection, to: 2)
+            try connection.execute("""
+                INSERT INTO channels (id, platform, channel) VALUES (1, 'twitch', 'streamer');
+                INSERT INTO sessions (id, channel_id, stream, started_at, last_seen_at) VALUES (1, 1, 1, 1, 1);
+                INSERT INTO viewers (id, channel_id, user, login, name) VALUES (1, 1, 'alice', 'alice', 'ＡＬＩＣＥ');
+                INSERT INTO messages (session, stream, channel_id, message_id, viewer, name, kind, text, gift_name, amount,
+                                      time, verdict)
+                VALUES (1, 1, 1, 'g1', 1, 'Alice', 'gift', '', 'Bits', 500, 2, 'shown');
+                """)
+        }
+        _ = try ChatStore(path: folder.database)
+        let reader = try ChatReader(path: folder.database)
+        #expect(try reader.recent(after: 0, limit: 10).map(\.count) == [500])
+        #expect(try reader.connection.scalarText("SELECT name_key FROM viewers WHERE id = 1") == "alice")
+        #expect(try reader.someoneElse(on: testChannel, isNamed: "alice", not: "bob"))
     }
 
     @Test func aFileFromANewerCommentBarIsNotWritten() throws {

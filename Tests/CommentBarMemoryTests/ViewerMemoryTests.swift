@@ -66,12 +66,12 @@ import Testing
         memory.close()
     }
 
-    @Test func aHiddenViewerIsNotShownButLoggedAsHidden() throws {
+    @Test func aHiddenViewerIsNotShownButLoggedAsHidden() async throws {
         let folder = TemporaryFolder()
         var memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
         var session = memory.openSession(testChannel, now: now())
         let troll = ViewerKey(channel: testChannel, user: "troll")
-        memory.setViewer(troll, hidden: true)
+        await memory.setViewer(troll, hidden: true)
         #expect(memory.say(comment("1", "troll", "spam spam"), session: session) == nil)
         #expect(memory.say(comment("2", "alice", "hello"), session: session) != nil)
         memory.close()
@@ -79,24 +79,24 @@ import Testing
         memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
         session = memory.openSession(testChannel, now: now())
         #expect(memory.say(comment("3", "troll", "still here"), session: session) == nil, "hidden across restarts")
-        memory.setViewer(troll, hidden: false)
+        await memory.setViewer(troll, hidden: false)
         #expect(memory.say(comment("4", "troll", "ok sorry"), session: session) != nil)
         memory.close()
         let rows = try ChatLog(path: folder.database).search(ChatQuery(text: "spam"))
         #expect(rows.map(\.verdict) == ["hidden"])
     }
 
-    @Test func aChoiceMadeOnTheControlPageReachesTheViewersNextRow() {
+    @Test func aChoiceMadeOnTheControlPageReachesTheViewersNextRow() async {
         let folder = TemporaryFolder()
         let memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
         let session = memory.openSession(testChannel, now: now())
         #expect(memory.say(comment("1", "alice", "hi"), session: session)?.nickname == nil)
         let red = RGBColor(red: 255, green: 0, blue: 0)
-        memory.setViewer(ViewerKey(channel: testChannel, user: "Alice"), nickname: .set("Boss"), colour: .set(red))
+        await memory.setViewer(ViewerKey(channel: testChannel, user: "Alice"), nickname: .set("Boss"), colour: .set(red))
         let next = memory.say(comment("2", "alice", "hi again"), session: session)
         #expect(next?.shownName == "Boss")
         #expect(next?.color == red)
-        memory.setViewer(ViewerKey(channel: testChannel, user: "alice"), nickname: .clear)
+        await memory.setViewer(ViewerKey(channel: testChannel, user: "alice"), nickname: .clear)
         #expect(memory.say(comment("3", "alice", "and again"), session: session)?.shownName == "Alice")
         memory.close()
     }

@@ -16,7 +16,6 @@ final class TextStyleTests: XCTestCase {
 
     func testSettingsOfTheBarAroundTheTextLeaveItEqual() {
         let base = style()
-        XCTAssertEqual(style { $0.backgroundColor = 0xFF10_2030 }, base)
         XCTAssertEqual(style { $0.backgroundOpacity = 20 }, base)
         XCTAssertEqual(style { $0.showClock.toggle() }, base)
         XCTAssertEqual(style { $0.showViewers.toggle() }, base)
@@ -37,6 +36,11 @@ final class TextStyleTests: XCTestCase {
         XCTAssertNotEqual(style { $0.showBadges.toggle() }, base)
         XCTAssertNotEqual(style { $0.animateEmotes.toggle() }, base)
         XCTAssertNotEqual(style { $0.showAvatar.toggle() }, base, "the comment area's width")
+        XCTAssertNotEqual(style { $0.backgroundColor = 0xFF10_2030 }, base,
+                          "names and messages keep their contrast against the bar's colour (issue 38)")
+        XCTAssertNotEqual(style { $0.textOutline = 2 }, base)
+        XCTAssertNotEqual(style { $0.rowStyle = .bubble }, base)
+        XCTAssertNotEqual(style { $0.nameColors = .role }, base)
     }
 
     func testASettingOutsideTheTextLaysOutNoRow() {

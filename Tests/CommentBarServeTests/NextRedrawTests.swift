@@ -33,4 +33,23 @@ final class NextRedrawTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(due(now: 1010.3, clock: true, start: 1000, animating: true)),
                        1010.3 + NextRedraw.animationStep, accuracy: 1e-9)
     }
+
+    /// The renderer's own motion (issue 38): its next change when the loop gives it, else every
+    /// frame's turn while a moving look moves; nothing when it is at rest.
+    func testTheRenderersMotion() throws {
+        var settings = BarSettings()
+        settings.showClock = false
+        XCTAssertEqual(try XCTUnwrap(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings,
+                                                      animating: false, rendererDue: 1012.5)), 1012.5,
+                       "a row's fade to come")
+        XCTAssertEqual(try XCTUnwrap(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings,
+                                                      animating: true, rendererDue: 999)), 1000,
+                       "a time already past is now")
+        settings.layout = .ticker
+        XCTAssertEqual(try XCTUnwrap(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings,
+                                                      animating: true)), 1000 + 1.0 / 30, accuracy: 1e-9,
+                       "the ticker moving, without rendererDue: each frame's turn at 30 fps")
+        XCTAssertNil(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings, animating: false),
+                     "a ticker at rest wakes nothing")
+    }
 }

@@ -51,6 +51,18 @@ final class ServeFramePacingTests: XCTestCase {
         }
     }
 
+    /// Issue 38: with `fade_after` 1 a row fades out a second after it is shown, over half a
+    /// second, with no event to wake the loop (the renderer's `nextChange` is due), then no frame.
+    func testARowFadesOutOnTimeWithNoEvent() async throws {
+        let sink = try await run(events: [comment(0, at: 0)], settings: #""show_clock":false,"fade_after":1"#,
+                                 settle: .milliseconds(3000)) { $0.pool.publishedCount > 0 }
+        let times = sink.published.withLock { $0 }
+        let first = try XCTUnwrap(times.first)
+        let fading = times.filter { $0 - first > .milliseconds(900) && $0 - first < .milliseconds(1800) }
+        XCTAssertGreaterThanOrEqual(fading.count, 3, "the fade's frames: \(times.map { $0 - first })")
+        XCTAssertTrue(times.allSatisfy { $0 - first < .milliseconds(2200) }, "frames after the fade ended")
+    }
+
     /// Nothing changes once the comment is shown (no clock): 2.5 s make no frame after the
     /// first second's.
     func testAnIdleBarMakesNoFrames() async throws {

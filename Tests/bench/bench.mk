@@ -7,9 +7,11 @@
 #   make bench-page   rewrites docs/benchmarks.md from the last run's results
 #   make bench-rss    the renderer's memory without OBS: peak RSS, PSS, USS and where the pages are
 #   make bench-flow   the comment flow alone: renderer CPU at 10 comments/s paced vs not, an idle bar's frames
+#   make bench-looks  the looks (issue 38): enter/fade/ticker frames, the ticker's and the default theme's renderer
+#                     CPU, OBS's added CPU for box-outline at 480x900 beside a still image
 #   make link-order   regenerates linker/commentbar.order (the renderer's hot functions) with callgrind
 # Raw results and logs: .build-bench-run/ (results.json, obs-last.log, run-*/).
-.PHONY: bench bench-overlay bench-deps bench-page bench-stage bench-rss bench-soak bench-flow link-order
+.PHONY: bench bench-overlay bench-deps bench-page bench-stage bench-rss bench-soak bench-flow bench-looks link-order
 
 # Beyond the Makefile's APT_PACKAGES: the Chromium peer, the plot and screenshot decoding, WebSocket
 # (obs-websocket control, the bar's feed, Chromium's DevTools).
@@ -36,7 +38,8 @@ bench-stage: plugin $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
 bench: deps bench-deps speech-deps bench-stage overlay
 	@if [ -f $(BENCH_RUN)/results.json ]; then rm -rf $(BENCH_RUN)/previous; mkdir -p $(BENCH_RUN)/previous; \
 		mv $(BENCH_RUN)/results.json $(BENCH_RUN)/previous/; \
-		if [ -f $(BENCH_RUN)/soak.json ]; then mv $(BENCH_RUN)/soak.json $(BENCH_RUN)/previous/; fi; fi
+		if [ -f $(BENCH_RUN)/soak.json ]; then mv $(BENCH_RUN)/soak.json $(BENCH_RUN)/previous/; fi; \
+		if [ -f $(BENCH_RUN)/looks.json ]; then mv $(BENCH_RUN)/looks.json $(BENCH_RUN)/previous/; fi; fi
 	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
 	COMMENTBAR_RENDERER=$(abspath $(BENCH_RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
 		--home $(BENCH_RUN)/home --renderer $(BENCH_RENDERER) \
@@ -53,6 +56,8 @@ bench: deps bench-deps speech-deps bench-stage overlay
 		--renderer $(abspath $(BENCH_RENDERER)) --bench $(BENCH_RUN)/speech.json || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/speech_page.py $(BENCH_RUN)/speech.json --renderer $(BENCH_RENDERER) \
 		--page docs/benchmarks.md || rc=1; \
+	$(BENCH_PYTHON) Tests/bench/looks_bench.py --renderer $(BENCH_RENDERER) --plugin $(PLUGIN_SO) --data plugin/data \
+		--json $(BENCH_RUN)/looks.json --before $(BENCH_RUN)/previous/looks.json --page docs/benchmarks.md || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/doors_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
 	exit $$rc
 
@@ -74,6 +79,14 @@ bench-soak: bench-deps renderer
 bench-rss: bench-deps renderer
 	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(RENDERER) --seconds 30 --shm-copy
 	$(BENCH_PYTHON) Tests/bench/renderer_rss.py --renderer $(RENDERER) --seconds 120 --shm-copy --text kanji
+
+# The looks (issue 38; also part of `make bench`): frame costs, renderer CPU without OBS, OBS's added CPU. The
+# before column: BENCH_LOOKS_BEFORE=JSON (a run of another renderer's, BENCH_RENDERER=… make bench-looks).
+BENCH_LOOKS_BEFORE ?= $(BENCH_RUN)/previous/looks.json
+bench-looks: bench-deps plugin $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
+	@mkdir -p $(BENCH_RUN)
+	$(BENCH_PYTHON) Tests/bench/looks_bench.py --renderer $(BENCH_RENDERER) --plugin $(PLUGIN_SO) --data plugin/data \
+		--json $(BENCH_RUN)/looks.json --before $(BENCH_LOOKS_BEFORE) --page docs/benchmarks.md
 
 # The comment flow without OBS (also part of `make bench`): prints figures only.
 bench-flow: bench-deps renderer

@@ -70,6 +70,8 @@ def headline(res):
              ("viewer memory", "look-up per comment p99 (from the file)", "µs",
               dig(res, "viewer_memory", "lookup_uncached_p99_us")),
              ("viewer memory", "slowest limited search p99", "ms", slowest_search(res)),
+             ("viewer memory", "largest frame gap, control page load on a 200,000-row log", "ms",
+              dig(res, "memory_freeze", "largest_frame_gap_ms")),
              ("control page", "renderer CPU at 10/s, control off", "% of a core", dig(res, "control", "off_cpu_percent")),
              ("control page", "renderer CPU at 10/s, one page open", "% of a core", dig(res, "control", "on_cpu_percent"))]
     return rows
@@ -130,6 +132,21 @@ def memory_and_control_section(res):
                          f"| p50 {fmt(search.get('p50_ms'), 2)} ms, p99 {fmt(search.get('p99_ms'), 2)} ms "
                          f"| {'at most 50 ms' if search.get('limit') else 'reported (every match is listed)'} |")
         lines += [f"| file size | {fmt((memory.get('bytes_per_100k_comments') or 0) / 1048576, 1)} MiB per 100,000 comments | (none given) |", ""]
+    freeze = res.get("memory_freeze") or {}
+    if freeze.get("skipped") or not freeze:
+        lines += [f"The bar under the control page's load: not measured in this run ({freeze.get('skipped', 'no figures')}).", ""]
+    else:
+        lines += [f"`Tests/memory/memory_freeze_test.py --json`: `commentbar serve` drawing a relay's {freeze.get('rate', 25)} "
+                  f"comments/s over a {freeze.get('rows', 0):,}-comment log, while the control page's API is called "
+                  "(issue 37's goal: the largest frame gap at most 100 ms, the heartbeat never stale):", "",
+                  "| while | largest frame gap | oldest heartbeat |", "| --- | --- | --- |"]
+        for key, label in (("quiet", "nothing is asked (noise)"), ("searches", "6 searches at once for 200 `w`, 3 times each"),
+                           ("viewer_changes_locked", "16 viewer changes, the log locked by another process"),
+                           ("searches_and_changes_locked", "6 searches and 16 viewer changes at once, the log locked"),
+                           ("remember_on_locked", "`remember` turned on, the log locked")):
+            row = freeze.get(key) or {}
+            lines.append(f"| {label} | {fmt(row.get('largest_frame_gap_ms'), 0)} ms | {fmt(row.get('oldest_heartbeat_ms'), 0)} ms |")
+        lines.append("")
     control = res.get("control") or {}
     if control.get("skipped") or not control:
         lines += [f"Control page: not measured in this run ({control.get('skipped', 'no figures')}).", ""]

@@ -583,6 +583,10 @@ def phase_frame_costs(args, results):
     # The viewer memory (issue 29) and the control server (issue 30), from their own benchmarks.
     results["viewer_memory"] = json_of("commentbar bench-memory", [exe, "bench-memory", "--json",
                                        "--folder", args.out], timeout=900)
+    # The bar while the control page searches a 200,000-row log and changes viewers of a locked one (issue 37).
+    results["memory_freeze"] = json_of("Tests/memory/memory_freeze_test.py", [
+        sys.executable, os.path.join(HERE, "..", "memory", "memory_freeze_test.py"), "--json"],
+        timeout=600, env={**os.environ, "COMMENTBAR_BIN": os.path.abspath(exe)})
     results["control"] = json_of("Tests/control/bench_control.py", [
         sys.executable, os.path.join(HERE, "..", "control", "bench_control.py"), "20", "--json"],
         timeout=300, env={**os.environ, "COMMENTBAR_BIN": os.path.abspath(exe)})

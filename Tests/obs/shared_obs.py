@@ -6,7 +6,7 @@ modules every input the previous one made is removed, so each starts from an emp
 
     python3 -m obs.shared_obs --plugin SO --data DIR --renderer BIN [--helpers DIR] [MODULE...]
 MODULEs (default: all of MODULES) are obs.obs_state_test, overlay.overlay_obs_test, speech.obs_speech_test,
-memory.obs_memory_test, obs.obs_secrets_test, control.obs_control_test.
+memory.obs_memory_test, obs.obs_secrets_test, control.obs_control_test, obs.obs_looks_test.
 A test module run as a script is this with itself alone. Prints "ok"/"FAIL" lines and
 "N passed, M failed"; exits non-zero on a failure."""
 import argparse
@@ -23,7 +23,7 @@ from support.checks import check, finish
 from support.processes import Cleanup
 
 MODULES = ["obs.obs_state_test", "overlay.overlay_obs_test", "speech.obs_speech_test",
-           "memory.obs_memory_test", "obs.obs_secrets_test", "control.obs_control_test"]
+           "memory.obs_memory_test", "obs.obs_secrets_test", "control.obs_control_test", "obs.obs_looks_test"]
 
 
 def main(modules=None):

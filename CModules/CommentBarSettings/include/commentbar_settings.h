@@ -48,6 +48,17 @@
 	X(bg_color, "bg_color", CB_SETTING_COLOR, NULL, 0xFF1E1414ll, 0, 0, NULL)                      \
 	X(bg_opacity, "bg_opacity", CB_SETTING_INT, NULL, 78, 0, 100, NULL)                            \
 	X(corner_radius, "corner_radius", CB_SETTING_INT, NULL, 20, 0, 200, NULL)                      \
+	X(theme, "theme", CB_SETTING_STRING, "mirrativ", 0, 0, 0, NULL)                                \
+	X(layout, "layout", CB_SETTING_STRING, "bar", 0, 0, 0, "bar|box|ticker")                       \
+	X(newest, "newest", CB_SETTING_STRING, "bottom", 0, 0, 0, "bottom|top")                        \
+	X(text_outline, "text_outline", CB_SETTING_INT, NULL, 0, 0, 8, NULL)                           \
+	X(text_shadow, "text_shadow", CB_SETTING_BOOL, NULL, 0, 0, 0, NULL)                            \
+	X(outline_color, "outline_color", CB_SETTING_COLOR, NULL, 0xFF000000ll, 0, 0, NULL)            \
+	X(row_style, "row_style", CB_SETTING_STRING, "plain", 0, 0, 0, "plain|bubble")                 \
+	X(fade_after, "fade_after", CB_SETTING_INT, NULL, 0, 0, 3600, NULL)                            \
+	X(enter, "enter", CB_SETTING_STRING, "none", 0, 0, 0, "none|slide|fade")                       \
+	X(name_colors, "name_colors", CB_SETTING_STRING, "viewer", 0, 0, 0, "viewer|platform|role")    \
+	X(ticker_speed, "ticker_speed", CB_SETTING_INT, NULL, 120, 20, 1000, NULL)                     \
 	X(show_clock, "show_clock", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                              \
 	X(show_viewers, "show_viewers", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                          \
 	X(show_gifts, "show_gifts", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                              \
@@ -82,6 +93,8 @@
 	X(speech_max_delay, "speech_max_delay", CB_SETTING_INT, NULL, 10, 2, 120, NULL)                                    \
 	X(remember, "remember", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                                       \
 	X(log_path, "log_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                                       \
+	X(log_keep_days, "log_keep_days", CB_SETTING_INT, NULL, 365, 0, 36500, NULL)                                        \
+	X(log_max_mb, "log_max_mb", CB_SETTING_INT, NULL, 2048, 0, 1048576, NULL)                                           \
 	X(first_time_label, "first_time_label", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                       \
 	X(welcome_back_days, "welcome_back_days", CB_SETTING_INT, NULL, 30, 0, 3650, NULL)                                  \
 	X(first_time_sound, "first_time_sound", CB_SETTING_STRING, "off", 0, 0, 0, NULL)                                     \
@@ -97,6 +110,11 @@
 	X(onecomme_port, "onecomme_port", CB_SETTING_INT, NULL, 11180, 1024, 65535, NULL)                                   \
 	X(comment_xml_path, "comment_xml_path", CB_SETTING_STRING, "", 0, 0, 0, NULL)                                      \
 	X(pin_seconds, "pin_seconds", CB_SETTING_INT, NULL, 0, 0, 86400, NULL)
+
+/* The built-in themes (the `theme` setting: one of these, or the path of a theme file), in the
+ * order the properties list them; the first is the default look. The renderer's themes are
+ * checked against this list (ThemeTests). */
+#define CB_BUILTIN_THEMES "mirrativ|light|box-outline|ticker"
 
 enum cb_setting_type {
 	CB_SETTING_STRING,

@@ -7,6 +7,9 @@ public struct ChatFilters: Sendable, Equatable {
     let ngWords: NGWordFilter
     let hiddenUsers: HiddenUserFilter
     let highlighter: Highlighter
+    /// The NG words as the settings gave them (the viewer memory keeps them with the log, so its
+    /// exports mask nicknames as the bar does).
+    public let ngWordList: [String]
 
     public init(hideBots: Bool = true, botNames: [String] = [], hideCommands: Bool = true, ngWords: [String] = [],
                 ngMode: NGMode = .mask, hiddenUsers: [String] = [], highlightNames: [String] = [],
@@ -14,6 +17,7 @@ public struct ChatFilters: Sendable, Equatable {
         bots = BotFilter(hideKnownBots: hideBots, extraNames: botNames)
         self.hideCommands = hideCommands
         self.ngWords = NGWordFilter(words: WordMatcher(words: ngWords), mode: ngMode)
+        ngWordList = Array(ngWords.prefix(WordMatcher.maxWords))
         self.hiddenUsers = HiddenUserFilter(hiddenUsers)
         highlighter = Highlighter(names: highlightNames, paidTiers: highlightPaid, firstMessages: highlightFirstMessages)
     }
@@ -42,6 +46,9 @@ public struct ChatFilters: Sendable, Equatable {
     public func containsNGWord(_ text: String) -> Bool {
         ngWords.contains(text)
     }
+
+    /// Whether the NG words hide a row that holds one (else they are masked).
+    public var ngMode: NGMode { ngWords.mode }
 
     /// `text` with its NG words masked with `＊`, whatever the NG mode (a caller that hides
     /// asks `containsNGWord`).

@@ -5,7 +5,7 @@ public enum NGMode: String, Sendable, Equatable, Codable, CaseIterable {
     case hide
 }
 
-/// NG words in a row's text, its writer's display name and its gift's name, matched as
+/// NG words in a row's text, its writer's display name and nickname and its gift's name, matched as
 /// `TextFolding` sees text, so a disguised spelling (`ｱﾎ`, `𝐚𝐡𝐨`, `аhо` in Cyrillic, `a` with
 /// a combining mark) is the word too.
 struct NGWordFilter: Sendable, Equatable {
@@ -14,18 +14,22 @@ struct NGWordFilter: Sendable, Equatable {
 
     var isEmpty: Bool { words.isEmpty }
 
-    /// The row as shown: NG words masked in its text, name and gift name, or nil when the row is
-    /// to be hidden. `text`, `user`: the row's text and display name folded (the caller folds
-    /// them once for every filter).
+    /// The row as shown: NG words masked in its text, name, nickname and gift name, or nil when
+    /// the row is to be hidden. `text`, `user`: the row's text and display name folded (the
+    /// caller folds them once for every filter). A nickname is checked as it is now, against
+    /// the words as they are now: a word added after a viewer took the nickname counts.
     func apply(to line: ChatLine, text: FoldedText, user folded: FoldedText) -> ChatLine? {
         guard !words.isEmpty else { return line }
         let textMatches = words.matches(in: text)
         let user = Self.mask(line.user, folded: folded, at: words.matches(in: folded))
         let giftName = line.kind.giftName.map(masked)
-        guard !textMatches.isEmpty || user != line.user || giftName != line.kind.giftName else { return line }
+        let nickname = line.nickname.map(masked)
+        guard !textMatches.isEmpty || user != line.user || giftName != line.kind.giftName || nickname != line.nickname
+        else { return line }
         if mode == .hide { return nil }
         var shown = line
         shown.text = Self.mask(line.text, folded: text, at: textMatches)
+        shown.nickname = nickname
         if user != line.user {
             // The row keeps its writer's identity (a timeout by name, the name's colour, speech's
             // queue) while the name shows masked.

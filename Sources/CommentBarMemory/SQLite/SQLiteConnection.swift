@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CSQLite
+import Glibc
 
 /// One SQLite connection, through SQLite's C API. Not thread-safe by itself: one thread uses it
 /// at a time (the memory's writer thread has its own; readers share one behind a lock).
 /// Values never go into SQL text: every statement with values is prepared and bound.
-final class SQLiteConnection {
+package final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
 
@@ -54,14 +55,14 @@ final class SQLiteConnection {
     }
 
     /// The first column of the first row of a query (a pragma's value, a count).
-    func scalarInt(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
+    package func scalarInt(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
         let statement = try prepare(sql)
         try statement.bind(values)
         guard try statement.step() else { return nil }
         return statement.isNull(0) ? nil : statement.int(0)
     }
 
-    func scalarText(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> String? {
+    package func scalarText(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> String? {
         let statement = try prepare(sql)
         try statement.bind(values)
         guard try statement.step() else { return nil }
@@ -71,9 +72,33 @@ final class SQLiteConnection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows changed since the connection opened (FTS5 commands count the pages they wrote).
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
     /// Waits up to this long for another connection's lock instead of failing at once.
     func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
+    /// Runs `body` with a deadline: SQLite's progress handler, asked every thousand virtual
+    /// machine steps, stops the running statement (`SQLiteError.isInterrupted`) once `limit` has
+    /// passed. For reads that depend on what a user typed (a search), never for writes.
+    func withDeadline<T>(_ limit: Duration, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        var deadline = Self.monotonicNanoseconds() &+ UInt64(max(0, limit.components.seconds)) * 1_000_000_000
+            &+ UInt64(max(0, limit.components.attoseconds / 1_000_000_000))
+        return try withUnsafeMutablePointer(to: &deadline) { (pointer) throws(SQLiteError) -> T in
+            sqlite3_progress_handler(handle, 1000, { context in
+                guard let context else { return 0 }
+                return SQLiteConnection.monotonicNanoseconds() > context.load(as: UInt64.self) ? 1 : 0
+            }, pointer)
+            defer { sqlite3_progress_handler(handle, 0, nil, nil) }
+            return try body()
+        }
+    }
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
 
     func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : code,
@@ -81,7 +106,7 @@ final class SQLiteConnection {
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
-    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    package func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let value = try body()
@@ -95,7 +120,7 @@ final class SQLiteConnection {
 }
 
 /// A value bound to a statement's parameter.
-enum SQLiteValue: Sendable, Equatable {
+package enum SQLiteValue: Sendable, Equatable {
     case int(Int64)
     case real(Double)
     case text(String)

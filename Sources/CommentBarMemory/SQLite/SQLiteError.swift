@@ -24,3 +24,11 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(message) (SQLite error \(code))" }
 }
+
+extension SQLiteError {
+    /// Another connection (another process) holds the lock the call needed, for longer than the
+    /// connection's busy timeout.
+    public var isBusy: Bool { primary == SQLITE_BUSY || primary == SQLITE_LOCKED }
+    /// The call was cut short (`sqlite3_interrupt`, or a progress handler past its deadline).
+    public var isInterrupted: Bool { primary == SQLITE_INTERRUPT }
+}

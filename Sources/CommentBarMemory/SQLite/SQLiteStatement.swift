@@ -73,6 +73,21 @@ final class SQLiteStatement {
         return found
     }
 
+    /// `rows`, but a statement cut short (`SQLiteConnection.withDeadline`) gives the rows read
+    /// before: `complete` false.
+    func rowsUntilInterrupted<T>(_ values: [SQLiteValue], _ read: (SQLiteStatement) -> T) throws(SQLiteError)
+        -> (rows: [T], complete: Bool) {
+        try bind(values)
+        var found: [T] = []
+        do {
+            while try step() { found.append(read(self)) }
+        } catch where error.isInterrupted {
+            return (found, false)
+        }
+        sqlite3_reset(statement)
+        return (found, true)
+    }
+
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
     func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test-input-channels: the renderer's stdin channels as the fake renderer gets them: each
  * channel's newest line, in the table's order, once per change; OBS's locale in the obs line;
- * the hotkeys' and the buttons' counters; and the speech audio thread asleep
- * while speech is off. */
+ * the hotkeys' and the buttons' counters (and the file "Save the look to a file" picked); and
+ * the speech audio thread asleep while speech is off. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +73,8 @@ static bool check_rising(const char *line, void *arg)
 {
 	struct rising *r = arg;
 	const long long presses = member(line, "actions", "pin_newest") + member(line, "actions", "unpin") +
-				  member(line, "actions", "open_control") + member(line, "actions", "forget_secrets");
+				  member(line, "actions", "open_control") + member(line, "actions", "forget_secrets") +
+				  member(line, "actions", "save_theme");
 	r->rising &= presses > r->last;
 	r->last = presses;
 	return true;
@@ -153,6 +154,30 @@ static void test_order_and_baselines(void)
 		      member(speech, "speech", "paused") == 1,
 	      "the reading hotkeys go through their own channel: skip 1, paused", "%zu lines, last %s", speech_lines,
 	      speech);
+
+	/* "Save the look to a file" (issue 38): the file it picked goes to the renderer beside one
+	 * more save_theme; the picker keeps no setting, so the same file can be saved again. */
+	props = registered.get_properties(b.data);
+	obs_property_t *save = obs_properties_get(props, "theme_save");
+	obs_data_t *picked = obs_data_create();
+	obs_data_set_string(picked, "theme_save", "/tmp/my look.json");
+	const bool save_enabled = save && obs_property_enabled(save);
+	if (save)
+		obs_property_modified(save, picked);
+	const bool kept = obs_data_has_user_value(picked, "theme_save");
+	obs_data_release(picked);
+	obs_properties_destroy(props);
+	tick_until(&b, always_false, NULL, 0.5);
+	fake_input_find("{\"actions\":", actions, sizeof(actions), NULL, NULL);
+	obs_data_t *root = obs_data_create_from_json(actions);
+	obs_data_t *object = root ? obs_data_get_obj(root, "actions") : NULL;
+	const char *path = object ? obs_data_get_string(object, "save_theme_path") : "";
+	check(save_enabled && !kept && member(actions, "actions", "save_theme") == 1 &&
+		      strcmp(path, "/tmp/my look.json") == 0 && member(actions, "actions", "pin_newest") == 1,
+	      "\"Save the look to a file\" sends save_theme 1 with the picked file, and keeps no setting",
+	      "enabled %d, kept %d, last %s", save_enabled, kept, actions);
+	obs_data_release(object);
+	obs_data_release(root);
 
 	/* Presses as fast as a hand never makes them: lines may be merged, never out of order. */
 	for (int i = 0; i < 50; i++)

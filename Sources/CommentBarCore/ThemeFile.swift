@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import FoundationEssentials
+import Glibc
+
+/// What is wrong with a theme, named with its file (or name) and the key: the status line, the
+/// OBS log and `commentbar render`'s exit code say it, and the look stays as it was.
+public struct ThemeProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Error, Sendable, Equatable {
+        case unknownKey
+        /// A setting of the table, but not one of how the bar looks.
+        case notALookKey
+        case wrongType(expected: String, got: String)
+        case outOfRange(value: String, range: String)
+        case unknownChoice(value: String, choices: String)
+
+        var text: String {
+            switch self {
+            case .unknownKey: return "unknown key"
+            case .notALookKey: return "not a look setting (a theme holds only how the bar looks)"
+            case .wrongType(let expected, let got): return "expected \(expected), got \(got)"
+            case .outOfRange(let value, let range): return "\(value) is out of range (\(range))"
+            case .unknownChoice(let value, let choices): return "unknown value \(value) (it may be \(choices))"
+            }
+        }
+    }
+
+    /// The theme file's path, or the theme's name.
+    public var source: String
+    /// The key at fault; nil when the whole file is (unreadable, not JSON).
+    public var key: String?
+    public var message: String
+
+    public var description: String {
+        key.map { "\(source): key \"\($0)\": \(message)" } ?? "\(source): \(message)"
+    }
+}
+
+/// Theme files: a JSON object of look settings (`LookKey`), the table's keys and the font as OBS
+/// stores it (`"font": {"face": …, "size": …}`), colours as `"#RRGGBB"` or OBS's integers.
+/// Read within bounds whatever the path names (a huge file, a FIFO, a folder, binary garbage):
+/// one open without blocking, one `fstat`, at most `maxBytes` read.
+public enum ThemeFile {
+    public static let maxBytes = 64 * 1024
+
+    /// The look `path` holds, or the first thing wrong with it (and how many more there are).
+    public static func load(_ path: String) -> Result<[String: LookValue], ThemeProblem> {
+        let data: [UInt8]
+        switch read(path) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem): return .failure(problem)
+        }
+        guard let json = try? JSONDecoder().decode(ThemeJSON.self, from: Data(data)) else {
+            return .failure(ThemeProblem(source: path, message: "not JSON (a theme file is a JSON object of look settings)"))
+        }
+        return parse(json, source: path)
+    }
+
+    /// The look a decoded theme object holds; every key checked, the first problem reported.
+    static func parse(_ json: ThemeJSON, source: String) -> Result<[String: LookValue], ThemeProblem> {
+        guard case .object(let object) = json else {
+            return .failure(ThemeProblem(source: source, message: "not a JSON object of look settings, but \(json.shown)"))
+        }
+        var entries: [(key: String, value: ThemeJSON)] = []
+        for (key, value) in object {
+            if key == "font", case .object(let font) = value {
+                entries += font.map { ("font.\($0.key)", $0.value) }
+            } else {
+                entries.append((key, value))
+            }
+        }
+        var values: [String: LookValue] = [:]
+        var problems: [ThemeProblem] = []
+        for (key, json) in entries.sorted(by: { $0.key < $1.key }) {
+            let result: Result<LookValue, ThemeProblem.Reason>
+            if let lookKey = LookKey.named(key) {
+                result = lookKey.value(from: json)
+            } else {
+                result = .failure(SettingsSchema.isKey(key) ? .notALookKey : .unknownKey)
+            }
+            switch result {
+            case .success(let value): values[key] = value
+            case .failure(let reason):
+                problems.append(ThemeProblem(source: source, key: String(key.unicodeScalars.prefix(60)), message: reason.text))
+            }
+        }
+        guard var first = problems.first else { return .success(values) }
+        if problems.count > 1 { first.message += " (and \(problems.count - 1) more)" }
+        return .failure(first)
+    }
+
+    /// The file's bytes, at most `maxBytes`, never blocking on what is not a regular file.
+    private static func read(_ path: String) -> Result<[UInt8], ThemeProblem> {
+        func problem(_ message: String) -> Result<[UInt8], ThemeProblem> {
+            .failure(ThemeProblem(source: path, message: message))
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            return problem(errno == ENOENT ? "no such file" : "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return problem("cannot be read (\(String(cString: strerror(errno))))") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return problem("is a folder, not a theme file")
+        default: return problem("not a regular file (a FIFO, a socket or a device), not a theme file")
+        }
+        let tooLarge = "too large (a theme file is at most \(maxBytes / 1024) KiB)"
+        guard Int(info.st_size) <= maxBytes else { return problem(tooLarge) }
+        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(fd, base + count, buffer.count - count)
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { return problem("cannot be read (\(String(cString: strerror(errno))))") }
+            if got == 0 { break }
+            count += got
+        }
+        guard count <= maxBytes else { return problem(tooLarge) }
+        return .success(Array(bytes.prefix(count)))
+    }
+
+    /// The look of `settings` as a theme file's text: every look key, sorted, the font nested as
+    /// OBS stores it. What `commentbar theme export` prints and a saved look file holds.
+    public static func text(of settings: BarSettings) -> String {
+        var object: [String: ThemeOutput] = [:]
+        var font: [String: ThemeOutput] = [:]
+        for key in LookKey.all {
+            let value = key.json(key.get(settings))
+            if key.key.hasPrefix("font.") { font[String(key.key.dropFirst(5))] = value } else { object[key.key] = value }
+        }
+        object["font"] = .object(font)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}") + "\n"
+    }
+
+    /// Writes the look of `settings` to `path` (a new file beside it, renamed over it): the
+    /// properties' "Save the look to a file".
+    public static func save(_ settings: BarSettings, to path: String) throws(ThemeProblem) {
+        let text = text(of: settings)
+        let temporary = path + ".saving"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else {
+            throw ThemeProblem(source: path, message: "cannot be written (\(String(cString: strerror(errno))))")
+        }
+        let written = text.utf8.withContiguousStorageIfAvailable { Glibc.write(fd, $0.baseAddress, $0.count) }
+            ?? Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == text.utf8.count, synced, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ThemeProblem(source: path, message: "cannot be written (\(reason))")
+        }
+    }
+}
