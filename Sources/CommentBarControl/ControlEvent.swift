@@ -66,6 +66,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         public var nickname: String?
         /// The viewer's first comment ever on this channel (the viewer memory).
         public var firstTime: Bool
+        /// Back after `welcome_back_days` or more without a comment (the viewer memory).
+        public var welcomeBack: Bool
         public var text: String
         public var emotes: [Emote]
         /// The name's colour (`#rrggbb`), where the platform or the streamer gave one.
@@ -82,7 +84,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         public var time: Double
 
         public init(id: String, platform: String, channel: String, platformColour: String, user: String, name: String,
-                    nickname: String? = nil, firstTime: Bool = false, text: String, emotes: [Emote] = [],
+                    nickname: String? = nil, firstTime: Bool = false, welcomeBack: Bool = false, text: String, emotes: [Emote] = [],
                     colour: String? = nil, badges: [String] = [], kind: String = "comment", gift: String? = nil,
                     count: Int? = nil, history: Bool = false, time: Double) {
             self.id = id
@@ -93,6 +95,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             self.name = name
             self.nickname = nickname
             self.firstTime = firstTime
+            self.welcomeBack = welcomeBack
             self.text = text
             self.emotes = emotes
             self.colour = colour
@@ -108,6 +111,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             case id, platform, channel, user, name, nickname, text, emotes, colour, badges, kind, gift, count, history, time
             case platformColour = "platform_colour"
             case firstTime = "first_time"
+            case welcomeBack = "welcome_back"
         }
 
         /// `nickname` and `colour` are always there (null when none), so a client can rely on them.
@@ -121,6 +125,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             try keyed.encode(name, forKey: .name)
             try keyed.encode(nickname, forKey: .nickname)
             try keyed.encode(firstTime, forKey: .firstTime)
+            try keyed.encode(welcomeBack, forKey: .welcomeBack)
             try keyed.encode(text, forKey: .text)
             try keyed.encode(emotes, forKey: .emotes)
             try keyed.encode(colour, forKey: .colour)

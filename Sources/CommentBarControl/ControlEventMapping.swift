@@ -73,6 +73,7 @@ enum ControlEventMapping {
             id: line.id, platform: stream.platform, channel: stream.channel, platformColour: stream.colour,
             user: user(of: line), name: line.user, nickname: line.nickname,
             firstTime: line.marks.contains { $0.kind == .firstTime },
+            welcomeBack: line.marks.contains { $0.kind == .back },
             text: line.text,
             emotes: line.emotes.map { .init(start: $0.range.lowerBound, end: $0.range.upperBound, name: $0.name, url: $0.url) },
             colour: line.color?.hex, badges: line.badges, kind: kind, gift: gift, count: count,

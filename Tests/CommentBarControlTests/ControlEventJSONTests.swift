@@ -51,7 +51,7 @@ enum JSONValue: Codable, Equatable {
                                            emotes: [.init(start: 3, end: 8, name: "Kappa", url: "https://e.example/k.png")],
                                            colour: "#ff0000", badges: ["moderator/1"], time: 1_700_000_000.5)
         let json = try JSONValue.sorted(try #require(ControlEvent(seq: 7, body: .comment(comment)).json()))
-        #expect(json == ##"{"badges":["moderator/1"],"channel":"streamer","colour":"#ff0000","emotes":[{"end":8,"name":"Kappa","start":3,"url":"https://e.example/k.png"}],"first_time":true,"history":false,"id":"m1","kind":"comment","name":"Alice","nickname":null,"platform":"twitch","platform_colour":"#9146ff","seq":7,"text":"hi Kappa","time":1700000000.5,"type":"comment","user":"alice","version":1}"##)
+        #expect(json == ##"{"badges":["moderator/1"],"channel":"streamer","colour":"#ff0000","emotes":[{"end":8,"name":"Kappa","start":3,"url":"https://e.example/k.png"}],"first_time":true,"history":false,"id":"m1","kind":"comment","name":"Alice","nickname":null,"platform":"twitch","platform_colour":"#9146ff","seq":7,"text":"hi Kappa","time":1700000000.5,"type":"comment","user":"alice","version":1,"welcome_back":false}"##)
     }
 
     @Test func everyKindOfEventRoundTrips() throws {
@@ -89,7 +89,13 @@ enum JSONValue: Codable, Equatable {
         let (body, kept) = try #require(map(.comment(line), shown: line))
         guard case .comment(let comment) = body else { Issue.record("not a comment: \(body)"); return }
         #expect(comment.id == "1/abc" && comment.user == "alice" && comment.name == "Alice")
-        #expect(comment.nickname == "アリス" && comment.firstTime && comment.time == 5)
+        #expect(comment.nickname == "アリス" && comment.firstTime && !comment.welcomeBack && comment.time == 5)
+        // A regular back after a while: the memory's "welcome back" mark.
+        var back = line
+        back.marks = [RowMark(.back, "おかえり")]
+        guard case .comment(let returning)? = map(.comment(back), shown: back)?.0
+        else { Issue.record("not a comment"); return }
+        #expect(returning.welcomeBack && !returning.firstTime)
         #expect(comment.platform == "twitch" && comment.channel == "streamer")
         #expect(kept == line)
         // A row the filters hid is not sent.

@@ -239,6 +239,29 @@ void hostileText(Test &t)
 	check(!drawn.isNull(), "the rows with hostile text draw without a crash");
 }
 
+// The memory's labels: 初見/first in amber, welcome back in teal (from the event's
+// first_time and welcome_back), drawn before the name.
+void labels(Test &t)
+{
+	QJsonObject back = comment("wb1", "Regular", "ただいま");
+	back["welcome_back"] = true;
+	addComments(t.portA, {back});
+	waitFor([&] { return t.panel->liveModel()->rowOf("wb1") >= 0; }, 3000);
+	const ChatModel *model = t.panel->liveModel();
+	const Comment *row = model->at(model->rowOf("wb1"));
+	check(row && row->welcomeBack && !row->firstTime, "welcome_back is read from the event");
+	QListView *chat = t.panel->liveView();
+	const QRect rect = chat->visualRect(model->index(model->rowOf("wb1")));
+	const QImage drawn = chat->viewport()->grab(rect).toImage();
+	int teal = 0;
+	for (int y = 0; y < drawn.height(); ++y)
+		for (int x = 0; x < drawn.width(); ++x) {
+			const QColor c = drawn.pixelColor(x, y);
+			teal += qAbs(c.red() - 0x26) < 12 && qAbs(c.green() - 0xa6) < 12 && qAbs(c.blue() - 0x9a) < 12;
+		}
+	check(teal > 20, "a welcome-back row shows its label", QStringLiteral("%1 teal pixels").arg(teal));
+}
+
 void pinning(Test &t)
 {
 	QListView *chat = t.panel->liveView();
@@ -476,6 +499,7 @@ int main(int argc, char **argv)
 
 	following(t);
 	hostileText(t);
+	labels(t);
 	pinning(t);
 	viewers(t);
 	searching(t);

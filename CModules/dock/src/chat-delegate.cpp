@@ -14,6 +14,7 @@ constexpr int gap = 5;
 constexpr int pinBar = 4;
 const QColor amber(0xff, 0xb3, 0x00);
 const QColor markGrey(0x78, 0x90, 0x9c);
+const QColor teal(0x26, 0xa6, 0x9a);
 
 QFont smaller(const QFont &font)
 {
@@ -31,8 +32,8 @@ const Comment *commentAt(const QModelIndex &index)
 
 } // namespace
 
-ChatDelegate::ChatDelegate(QAbstractItemView *view, QString firstLabel)
-	: QStyledItemDelegate(view), view_(view), firstLabel_(std::move(firstLabel))
+ChatDelegate::ChatDelegate(QAbstractItemView *view, QString firstLabel, QString backLabel)
+	: QStyledItemDelegate(view), view_(view), firstLabel_(std::move(firstLabel)), backLabel_(std::move(backLabel))
 {
 }
 
@@ -83,8 +84,9 @@ ChatDelegate::Prefix ChatDelegate::prefix(const Comment &comment, const QFont &f
 	p.mark = badge(mark, comment.platformColour.isValid() ? comment.platformColour : markGrey, Qt::white, font);
 	p.width = pinBar + p.mark.width + gap;
 	p.height = p.mark.height;
-	if (comment.firstTime) {
-		p.first = badge(firstLabel_, amber, Qt::black, font);
+	if (comment.firstTime || comment.welcomeBack) {
+		p.first = comment.firstTime ? badge(firstLabel_, amber, Qt::black, font)
+					    : badge(backLabel_, teal, Qt::white, font);
 		p.width += p.first.width + gap;
 	}
 	return p;

@@ -17,7 +17,7 @@ struct Comment;
 
 class ChatDelegate : public QStyledItemDelegate {
 public:
-	ChatDelegate(QAbstractItemView *view, QString firstLabel);
+	ChatDelegate(QAbstractItemView *view, QString firstLabel, QString backLabel);
 
 	void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
 	QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
@@ -34,7 +34,7 @@ private:
 	};
 	struct Prefix {
 		Badge mark;
-		Badge first; // no pixmap: not a first comment
+		Badge first; // the first-time or welcome-back label; no pixmap: neither
 		int width = 0;
 		int height = 0;
 	};
@@ -48,6 +48,7 @@ private:
 
 	QAbstractItemView *view_;
 	QString firstLabel_;
+	QString backLabel_;
 	mutable QHash<QString, Badge> badges_;
 	// The rows as last drawn, by id, size and state (kilobytes, at most 8 MiB): a repaint after
 	// new comments copies the rows that did not change instead of drawing their text again.

@@ -65,6 +65,7 @@ std::optional<Comment> Comment::fromJson(const QJsonObject &object)
 	c.colour = checkedColour(object.value(QStringLiteral("colour")).toString());
 	c.seq = static_cast<qint64>(object.value(QStringLiteral("seq")).toDouble());
 	c.firstTime = object.value(QStringLiteral("first_time")).toBool();
+	c.welcomeBack = object.value(QStringLiteral("welcome_back")).toBool();
 	c.history = object.value(QStringLiteral("history")).toBool();
 	return c;
 }

@@ -28,6 +28,7 @@ struct Comment {
 	qint64 seq = 0;
 	int count = 0;
 	bool firstTime = false;
+	bool welcomeBack = false; // back after a while (the viewer memory)
 	bool history = false;
 	// The row laid out at a width (ChatDelegate): the list asks every row's height after each new
 	// comment and paints the visible ones after each scroll, and shaping text is what costs, so a

@@ -205,7 +205,7 @@ QListView *DockPanel::makeView(ChatModel *model)
 {
 	auto *view = new QListView(this);
 	view->setModel(model);
-	view->setItemDelegate(new ChatDelegate(view, texts_("Dock.First")));
+	view->setItemDelegate(new ChatDelegate(view, texts_("Dock.First"), texts_("Dock.WelcomeBack")));
 	view->setSelectionMode(QAbstractItemView::SingleSelection);
 	view->setResizeMode(QListView::Adjust);
 	view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
