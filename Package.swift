@@ -166,18 +166,16 @@ let package = Package(
                 swiftSettings: strictSwift),
         // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
         // with a thread of its own only while the `control` setting is on. The page's files
-        // (Page/*.html, .css, .js) are built into it as string literals by ControlPagePlugin;
+        // (Assets/*.html, .css, .js) are built into it as string literals by the EmbedAssets plugin;
         // AsyncHTTPClient is `control-url`'s client (already in the renderer through CommentBarNet).
         .target(name: "CommentBarControl",
-                dependencies: ["CommentBarCore", "CommentBarSupport",
+                dependencies: ["CommentBarCore", "CommentBarNet", "CommentBarSupport",
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client")] + nio,
-                exclude: ["Page"],
+                exclude: ["Assets"],
                 swiftSettings: strictSwift,
-                plugins: ["ControlPagePlugin"]),
-        .executableTarget(name: "ControlPageEmbedder", swiftSettings: strictSwift),
-        .plugin(name: "ControlPagePlugin", capability: .buildTool(), dependencies: ["ControlPageEmbedder"]),
+                plugins: ["EmbedAssets"]),
         // The doors to the tools streamers already use (issue 39), each a module of its own with a
         // session part in CommentBarServe/Parts: Streamer.bot's and Cuebot's DoAction (HTTP, their
         // WebSocket with its password, UDP) to the streamer's own machine or network…

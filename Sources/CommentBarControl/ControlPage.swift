@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// The control page's files (Page/control.html, control.css, control.js), built into the binary
-/// by ControlPagePlugin (`ControlPageFiles`): the page needs no network but this server, and its
+/// The control page's files (Assets/control.html, control.css, control.js), built into the binary
+/// by the EmbedAssets plugin (`EmbeddedAssets`): the page needs no network but this server, and its
 /// Content-Security-Policy allows nothing else. Its words are set by the script, in English or
 /// Japanese, from one table.
 enum ControlPage {
@@ -10,7 +10,7 @@ enum ControlPage {
 
     /// The file `name`, with its type.
     static func answer(_ name: String) -> ControlResponse {
-        guard let text = ControlPageFiles.text[name],
+        guard let text = EmbeddedAssets.files[name].map({ "\($0)" }),
               let type = name.split(separator: ".").last.flatMap({ types[String($0)] }) else {
             return .error(.notFound, "not found")
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarNet
 import Glibc
 import Logging
 import NIOCore
@@ -13,7 +14,7 @@ import Synchronization
 /// (`Options`): connection slots (`ConnectionSlots`: fewer for connections that have not shown a
 /// credential), a deadline for each whole request (`RequestDeadline`), request heads of
 /// `maxHeaderBytes`, bodies of `ControlHTTPHandler.maxBodyBytes`, an idle HTTP connection closed
-/// after `idleTimeout`, and each event client's queue bounded (`WebSocketClient`).
+/// after `idleTimeout`, and each event client's queue bounded (`PushSocket`).
 public final class ControlServer: Sendable {
     public let port: Int
     /// The addresses it listens on (::1 is left out where the machine has no IPv6).
@@ -85,7 +86,7 @@ public final class ControlServer: Sendable {
         let loop = group.next()
         let hub: HubAccess
         do {
-            hub = try await loop.submit { HubAccess(EventHub(eventLoop: loop)) }.get()
+            hub = try await loop.submit { HubAccess(EventHub(eventLoop: loop, log: log)) }.get()
         } catch {
             try? await group.shutdownGracefully()
             throw .cannotListen("\(error)")
@@ -185,7 +186,7 @@ public final class ControlServer: Sendable {
                     pipeline.removeHandler(name: RequestDeadline.name, promise: nil)
                     try pipeline.addHandlers([
                         IdleStateHandler(readTimeout: deadAfter, writeTimeout: pingAfter),
-                        WebSocketClient(hub: hub.onLoop(), log: log),
+                        PushSocket(owner: hub.onLoop(), pingText: "commentbar"),
                     ])
                 }
             })

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarNet
+import Logging
 import NIOCore
 import NIOWebSocket
 
@@ -7,8 +9,9 @@ import NIOWebSocket
 /// events' sequence, the newest comments (for `/api/comments`, the page's first view, pinning
 /// and, without a chat log, search), the pin now shown, and the WebSocket clients, each sent
 /// every event as one text message.
-final class EventHub {
+final class EventHub: PushSocketOwner {
     let eventLoop: any EventLoop
+    private let log: Logger?
     /// The newest comments kept: the page shows 500; a polling tool may be a little behind.
     static let recentLimit = 1000
 
@@ -21,7 +24,7 @@ final class EventHub {
 
     private(set) var seq = 0
     private var recent = CircularBuffer<Recent>(initialCapacity: 64)
-    private var clients: [ObjectIdentifier: WebSocketClient] = [:]
+    private var clients: [ObjectIdentifier: PushSocket] = [:]
     /// The pinned comment's event, while one is pinned.
     private(set) var pin: ControlEvent.Pin?
     /// Each stream's last connection state and viewer count, in the order they were first heard of.
@@ -36,8 +39,10 @@ final class EventHub {
         var viewers: Int?
     }
 
-    init(eventLoop: any EventLoop) {
+    /// `log`: where a client dropped for falling behind is said.
+    init(eventLoop: any EventLoop, log: Logger? = nil) {
         self.eventLoop = eventLoop
+        self.log = log
     }
 
     var clientCount: Int { clients.count }
@@ -136,12 +141,12 @@ final class EventHub {
         return found.reversed()
     }
 
-    func add(_ client: WebSocketClient) {
+    func opened(_ client: PushSocket) {
         eventLoop.assertInEventLoop()
         clients[ObjectIdentifier(client)] = client
     }
 
-    func remove(_ client: WebSocketClient) {
+    func closed(_ client: PushSocket) {
         eventLoop.assertInEventLoop()
         clients[ObjectIdentifier(client)] = nil
     }
@@ -153,9 +158,9 @@ final class EventHub {
         for client in Array(clients.values) { client.close(code: code, reason: reason) }
     }
 
-    /// `client` fell too far behind and is being closed.
-    func drop(_ client: WebSocketClient) {
-        remove(client)
+    func fellBehind(_ client: PushSocket, queued: Int) {
+        log?.warning("control: an event client fell \(queued) events behind: dropped")
+        closed(client)
         dropped += 1
     }
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarNet
 import NIOCore
 
 /// The OneComme server's state, on its one event loop (every call is made there): the newest
 /// comments (OneComme keeps 100 for its templates), the pinned one, the connections, and the
 /// `/sub` clients, each sent what it subscribed to. Only the session changes it: nothing a
 /// client sends reaches it.
-final class OneCommeHub {
+final class OneCommeHub: PushSocketOwner {
     /// OneComme's templates get its newest 100 comments.
     static let keptComments = 100
 
@@ -13,7 +14,7 @@ final class OneCommeHub {
     private(set) var comments: [OneCommeComment] = []
     private(set) var pinned: OneCommeComment?
     private(set) var services: [OneCommeStream.Service] = []
-    private var clients: [ObjectIdentifier: OneCommeClient] = [:]
+    private var clients: [ObjectIdentifier: PushSocket] = [:]
     private(set) var dropped = 0
 
     init(eventLoop: any EventLoop) {
@@ -91,19 +92,18 @@ final class OneCommeHub {
         for client in clients.values where client.wants(type) { client.send(buffer) }
     }
 
-    func add(_ client: OneCommeClient) {
+    func opened(_ client: PushSocket) {
         eventLoop.assertInEventLoop()
         clients[ObjectIdentifier(client)] = client
         client.send(ByteBuffer(bytes: connected))
     }
 
-    func remove(_ client: OneCommeClient) {
+    func closed(_ client: PushSocket) {
         clients[ObjectIdentifier(client)] = nil
     }
 
-    /// `client` fell too far behind and is being closed.
-    func drop(_ client: OneCommeClient) {
-        remove(client)
+    func fellBehind(_ client: PushSocket, queued: Int) {
+        closed(client)
         dropped += 1
     }
 }

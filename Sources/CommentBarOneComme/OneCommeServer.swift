@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarNet
 import Glibc
 import Logging
 import NIOCore
@@ -10,7 +11,7 @@ import NIOWebSocket
 /// only, with one event-loop thread and one file thread of its own, which exist only while it
 /// runs. Read-only, and bounded: at most `maxConnections` at once (more are closed as they are
 /// accepted), request heads of `maxHeaderBytes`, no bodies, an idle connection closed after
-/// `idleTimeout`, each `/sub` client's unsent messages bounded (`OneCommeClient`).
+/// `idleTimeout`, each `/sub` client's unsent messages bounded (`PushSocket`).
 final class OneCommeServer: Sendable {
     let port: Int
     /// The addresses it listens on (::1 is left out where the machine has no IPv6).
@@ -140,7 +141,7 @@ final class OneCommeServer: Sendable {
                     pipeline.removeHandler(name: idleHandlerName, promise: nil)
                     try pipeline.addHandlers([
                         IdleStateHandler(readTimeout: deadAfter, writeTimeout: pingAfter),
-                        OneCommeClient(hub: hub.value, subscribed: OneCommeClient.subscriptions(uri: head.uri)),
+                        PushSocket(owner: hub.value, topics: OneCommeSubscriptions.topics(uri: head.uri), pingText: "onecomme"),
                     ])
                 }
             })

@@ -3,7 +3,7 @@
 # and python3-selenium, against the renderer reading a WebSocket relay on loopback.
 #   make test-control        the page's script read by node (--check), then the browser test
 #                            (Tests/control/test_control_page.py)
-#   make check-control-page  only node --check on the page's script (Sources/CommentBarControl/Page)
+#   make check-control-page  only node --check on the page's script (Sources/CommentBarControl/Assets)
 #   make bench-control       the control server's CPU at 10 comments/s, off and with one page open
 # CONTROL_BIN=path/to/commentbar tests another build instead of the release renderer.
 # Debian's own Python: it has selenium, websockets and PIL from apt (a python3 on PATH may not).
@@ -11,7 +11,7 @@ CONTROL_BIN ?=
 CONTROL_APT_PACKAGES := chromium chromium-driver python3-selenium python3-websockets python3-pil nodejs
 APT_PACKAGES += $(CONTROL_APT_PACKAGES)
 CONTROL_PYTHON = COMMENTBAR_BIN=$(abspath $(or $(CONTROL_BIN),$(RENDERER))) $(TEST_PYTHON)
-CONTROL_PAGE_SCRIPTS := $(wildcard Sources/CommentBarControl/Page/*.js)
+CONTROL_PAGE_SCRIPTS := $(wildcard Sources/CommentBarControl/Assets/*.js)
 
 .PHONY: test-control check-control-page bench-control
 
