@@ -165,8 +165,10 @@ import Testing
         #expect(sockets.allSatisfy { !Self.peerClosed($0) })
         gate.open()
         for fd in sockets {
+            // Never a blocking read: the cooperative pool's threads are few and shared by every test.
+            #expect(await TestSupport.eventually { Self.readable(fd) })
             var answer = [UInt8](repeating: 0, count: 64)
-            let got = recv(fd, &answer, answer.count, 0)
+            let got = recv(fd, &answer, answer.count, Int32(MSG_DONTWAIT))
             #expect(got > 0 && String(decoding: answer.prefix(max(got, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
             close(fd)
         }
@@ -362,6 +364,12 @@ import Testing
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         return fd
+    }
+
+    /// Whether `fd` has something to read (or its end), without waiting.
+    static func readable(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1
     }
 
     /// Whether the peer closed `fd` (a read without waiting sees its end).

@@ -15,7 +15,7 @@ import Testing
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }
 
-    @Test func killNineLosesAtMostTheLastSecond() throws {
+    @Test func killNineLosesAtMostTheLastSecond() async throws {
         let helper = try #require(Self.helper, "commentbar-memory-crash-helper is built with the tests (swift build --build-tests)")
         let folder = TemporaryFolder()
         let received = folder.path + "/received.txt"
@@ -24,7 +24,7 @@ import Testing
         child.arguments = [folder.database, received, "1000"]
         try child.run()
         // Long enough for several commits and a few thousand comments.
-        Thread.sleep(forTimeInterval: 3.5)
+        await pause(3.5)
         kill(child.processIdentifier, SIGKILL)
         let killedAt = Date().timeIntervalSince1970
         child.waitUntilExit()

@@ -10,9 +10,15 @@ import Testing
 @Suite struct LogUpkeepTests {
     let folder = TemporaryFolder()
 
+    /// `generate`, off the cooperative pool: writing thousands of rows takes seconds.
+    private func generating(_ count: Int, age: Double) async throws {
+        let folder = self.folder
+        try await offThePool { try Self.generate(count, age: age, into: folder) }
+    }
+
     /// A log of `count` comments of 200 characters by 500 viewers, one a second, the first
     /// `age` seconds ago; written straight into the store (the writer's rate is not the point).
-    private func generate(_ count: Int, age: Double) throws {
+    private static func generate(_ count: Int, age: Double, into folder: TemporaryFolder) throws {
         let store = try ChatStore(path: folder.database)
         let start = now() - age
         let session = try store.openSession(testChannel, at: start)
@@ -40,14 +46,14 @@ import Testing
 
     private func stored() throws -> [LoggedMessage] { try CrashDurabilityTests.all(ChatReader(path: folder.database)) }
 
-    @Test func theSizeCapRemovesTheOldestMessagesAndKeepsTheViewers() throws {
-        try generate(20_000, age: 3_600)
+    @Test func theSizeCapRemovesTheOldestMessagesAndKeepsTheViewers() async throws {
+        try await generating(20_000, age: 3_600)
         let before = fileSize()
         try #require(before > 4 * 1_048_576, "the generated log is \(before) bytes")
         let log = CapturedLog()
         let memory = ChatMemory(path: folder.database, log: log.logger)
         memory.setLimits(LogLimits(keepDays: 0, maxMegabytes: 2))
-        #expect(eventually(60) { memory.problem?.contains("oldest comments were removed") == true }, "said on the bar")
+        #expect(await waitUntil(60) { memory.problem?.contains("oldest comments were removed") == true }, "said on the bar")
         memory.close()
         let after = fileSize()
         #expect(after <= 2 * 1_048_576, "\(before) bytes before, \(after) after")
@@ -60,21 +66,21 @@ import Testing
         #expect(log.messages.filter { $0.contains("oldest comments were removed") }.count == 1, "said once")
     }
 
-    @Test func withoutACapNothingGoes() throws {
-        try generate(5_000, age: 3_600)
+    @Test func withoutACapNothingGoes() async throws {
+        try await generating(5_000, age: 3_600)
         let memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
         memory.setLimits(LogLimits(keepDays: 0, maxMegabytes: 0))
-        Thread.sleep(forTimeInterval: LogUpkeep.firstDelay + 1.5)
+        await pause(LogUpkeep.firstDelay + 1.5)
         memory.close()
         #expect(try stored().count == 5_000)
     }
 
-    @Test func messagesOlderThanKeepDaysGo() throws {
-        try generate(4_000, age: 40 * 86_400)
+    @Test func messagesOlderThanKeepDaysGo() async throws {
+        try await generating(4_000, age: 40 * 86_400)
         let memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
         memory.setLimits(LogLimits(keepDays: 30, maxMegabytes: 0))
-        #expect(eventually(20) { ((try? stored().count) ?? 4_000) < 4_000 })
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(await waitUntil(20) { ((try? stored().count) ?? 4_000) < 4_000 })
+        await pause(0.5)
         #expect(memory.problem == nil, "age alone is no news for the bar")
         memory.close()
         let kept = try stored()

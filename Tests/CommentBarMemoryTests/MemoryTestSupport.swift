@@ -27,7 +27,8 @@ extension ChatMemory {
     }
 }
 
-/// Waits until `condition` holds or `seconds` pass.
+/// Waits until `condition` holds or `seconds` pass (XCTest: its tests run one at a time on the
+/// main thread).
 func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
@@ -35,6 +36,31 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
         usleep(10_000)
     }
     return condition()
+}
+
+/// `eventually` for swift-testing, suspended between looks: swift-testing runs every test on the
+/// cooperative pool (two threads on a 2-core machine), so a test that blocks a thread to wait
+/// stalls every other test's awaits, and with them their time limits.
+func waitUntil(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// Runs `work` (seconds of SQLite, say) on a thread of its own, not on the cooperative pool that
+/// every other swift-testing test's awaits need (see `waitUntil`).
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// Waits `seconds` without holding a thread (see `waitUntil`).
+func pause(_ seconds: Double) async {
+    try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
 }
 
 /// A feed that emits its events and ends.

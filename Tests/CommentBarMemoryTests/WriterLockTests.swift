@@ -27,11 +27,11 @@ import Testing
         if case .notSaved = change {} else { Issue.record("a locked log saved it: \(change)") }
         #expect(memory.say(comment("3", "alice", "the bar has it"), session: session)?.nickname == "Ally")
         // Past the writer's busy timeout (5 s): the batch is held, and the bar says why.
-        #expect(eventually(10) { memory.problem == LogProblem.busy })
+        #expect(await waitUntil(10) { memory.problem == LogProblem.busy })
         try other.execute("COMMIT")
 
         #expect(memory.flush(timeout: .seconds(15)), "written once the lock went")
-        #expect(eventually(5) { memory.problem == nil })
+        #expect(await waitUntil(5) { memory.problem == nil })
         memory.close()
         let stored = try CrashDurabilityTests.all(ChatReader(path: folder.database)).map(\.messageID)
         #expect(stored == ["1", "2", "3"], "nothing lost")

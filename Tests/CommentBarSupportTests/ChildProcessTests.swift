@@ -42,7 +42,9 @@ import Testing
         let pid = pid_t(text(outcome.output).split(separator: "\n").first.map(String.init) ?? "") ?? 0
         #expect(outcome.timedOut)
         #expect(outcome.termination == .signalled(SIGKILL))
-        #expect(clock.now - started < .seconds(10), "killed at the deadline, not after the child's 30 s")
+        // Well before the child's own 30 s; not a tight bound: this test's resumption waits for a
+        // thread of the cooperative pool, which the other tests share.
+        #expect(clock.now - started < .seconds(25), "killed at the deadline, not after the child's 30 s")
         #expect(pid > 0)
         #expect(!exists(pid), "no zombie left")
     }
