@@ -103,17 +103,21 @@ test-swift: swift-tests
 test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control test-memory test-dock
 
 # make check: deps, then three lanes side by side (Tests/support/check.py), logs in build/check/; a
-# step STEP@AFTER waits until AFTER passed. Lane 1 builds the renderer, then the shim, the overlay
-# helpers and the test hosts, then the packages, then runs test-deb, which installs the .deb: dpkg -i puts the module
-# where every OBS loads it and the helpers where the renderer looks, so every group that starts OBS
-# or looks there waits for it (the Swift tests, real OBS, the shim). Lane 2 compiles the Swift unit
-# tests on the renderer's objects and runs them, then real OBS. Lane 3 starts as soon as the
-# renderer is built with the groups that mostly wait (the feeds, speech).
+# step STEP@AFTER waits until AFTER passed. Lane 1 builds the renderer, asks SwiftPM what it
+# resolved (before the Swift tests' build holds SwiftPM's lock for minutes), builds the shim, the
+# overlay helpers and the test hosts, then the packages, then runs test-deb, which installs the
+# .deb: dpkg -i puts the module where every OBS loads it and the helpers where the renderer looks,
+# so every group that starts OBS or looks there waits for it (the Swift tests, real OBS, the shim,
+# the dock); then real OBS. Lane 2 compiles the Swift unit tests on the renderer's objects and runs
+# them. Lane 3 starts as soon as the renderer is built with the groups that mostly wait (the
+# feeds, speech, the local servers), then those of the shim, the dock and the packages (whose
+# tarball test looks whether the .deb is installed: never while test-deb changes that).
 CHECK_LOGS := build/check
-CHECK_LANE_1 := renderer check-build packages test-deb test-packaging-sandboxed
-CHECK_LANE_2 := swift-tests@renderer test-swift@test-deb test-real-obs@test-deb
-CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-control@renderer test-memory@renderer test-overlay-display@check-build \
-	test-shim@test-deb test-obs-host@check-build test-dock@test-deb
+CHECK_LANE_1 := renderer package-dependencies check-build packages test-deb test-real-obs
+CHECK_LANE_2 := swift-tests@package-dependencies test-swift@test-deb
+CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-control@renderer test-memory@renderer test-doors@renderer \
+	test-overlay-display@check-build test-obs-host@check-build test-shim@test-deb test-dock@test-deb \
+	test-packaging-sandboxed@test-deb
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
@@ -135,10 +139,9 @@ include Tests/control/control.mk
 include Tests/memory/memory.mk
 include Tests/dock/dock.mk
 # The doors to other tools (issue 39): Vue's file for OneComme templates (fetched by `make deps`, shipped
-# by the packages), and their tests in lane 3 after the control page's.
+# by the packages), and their tests (lane 3 of make check).
 include packaging/onecomme-vue.mk
 include Tests/doors/doors.mk
-CHECK_LANE_3 += test-doors@renderer
 test: test-doors
 include packaging/packaging.mk
 

@@ -64,7 +64,7 @@ PACKAGE_INPUTS := $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXT
 
 # The packages' tools, checked before anything is built (build-deps: the compilers and libraries).
 # Every package and what the packaging tests compare against (make check builds them in one step).
-.PHONY: packages
+.PHONY: packages package-dependencies
 packages: $(DEB) $(DEB_OLDER) $(DIST) $(DEPENDENCIES_JSON)
 
 packaging-build-deps:
@@ -118,6 +118,8 @@ test-ppa-deb: $(DEB)
 
 # The Flatpak extension: metainfo, manifest, and its layout in real OBS (no Flathub runtime here).
 FLATPAK_DIR := packaging/flatpak
+# make check asks for it right after the renderer, before the Swift tests' build holds SwiftPM's lock.
+package-dependencies: $(DEPENDENCIES_JSON)
 $(DEPENDENCIES_JSON): $(RENDERER)
 	@mkdir -p $(PACKAGE_BUILD_DIR)
 	$(SWIFT) package --scratch-path $(RELEASE_SCRATCH) show-dependencies --format json >$@.tmp && mv $@.tmp $@
