@@ -49,18 +49,18 @@ public enum ThemeFile {
         case .success(let bytes): data = bytes
         case .failure(let problem): return .failure(problem)
         }
-        guard let json = try? JSONDecoder().decode(ThemeJSON.self, from: Data(data)) else {
+        guard let json = try? JSONDecoder().decode(AnyJSON.self, from: Data(data)) else {
             return .failure(ThemeProblem(source: path, message: "not JSON (a theme file is a JSON object of look settings)"))
         }
         return parse(json, source: path)
     }
 
     /// The look a decoded theme object holds; every key checked, the first problem reported.
-    static func parse(_ json: ThemeJSON, source: String) -> Result<[String: LookValue], ThemeProblem> {
+    static func parse(_ json: AnyJSON, source: String) -> Result<[String: LookValue], ThemeProblem> {
         guard case .object(let object) = json else {
             return .failure(ThemeProblem(source: source, message: "not a JSON object of look settings, but \(json.shown)"))
         }
-        var entries: [(key: String, value: ThemeJSON)] = []
+        var entries: [(key: String, value: AnyJSON)] = []
         for (key, value) in object {
             if key == "font", case .object(let font) = value {
                 entries += font.map { ("font.\($0.key)", $0.value) }

@@ -41,10 +41,10 @@ final class ThemeTests: XCTestCase {
             for (key, value) in values {
                 let lookKey = try XCTUnwrap(LookKey.named(key), "\(name): \(key) is a look key")
                 // Each value is one its key's row takes (as a theme file would be checked).
-                let json: ThemeJSON
+                let json: AnyJSON
                 switch value {
                 case .bool(let flag): json = .bool(flag)
-                case .int(let number): json = .int(Int64(number))
+                case .int(let number): json = .integer(number)
                 case .text(let text): json = .string(text)
                 }
                 XCTAssertEqual(try lookKey.value(from: json).get(), value, "\(name): \(key)")

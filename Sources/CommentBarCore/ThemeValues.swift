@@ -2,43 +2,14 @@
 import CommentBarSettings
 import FoundationEssentials
 
-/// Any JSON value, as a theme file holds it: decoded by JSONDecoder, never parsed by hand.
-enum ThemeJSON: Decodable, Equatable {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case number(Double)
-    case string(String)
-    case array
-    case object([String: ThemeJSON])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([String: ThemeJSON].self) {
-            self = .object(value)
-        } else {
-            _ = try container.decode([ThemeJSON].self)
-            self = .array
-        }
-    }
-
+extension AnyJSON {
     /// How a message shows the value: short, quoted when text.
     var shown: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
-        case .int(let value): return String(value)
-        case .number(let value): return "\(value)"
+        case .integer(let value): return String(value)
+        case .double(let value): return "\(value)"
         case .string(let text):
             let cut = String(text.unicodeScalars.prefix(40))
             return "\"" + TextSanitizer.clean(cut, limit: 40) + (cut.count < text.count ? "…" : "") + "\""
@@ -50,7 +21,7 @@ enum ThemeJSON: Decodable, Equatable {
 
 extension LookKey {
     /// The value `json` gives this key, or what is wrong with it (for a message that names the key).
-    func value(from json: ThemeJSON) -> Result<LookValue, ThemeProblem.Reason> {
+    func value(from json: AnyJSON) -> Result<LookValue, ThemeProblem.Reason> {
         guard let row else { return .failure(.unknownKey) }
         switch row.type {
         case CB_SETTING_BOOL:
@@ -59,16 +30,16 @@ extension LookKey {
         case CB_SETTING_INT:
             let range = Int(row.min)...Int(row.max)
             let expected = "a whole number from \(range.lowerBound) to \(range.upperBound)"
-            guard case .int(let number) = json else { return .failure(.wrongType(expected: expected, got: json.shown)) }
-            guard let value = Int(exactly: number), range.contains(value) else {
+            guard case .integer(let number) = json else { return .failure(.wrongType(expected: expected, got: json.shown)) }
+            guard range.contains(number) else {
                 return .failure(.outOfRange(value: json.shown, range: "\(range.lowerBound) to \(range.upperBound)"))
             }
-            return .success(.int(value))
+            return .success(.int(number))
         case CB_SETTING_COLOR:
             switch json {
-            case .int(let number) where (0...Int64(UInt32.max)).contains(number):
-                return .success(.int(Int(number)))
-            case .int:
+            case .integer(let number) where (0...Int(UInt32.max)).contains(number):
+                return .success(.int(number))
+            case .integer:
                 return .failure(.outOfRange(value: json.shown, range: "0 to 4294967295 (0xAABBGGRR)"))
             case .string(let text):
                 if let color = LookColor.abgr(hex: text) { return .success(.int(Int(color))) }
