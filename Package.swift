@@ -77,8 +77,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // SHA-256 names for the disk cache's entries (CommentBarNet only).
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // No default traits: BinaryDelimitedStreams imports Foundation (ICU) for InputStream,
         // which the renderer must not link (FoundationEssentials only); niconico reads its
         // length-delimited streams itself. Traits need tools version 6.1.
@@ -131,7 +129,6 @@ let package = Package(
                     .product(name: "NIOWebSocket", package: "swift-nio"),
                     .product(name: "NIOSSL", package: "swift-nio-ssl"),
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                    .product(name: "Crypto", package: "swift-crypto"),
                 ] + nio,
                 swiftSettings: strictSwift),
         // Test support for the network (never in the renderer): an in-process `WebFetching` double
@@ -182,7 +179,6 @@ let package = Package(
         .target(name: "CommentBarActions",
                 dependencies: ["CommentBarCore", "CommentBarSupport", "CommentBarNet",
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                               .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                 swiftSettings: strictSwift),

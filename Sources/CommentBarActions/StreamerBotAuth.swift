@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Crypto
+import CommentBarCore
 import FoundationEssentials
 
 /// Streamer.bot's WebSocket authentication (docs.streamer.bot, api/websocket/guide/authentication;
@@ -7,7 +7,7 @@ import FoundationEssentials
 /// the client answers `Authenticate` with base64(sha256(base64(sha256(password + salt)) + challenge)).
 enum StreamerBotAuth {
     static func answer(password: String, salt: String, challenge: String) -> String {
-        let secret = Data(SHA256.hash(data: Array((password + salt).utf8))).base64EncodedString()
-        return Data(SHA256.hash(data: Array((secret + challenge).utf8))).base64EncodedString()
+        let secret = Data(GLibSHA256.digest(Array((password + salt).utf8))).base64EncodedString()
+        return Data(GLibSHA256.digest(Array((secret + challenge).utf8))).base64EncodedString()
     }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Crypto
+import CommentBarCore
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -136,10 +136,7 @@ package final class HTTPDiskCache: Sendable {
 
     /// An entry's file name: the SHA-256 of its URL (no two URLs share a file by accident or design).
     static func name(for url: String) -> String {
-        SHA256.hash(data: Array(url.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined() + suffix
+        GLibSHA256.hex(Array(url.utf8)) + suffix
     }
 
     static func encode(url: String, expires: Double, body: [UInt8]) -> [UInt8] {
