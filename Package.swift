@@ -5,6 +5,12 @@ import PackageDescription
 
 // Warnings are errors everywhere; the language mode is Swift 6 (strict concurrency).
 let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+// The test targets unoptimized even in the release build the tests run on (the last -O flag wins,
+// and SwiftPM puts a target's own flags after the configuration's): what they test is the
+// optimized code of the modules they import, and their own code only drives it. -O made their
+// compile longer for nothing (CommentBarControlTests, the largest: 27 s of CPU at -O, 17 s at
+// -Onone, one build each).
+let testSwift: [SwiftSetting] = strictSwift + [.unsafeFlags(["-Onone"])]
 
 // The renderer's link (Linux): lld with packed relative relocations (DT_RELR: 12 KB instead of a
 // 1.4 MB .rela.dyn the loader touches at every start), no export of every symbol (-static-stdlib
@@ -62,7 +68,7 @@ let platformTestTargets: [Target] = folders("Tests/Platforms").compactMap { fold
                        dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet", "CommentBarNetTesting",
                                       .product(name: "NIOEmbedded", package: "swift-nio")],
                        path: "Tests/Platforms/\(folder)",
-                       swiftSettings: strictSwift)
+                       swiftSettings: testSwift)
 }
 
 let package = Package(
@@ -239,41 +245,41 @@ let package = Package(
             linkerSettings: rendererLinkerSettings),
 
         .testTarget(name: "CommentBarCoreTests", dependencies: ["CommentBarCore", "CommentBarSettings"],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         .testTarget(name: "CommentBarRenderTests",
                     dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo",
                                    "CommentBarNetTesting"],
                     exclude: ["Golden", "Emotes"],
-                    swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
+        .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: testSwift),
         .testTarget(name: "CommentBarNetTests",
                     dependencies: ["CommentBarNet", "CommentBarNetTesting", .product(name: "NIOEmbedded", package: "swift-nio"),
                                    .product(name: "InMemoryLogging", package: "swift-log")],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices", "CommentBarNetTesting"],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
         .testTarget(name: "CommentBarSpeechTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "InMemoryLogging", package: "swift-log")] + nio,
                     exclude: ["Sounds"],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         .testTarget(name: "CommentBarOverlayTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarOverlay", "CommentBarCore", "CommentBarPool",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "InMemoryLogging", package: "swift-log")],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         // A platform made in a test (not in Sources/Platforms) reaches everything a real one does:
         // URL detection, the rows' badge as drawn, the help in `commentbar services`.
         .testTarget(name: "AddingAPlatformTests",
                     dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
                                    "CommentBarFeeds", "CommentBarServices",
                                    "CommentBarNetTesting", .product(name: "InMemoryLogging", package: "swift-log")],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
         .testTarget(name: "CommentBarControlTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarControl", "CommentBarCore", "CommentBarSupport",
@@ -281,12 +287,12 @@ let package = Package(
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         .testTarget(name: "CommentBarMemoryTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarMemory", "CommentBarCore", "CommentBarFeeds",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "InMemoryLogging", package: "swift-log")],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         // Writes comments through the memory's writer at a steady rate until killed: the
         // kill -9 test's child process (CommentBarMemoryTests).
         .executableTarget(name: "commentbar-memory-crash-helper",
@@ -299,28 +305,28 @@ let package = Package(
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio"),
                                    .product(name: "InMemoryLogging", package: "swift-log")] + nio,
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         .testTarget(name: "CommentBarOneCommeTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarOneComme", "CommentBarCore",
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio"),
                                    .product(name: "InMemoryLogging", package: "swift-log")] + nio,
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         .testTarget(name: "CommentBarCommentXMLTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarCommentXML", "CommentBarCore",
                                    .product(name: "InMemoryLogging", package: "swift-log")],
-                    swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarTestSupport", "CommentBarSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
+        .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarTestSupport", "CommentBarSupport"], swiftSettings: testSwift),
+        .testTarget(name: "CommentBarFramesTests", dependencies: ["CommentBarFrames"], swiftSettings: testSwift),
         // The renderer's side of the pool against a pool made and read as the OBS shim does.
         .testTarget(name: "CommentBarPoolTests", dependencies: ["CommentBarPool", "CommentBarPoolABI", "CommentBarFrames"],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
         // The CLI's options (`@testable import commentbar`: the executable's own types).
         .testTarget(name: "commentbarTests",
                     dependencies: ["commentbar", "CommentBarCore", "CommentBarServices", "CommentBarMemory",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                    swiftSettings: strictSwift),
+                    swiftSettings: testSwift),
     ] + platformTestTargets,
     swiftLanguageModes: [.v6]
 )
