@@ -57,6 +57,12 @@ for (key, text) in entries {
     source += "        \(String(reflecting: key)): \(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes),\n"
 }
 source += entries.isEmpty ? "        :]\n}\n" : "    ]\n}\n"
+// The same text is not written again: the build runs this tool whenever its own binary is linked
+// anew (`swift build --product` and `--build-tests` link it each), and a rewritten file would make
+// SwiftPM compile the target again for nothing.
+if let existing = try? Data(contentsOf: output), existing == Data(source.utf8) {
+    exit(0)
+}
 do {
     try Data(source.utf8).write(to: output, options: .atomic)
 } catch {
