@@ -96,35 +96,42 @@ demo: deps renderer plugin
 # compiled anew).
 swift-tests:
 	$(SWIFT) build $(SWIFT_RELEASE) --build-tests
+# In three processes side by side (Tests/support/swift-tests.sh): the frame loop's and the renderer's
+# XCTests (half of their time), the other XCTests, the swift-testing tests.
+SWIFT_TEST_SHARD := ^(CommentBarServeTests|CommentBarRenderTests)\.
 test-swift: swift-tests
-	$(SWIFT) test --skip-build $(SWIFT_RELEASE)
+	Tests/support/swift-tests.sh $(RELEASE_SCRATCH)/release/CommentBarPackageTests.xctest '$(SWIFT_TEST_SHARD)' \
+		build/test-swift $(SWIFT) test --skip-build $(SWIFT_RELEASE)
 
 # Every group, one after another.
 test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control test-memory test-dock
 
-# make check: deps, then three lanes side by side (Tests/support/check.py), logs in build/check/; a
-# step STEP@AFTER waits until AFTER passed. Lane 1 builds the renderer, asks SwiftPM what it
-# resolved (before the Swift tests' build holds SwiftPM's lock for minutes), builds the shim, the
-# overlay helpers, the dock and the test hosts, then the packages, then runs test-deb, which
+# make check: deps, then four lanes side by side (Tests/support/check.py), logs in build/check/; a
+# step STEP@AFTER waits until AFTER passed. Two cores: the renderer's build (lane 1, about 8 of the
+# minutes) keeps both busy, so only the C and C++ builds that need no renderer run beside it (lane
+# 4's c-build); everything after it is spread so that the groups that mostly wait (servers,
+# deadlines, OBS) overlap the ones that compute. Lane 1, after the renderer: ask SwiftPM what it
+# resolved (before the Swift tests' build holds SwiftPM's lock for minutes), build the shim and the
+# plugin (they take the services' list from the renderer), the packages, then test-deb, which
 # installs the .deb: dpkg -i puts the module where every OBS loads it and the helpers where the
 # renderer looks, so every group that starts OBS or looks there waits for it (the Swift tests, real
-# OBS, the shim, the dock). Lane 2 compiles the Swift unit tests on the renderer's objects and runs
-# them, then real OBS, alone: its speech test times silences in OBS's recording, which other OBS
-# instances and the Swift tests running beside it shifted by a second (a clean clone, 20f2568).
-# Lane 3 starts as soon as the renderer is built with the groups that mostly wait (the feeds,
-# speech, the local servers), then those of the shim, the dock and the packages (whose tarball
-# test looks whether the .deb is installed: never while test-deb changes that).
+# OBS, the shim, the dock), then the dock's tests and the packages' sandboxed ones (whose tarball
+# test looks whether the .deb is installed: never while test-deb changes that). Lane 2 compiles
+# the Swift unit tests on the renderer's objects and runs them. Lanes 3 and 4 run the other groups
+# as soon as what they need is there: real OBS last, once the .deb is in (its speech test finds the
+# readings in the recording itself, so a loaded machine moving them by a second is not a failure).
 CHECK_LOGS := build/check
-CHECK_LANE_1 := renderer package-dependencies check-build packages test-deb
-CHECK_LANE_2 := swift-tests@package-dependencies test-swift@test-deb test-real-obs@test-packaging-sandboxed
-CHECK_LANE_3 := test-feeds@renderer test-speak@renderer test-control@renderer test-memory@renderer test-doors@renderer \
-	test-overlay-display@check-build test-obs-host@check-build test-shim@test-deb test-dock@test-deb \
-	test-packaging-sandboxed@test-deb
+CHECK_LANE_1 := renderer package-dependencies check-build@c-build packages test-deb test-dock test-packaging-sandboxed
+CHECK_LANE_2 := swift-tests@package-dependencies test-swift@test-deb
+CHECK_LANE_3 := test-feeds@renderer test-memory@renderer test-shim@test-deb
+CHECK_LANE_4 := c-build test-overlay-display@renderer test-speak@renderer test-control@renderer test-doors@renderer \
+	test-obs-host@check-build test-real-obs@test-deb
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
 		--jobs check-build=2 --jobs packages=2 \
-		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2)) --lane $(call commas,$(CHECK_LANE_3))
+		--jobs c-build=2 --lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2)) \
+		--lane $(call commas,$(CHECK_LANE_3)) --lane $(call commas,$(CHECK_LANE_4))
 empty :=
 commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))
 comma := ,
@@ -149,7 +156,11 @@ include packaging/packaging.mk
 
 # After the .mk files, whose variables these prerequisites name.
 deps: apt-deps $(DEPS_STEPS)
-# What the other lanes' groups run, built before them (test-deb builds the packages).
-check-build: renderer plugin overlay $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST) dock $(DOCK_TEST_PROGRAMS)
+# What the other lanes' groups run, built before them (test-deb builds the packages): c-build, what
+# needs no renderer (make check builds it beside the renderer), then the plugin and the shim, which
+# take the services' list from the renderer.
+.PHONY: c-build
+c-build: overlay $(FAKE_RENDERER) $(OBS_HOST) dock $(DOCK_TEST_PROGRAMS)
+check-build: renderer c-build plugin $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT)
 # Every compile waits for the dependency check.
 $(PLUGIN_SO) $(OVERLAY_HELPERS) $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT) $(FAKE_RENDERER) $(OBS_HOST): | build-deps

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Swift unit tests, already built, in three processes side by side: one XCTest process runs its
+# tests one after another, and most of their 100 s is waiting (deadlines, paced frames, engines that
+# stall), not CPU. The XCTest classes whose names match SHARD (a grep -E pattern over
+# Module.Class) in one process, every other XCTest class in a second (a new test target lands
+# there without a change), and the swift-testing tests through `swift test` in a third. `swift
+# test` cannot run twice at once on one build folder (its build database is locked), so the XCTest
+# processes run the test bundle itself, as `swift test` does. Each process's output whole, one after
+# another; exits non-zero if any failed or listed no tests.
+#   Tests/support/swift-tests.sh BUNDLE SHARD LOGDIR SWIFT_TEST_COMMAND...
+set -uo pipefail
+bundle=$1 shard=$2 logs=$3
+shift 3
+mkdir -p "$logs"
+classes=$("$bundle" --list-tests | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u)
+first=$(grep -E "$shard" <<<"$classes" | paste -sd,)
+rest=$(grep -vE "$shard" <<<"$classes" | paste -sd,)
+if [ -z "$first" ] || [ -z "$rest" ]; then
+	echo "swift-tests.sh: the bundle lists no XCTest class on one side of '$shard'" >&2
+	exit 1
+fi
+"$bundle" "$first" >"$logs/xctest-shard.log" 2>&1 &
+first_pid=$!
+"$bundle" "$rest" >"$logs/xctest-others.log" 2>&1 &
+rest_pid=$!
+"$@" --disable-xctest >"$logs/swift-testing.log" 2>&1
+testing=$?
+wait $first_pid; first_status=$?
+wait $rest_pid; rest_status=$?
+cat "$logs/xctest-shard.log" "$logs/xctest-others.log" "$logs/swift-testing.log"
+echo "Swift tests: XCTest ($shard) exit $first_status, XCTest (the others) exit $rest_status, swift-testing exit $testing"
+[ $first_status = 0 ] && [ $rest_status = 0 ] && [ $testing = 0 ]
