@@ -2,7 +2,8 @@
 # The shim in real libobs and in real OBS (Tests/obs; the shared helpers: Tests/support).
 #   make test-obs       the shim in real libobs (obs_host) under Xvfb, then OBS's own state on the bar in real OBS
 #   make test-real-obs  the real-OBS tests of test-obs, test-overlay and test-speech, the viewer memory's, the
-#                       secrets' and the control page's real-OBS tests, in one OBS (what make check runs)
+#                       secrets', the control page's and the looks' real-OBS tests, in one OBS (make check
+#                       runs the speech test in a second OBS beside it: test-real-obs-speech, -others)
 .PHONY: test-obs test-obs-host test-obs-state test-real-obs
 
 test-obs: test-obs-host test-obs-state
@@ -14,6 +15,14 @@ test-obs-host: $(PLUGIN_SO) $(OBS_HOST) $(SHIM_RENDERER)
 test-obs-state: $(PLUGIN_SO) $(SHIM_RENDERER)
 	$(TEST_PYTHON) -m obs.obs_state_test --plugin $(PLUGIN_SO) --data plugin/data --renderer $(SHIM_RENDERER)
 
+REAL_OBS := $(TEST_PYTHON) -m obs.shared_obs --plugin $(PLUGIN_SO) --data plugin/data --renderer $(RENDERER) \
+	--helpers $(OVERLAY_BUILD)
 test-real-obs: $(PLUGIN_SO) $(RENDERER) $(OVERLAY_HELPERS)
-	$(TEST_PYTHON) -m obs.shared_obs --plugin $(PLUGIN_SO) --data plugin/data --renderer $(RENDERER) \
-		--helpers $(OVERLAY_BUILD)
+	$(REAL_OBS)
+# make check's halves of test-real-obs, each in an OBS of its own, side by side: the speech test
+# (a minute and a half, most of it the silences and pauses it records) and the others.
+.PHONY: test-real-obs-speech test-real-obs-others
+test-real-obs-speech: $(PLUGIN_SO) $(RENDERER) $(OVERLAY_HELPERS)
+	$(REAL_OBS) speech.obs_speech_test
+test-real-obs-others: $(PLUGIN_SO) $(RENDERER) $(OVERLAY_HELPERS)
+	$(REAL_OBS) --without speech.obs_speech_test

@@ -4,7 +4,7 @@ needs for it (`environment(work, cleanup, args)`: a dict, fakes it starts stop w
 runs against the OBS (`run(obs, work, args, env, cleanup)`: checks through support.checks). Between
 modules every input the previous one made is removed, so each starts from an empty scene.
 
-    python3 -m obs.shared_obs --plugin SO --data DIR --renderer BIN [--helpers DIR] [MODULE...]
+    python3 -m obs.shared_obs --plugin SO --data DIR --renderer BIN [--helpers DIR] [--without MODULE] [MODULE...]
 MODULEs (default: all of MODULES) are obs.obs_state_test, overlay.overlay_obs_test, speech.obs_speech_test,
 memory.obs_memory_test, obs.obs_secrets_test, control.obs_control_test, obs.obs_looks_test.
 A test module run as a script is this with itself alone. Prints "ok"/"FAIL" lines and
@@ -33,9 +33,14 @@ def main(modules=None):
     parser.add_argument("--bench", help="the speech test's figures, as JSON, into this file")
     if modules is None:
         parser.add_argument("modules", nargs="*", default=MODULES)
+        parser.add_argument("--without", action="append", default=[], metavar="MODULE",
+                            help="leave out this one of the modules (make check runs it in an OBS of its own)")
     args = parser.parse_args()
     if modules is None:
-        modules = [importlib.import_module(name) for name in args.modules]
+        unknown = [name for name in args.without if name not in args.modules]
+        if unknown:
+            parser.error(f"--without names a module that is not run: {', '.join(unknown)}")
+        modules = [importlib.import_module(name) for name in args.modules if name not in args.without]
     work = tempfile.mkdtemp(prefix="commentbar-real-obs.")
     try:
         with Cleanup() as cleanup:
