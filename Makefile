@@ -100,8 +100,8 @@ demo: deps renderer plugin
 # compiled anew).
 swift-tests:
 	$(SWIFT) build $(SWIFT_RELEASE) --build-tests
-# In three processes side by side (Tests/support/swift-tests.sh): the frame loop's and the renderer's
-# XCTests (half of their time), the other XCTests, the swift-testing tests.
+# The frame loop's and the renderer's XCTests (half of their time) beside the other XCTests, then
+# the swift-testing tests (Tests/support/swift-tests.sh).
 SWIFT_TEST_SHARD := ^(CommentBarServeTests|CommentBarRenderTests)\.
 test-swift: swift-tests
 	Tests/support/swift-tests.sh $(RELEASE_SCRATCH)/release/CommentBarPackageTests.xctest '$(SWIFT_TEST_SHARD)' \

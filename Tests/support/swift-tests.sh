@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The Swift unit tests, already built, in three processes side by side: one XCTest process runs its
-# tests one after another, and most of their 100 s is waiting (deadlines, paced frames, engines that
-# stall), not CPU. The XCTest classes whose names match SHARD (a grep -E pattern over
-# Module.Class) in one process, every other XCTest class in a second (a new test target lands
-# there without a change), and the swift-testing tests through `swift test` in a third. `swift
-# test` cannot run twice at once on one build folder (its build database is locked), so the XCTest
-# processes run the test bundle itself, as `swift test` does. Each process's output whole, one after
-# another; exits non-zero if any failed or listed no tests.
+# The Swift unit tests, already built: the XCTests in two processes side by side, then the
+# swift-testing tests. One XCTest process runs its tests one after another, and most of their 100 s
+# is waiting (deadlines, paced frames, engines that stall), not CPU. The XCTest classes whose names
+# match SHARD (a grep -E pattern over Module.Class) in one process, every other XCTest class in a
+# second (a new test target lands there without a change); they run the test bundle itself, as
+# `swift test` does, since two `swift test` cannot share a build folder (its build database is
+# locked). The swift-testing tests (`swift test --disable-xctest`) come after them, not beside:
+# the memory's kill -9 test times its writer's commits against the wall clock ("loses at most the
+# last second"), and beside both XCTest processes and make check's other lanes a clean clone of
+# c2feeaa found its commits 1.5 s behind. Each process's output whole, one after another; exits
+# non-zero if any failed or listed no tests.
 #   Tests/support/swift-tests.sh BUNDLE SHARD LOGDIR SWIFT_TEST_COMMAND...
 set -uo pipefail
 bundle=$1 shard=$2 logs=$3
@@ -22,12 +25,11 @@ if [ -z "$first" ] || [ -z "$rest" ]; then
 fi
 "$bundle" "$first" >"$logs/xctest-shard.log" 2>&1 &
 first_pid=$!
-"$bundle" "$rest" >"$logs/xctest-others.log" 2>&1 &
-rest_pid=$!
+"$bundle" "$rest" >"$logs/xctest-others.log" 2>&1
+rest_status=$?
+wait $first_pid; first_status=$?
 "$@" --disable-xctest >"$logs/swift-testing.log" 2>&1
 testing=$?
-wait $first_pid; first_status=$?
-wait $rest_pid; rest_status=$?
 cat "$logs/xctest-shard.log" "$logs/xctest-others.log" "$logs/swift-testing.log"
 echo "Swift tests: XCTest ($shard) exit $first_status, XCTest (the others) exit $rest_status, swift-testing exit $testing"
 [ $first_status = 0 ] && [ $rest_status = 0 ] && [ $testing = 0 ]
