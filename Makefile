@@ -121,15 +121,15 @@ test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-o
 # renderer looks, so every group that starts OBS or looks there waits for it (the Swift tests, real
 # OBS, the shim, the dock), then the dock's tests and the packages' sandboxed ones (whose tarball
 # test looks whether the .deb is installed: never while test-deb changes that). Lane 2 compiles
-# the Swift unit tests on the renderer's objects, runs the memory's group, then the Swift tests.
-# Lanes 3 and 4 run the other groups as soon as what they need is there, real OBS once the .deb
-# is in: in two OBS side by side, the speech test in one (its silences and pauses are a minute and a
-# half of waiting), the other real-OBS tests in the other. The speech test finds the readings in the
+# the Swift unit tests on the renderer's objects and runs them. Lanes 3 and 4 run the other groups
+# as soon as what they need is there, real OBS once the .deb is in: in two OBS side by side, the
+# speech test in one (its silences and pauses are a minute and a half of waiting), the other
+# real-OBS tests in the other. The speech test finds the readings in the
 # recording itself, so a loaded machine moving them by a second is not a failure.
 CHECK_LOGS := build/check
 CHECK_LANE_1 := renderer package-dependencies check-build@c-build packages test-deb test-dock test-packaging-sandboxed
-CHECK_LANE_2 := swift-tests@package-dependencies test-memory test-swift@test-deb
-CHECK_LANE_3 := test-feeds@renderer test-real-obs-others@test-deb
+CHECK_LANE_2 := swift-tests@package-dependencies test-swift@test-deb
+CHECK_LANE_3 := test-feeds@renderer test-memory@renderer test-real-obs-others@test-deb
 CHECK_LANE_4 := c-build test-overlay-display@renderer test-speak@renderer test-control@renderer test-doors@renderer \
 	test-obs-host@check-build test-real-obs-speech@test-deb test-shim@test-deb
 check:
