@@ -16,6 +16,10 @@ set -uo pipefail
 bundle=$1 shard=$2 logs=$3
 shift 3
 mkdir -p "$logs"
+if [ ! -x "$bundle" ]; then
+	echo "swift-tests.sh: no test bundle at $bundle (make swift-tests builds it)" >&2
+	exit 1
+fi
 classes=$("$bundle" --list-tests | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u)
 first=$(grep -E "$shard" <<<"$classes" | paste -sd,)
 rest=$(grep -vE "$shard" <<<"$classes" | paste -sd,)
