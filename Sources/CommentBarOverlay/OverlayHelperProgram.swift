@@ -26,9 +26,9 @@ public enum OverlayHelperProgram: String, Sendable {
         return folders
     }
 
-    /// The first executable found, or nil.
-    public func path() -> String? {
-        Self.folders().map { "\($0)/\(rawValue)" }.first { access($0, X_OK) == 0 }
+    /// The first executable found in `folders`, or nil.
+    public func path(in folders: [String]) -> String? {
+        folders.map { "\($0)/\(rawValue)" }.first { access($0, X_OK) == 0 }
     }
 
     /// Wayland when the session is a Wayland one and the compositor has not been found to lack

@@ -28,6 +28,8 @@ public final class OverlayPresenter: FramePresenter {
 
     private let poolFd: Int32
     private let log: Logger
+    /// Where the helpers are looked for; nil: OverlayHelperProgram's folders, read at each start.
+    private let helperFolders: [String]?
     private let state = Mutex(State())
     /// Why the helper cannot show the bar: logged once per distinct reason, on the bar until the
     /// overlay is off or a helper has run well for a minute.
@@ -40,9 +42,12 @@ public final class OverlayPresenter: FramePresenter {
 
     /// `poolFd`: the frame pool's fd, inherited by the helper.
     /// `changed`: the problem to show changed (the frame loop looks at `problem`).
-    public init(poolFd: Int32, log: Logger, changed: @escaping @Sendable () -> Void = {}) {
+    /// `helperFolders`: where to look for the helpers instead (a test's own, whatever is installed).
+    public init(poolFd: Int32, log: Logger, helperFolders: [String]? = nil,
+                changed: @escaping @Sendable () -> Void = {}) {
         self.poolFd = poolFd
         self.log = log
+        self.helperFolders = helperFolders
         problems = ProblemReporter(log: log, level: .warning, changed: changed)
     }
 
@@ -84,7 +89,7 @@ public final class OverlayPresenter: FramePresenter {
     private func start(_ s: inout State) {
         guard let settings = s.wanted, s.helper == nil, ContinuousClock.now >= s.retryAt else { return }
         let program = OverlayHelperProgram.choose(waylandRefused: s.waylandRefused)
-        guard let path = program.path() else {
+        guard let path = program.path(in: helperFolders ?? OverlayHelperProgram.folders()) else {
             failed(&s, "overlay: \(program.rawValue) not found beside the renderer or in \(OverlayHelperProgram.packageFolder)")
             return
         }
