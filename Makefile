@@ -82,9 +82,9 @@ swift-packages: | apt-deps
 	$(SWIFT) package resolve --scratch-path $(RELEASE_SCRATCH)
 
 # The link order file is an input SwiftPM does not track: the old binary is removed so it relinks.
-# SwiftPM's binary is a file target of its own, so that after `make swift-tests` (which builds it
-# too) the renderer is only linked again, with no second SwiftPM build (15 s even when it has
-# nothing to do).
+# SwiftPM's binary is a file target of its own: after a `make swift-tests` that built it anew (it
+# builds every target), the renderer is only linked again, with no second SwiftPM build (15 s even
+# when it has nothing to do).
 RELEASE_RENDERER := $(RELEASE_SCRATCH)/release/commentbar
 renderer: $(RENDERER)
 $(RELEASE_RENDERER): $(SWIFT_SOURCES) linker/commentbar.order | build-deps
@@ -103,53 +103,53 @@ demo: deps renderer plugin
 	packaging/demo/obs-demo.sh $(PLUGIN_SO) $(RENDERER) .build-demo
 
 # The Swift unit tests, in the release build: on the renderer's objects, only the test modules are
-# compiled anew. This build makes SwiftPM's renderer binary too (it builds every target), and make
-# check builds both here, in one SwiftPM build: the test modules fill the time in which SwiftPM
-# compiles the renderer's last modules one after another (NIOCore to AsyncHTTPClient to ours), and
-# a clean build of both took 546 s where the renderer alone took 517 and the tests after it 75.
+# compiled anew. A file target (the bundle is linked anew each time), so that `make test-swift`
+# after it plans no second SwiftPM build.
 TEST_BUNDLE := $(RELEASE_SCRATCH)/release/CommentBarPackageTests.xctest
 SWIFT_TEST_SOURCES := $(shell find Tests -name '*.swift')
 swift-tests: $(TEST_BUNDLE)
-$(TEST_BUNDLE): $(SWIFT_SOURCES) $(SWIFT_TEST_SOURCES) linker/commentbar.order | build-deps
-	@rm -f $@ $(RELEASE_RENDERER)
+$(TEST_BUNDLE): $(SWIFT_SOURCES) $(SWIFT_TEST_SOURCES) | build-deps
+	@rm -f $@
 	$(SWIFT) build $(SWIFT_RELEASE) --build-tests
-# The frame loop's and the renderer's XCTests (half of their time) beside the other XCTests, then
-# the swift-testing tests (Tests/support/swift-tests.sh).
-SWIFT_TEST_SHARD := ^(CommentBarServeTests|CommentBarRenderTests)\.
+# The renderer's XCTests (about 55 s of a loaded machine), the frame loop's (40 s) and the others
+# (55 s) in three processes side by side, then the swift-testing tests (Tests/support/swift-tests.sh).
+SWIFT_TEST_SHARDS := '^CommentBarRenderTests\.' '^CommentBarServeTests\.'
 test-swift: swift-tests
-	Tests/support/swift-tests.sh $(TEST_BUNDLE) '$(SWIFT_TEST_SHARD)' build/test-swift
+	Tests/support/swift-tests.sh $(TEST_BUNDLE) build/test-swift $(SWIFT_TEST_SHARDS)
 
 # Every group, one after another.
 test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control test-memory test-dock
 
-# make check: deps, then four lanes side by side (Tests/support/check.py), logs in build/check/; a
-# step STEP@AFTER waits until AFTER passed. Two cores: the Swift build (lane 1's swift-tests: the
-# renderer's modules and the unit tests in one SwiftPM build, about 9 of the minutes) keeps both
-# busy, so only the C and C++ builds that need no renderer run beside it (lane 4's c-build);
-# everything after it is spread so that the groups that mostly wait (servers, deadlines, OBS)
-# overlap the ones that compute. Lane 1, after the Swift build: link the renderer, ask SwiftPM what
-# it resolved, build the shim and the plugin (they take the services' list from the renderer), the
-# packages, then test-deb, which installs the .deb for a while: dpkg -i puts the module where every
-# OBS loads it, and the renderer where the shim looks, so every group that starts OBS or runs the
-# shim waits for it (real OBS, the shim, the dock), then the packages' sandboxed tests (whose
-# tarball test looks whether the .deb is installed: never while test-deb changes that). Lane 2 runs
-# the Swift unit tests as soon as they are built (none looks where the .deb installs), then the
-# dock's. Lanes 3 and 4 run the other groups as soon as what they need is there, real OBS once
-# test-deb is done: in two OBS side by side, the speech test in one (its silences and pauses are a
-# minute and a half of waiting), the other real-OBS tests in the other. The speech test finds the
-# readings in the recording itself, so a loaded machine moving them by a second is not a failure.
+# make check: deps, then five lanes side by side (Tests/support/check.py), logs in build/check/; a
+# step STEP@AFTER waits until AFTER passed. Two cores: the renderer's build (lane 1, about 9 of the
+# minutes) keeps both busy, so only the C and C++ builds that need no renderer run beside it (lane
+# 4's c-build). After it most groups mostly wait (servers, deadlines, OBS, timers), so the lanes
+# are chains of about the same length rather than of the same CPU. Lane 1, after the renderer: ask
+# SwiftPM what it resolved (before the Swift tests' build holds SwiftPM's lock for minutes), build
+# the shim and the plugin (they take the services' list from the renderer), the packages, then
+# test-deb, which installs the .deb for a while: dpkg -i puts the module where every OBS loads it
+# and the renderer where the shim looks, so every group that starts OBS or runs the shim waits for
+# it (real OBS, the dock, the shim, the sandboxed packaging tests, whose tarball test also looks
+# whether the .deb is installed). Lane 2 compiles the Swift unit tests on the renderer's objects
+# and runs them (none looks where the .deb installs). Lanes 3 to 5 run the other groups as soon as
+# what they need is there, real OBS once test-deb is done: in two OBS side by side, the speech test
+# in one (its silences and pauses are a minute and a half of waiting), the other real-OBS tests in
+# the other. The speech test finds the readings in the recording itself, so a loaded machine moving
+# them by a second is not a failure.
 CHECK_LOGS := build/check
-CHECK_LANE_1 := swift-tests renderer package-dependencies check-build@c-build packages test-deb test-packaging-sandboxed
-CHECK_LANE_2 := test-swift@swift-tests test-dock@test-deb
-CHECK_LANE_3 := test-feeds@renderer test-memory@renderer test-real-obs-others@test-deb
+CHECK_LANE_1 := renderer package-dependencies check-build@c-build packages test-deb test-dock test-shim
+CHECK_LANE_2 := swift-tests@package-dependencies test-swift
+CHECK_LANE_3 := test-feeds@renderer test-real-obs-others@test-deb
 CHECK_LANE_4 := c-build test-overlay-display@renderer test-speak@renderer test-control@renderer test-doors@renderer \
-	test-obs-host@check-build test-real-obs-speech@test-deb test-shim@test-deb
+	test-obs-host@check-build test-real-obs-speech@test-deb
+CHECK_LANE_5 := test-memory@renderer test-packaging-sandboxed@test-deb
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
 		--jobs check-build=2 --jobs packages=2 --jobs c-build=2 \
 		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2)) \
-		--lane $(call commas,$(CHECK_LANE_3)) --lane $(call commas,$(CHECK_LANE_4))
+		--lane $(call commas,$(CHECK_LANE_3)) --lane $(call commas,$(CHECK_LANE_4)) \
+		--lane $(call commas,$(CHECK_LANE_5))
 empty :=
 commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))
 comma := ,

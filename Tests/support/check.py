@@ -9,8 +9,9 @@ or was not run.
     python3 -m support.check --logdir DIR [--before NAME=SECONDS] [--jobs TARGET=N] \\
         --lane TARGET,TARGET@AFTER,... --lane ...
 
-A lane holds the groups that must not overlap: the ones that start real OBS or install the .deb
-(dpkg -i puts the module in OBS's system folder, where every OBS would load it) share one lane."""
+Groups that must not overlap are ordered with `@` or put in one lane: every group that starts real
+OBS or runs the shim waits for test-deb (dpkg -i puts the module in OBS's system folder, where every
+OBS would load it, and the renderer where the shim looks)."""
 import argparse
 import os
 import re
