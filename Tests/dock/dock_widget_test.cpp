@@ -391,7 +391,9 @@ void restartAndStall(Test &t)
 	waitFor([] { return false; }, 500);
 	beat.stop();
 	check(said, "a server that stops answering is said so on the status line (3 s timeout)", status->text());
-	check(worst < 250, "meanwhile the UI thread never waits on the network", QStringLiteral("longest gap %1 ms").arg(worst));
+	// A wait on the stalled server would stop the beat for the request's whole 3 s timeout; under
+	// make check's load on two cores the beat was seen to miss 316 ms without any wait.
+	check(worst < 1000, "meanwhile the UI thread never waits on the network", QStringLiteral("longest gap %1 ms").arg(worst));
 	fake(t.portA, "POST", "/fake/stall", QJsonObject{{"on", false}});
 	addComments(t.portA, {comment("s1", "Back", "answering again")});
 	const bool again = waitFor([&] { return lastRow(model) == "Back: answering again"; }, 8000);
