@@ -120,36 +120,35 @@ test-swift: swift-tests
 # Every group, one after another.
 test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control test-memory test-dock
 
-# make check: deps, then five lanes side by side (Tests/support/check.py), logs in build/check/; a
+# make check: deps, then four lanes side by side (Tests/support/check.py), logs in build/check/; a
 # step STEP@AFTER waits until AFTER passed. Two cores: the renderer's build (lane 1, about 9 of the
 # minutes) keeps both busy, so only the C and C++ builds that need no renderer run beside it (lane
-# 4's c-build). After it most groups mostly wait (servers, deadlines, OBS, timers), so the lanes
-# are chains of about the same length rather than of the same CPU. Lane 1, after the renderer: ask
-# SwiftPM what it resolved (before the Swift tests' build holds SwiftPM's lock for minutes), build
-# the shim and the plugin (they take the services' list from the renderer), the packages, then
-# test-deb, which installs the .deb for a while: dpkg -i puts the module where every OBS loads it
-# and the renderer where the shim looks, so every group that starts OBS or runs the shim waits for
-# it (real OBS, the dock, the shim, the sandboxed packaging tests, whose tarball test also looks
-# whether the .deb is installed). Lane 2 compiles the Swift unit tests on the renderer's objects
-# and runs them (none looks where the .deb installs). Lanes 3 to 5 run the other groups as soon as
-# what they need is there, real OBS once test-deb is done: in two OBS side by side, the speech test
-# in one (its silences and pauses are a minute and a half of waiting), the other real-OBS tests in
-# the other. The speech test finds the readings in the recording itself, so a loaded machine moving
-# them by a second is not a failure.
+# 4's c-build); everything after it is spread so that the groups that mostly wait (servers,
+# deadlines, OBS) overlap the ones that compute. Lane 1, after the renderer: ask SwiftPM what it
+# resolved (before the Swift tests' build holds SwiftPM's lock for minutes), build the shim and the
+# plugin (they take the services' list from the renderer), the packages, then test-deb, which
+# installs the .deb for a while: dpkg -i puts the module where every OBS loads it and the renderer
+# where the shim looks, so every group that starts OBS or runs the shim waits for it (real OBS, the
+# shim, the dock), then the dock's tests and the packages' sandboxed ones (whose tarball test looks
+# whether the .deb is installed: never while test-deb changes that). Lane 2 compiles the Swift unit
+# tests on the renderer's objects and runs them (none looks where the .deb installs). Lanes 3 and 4
+# run the other groups as soon as what they need is there, real OBS once test-deb is done: in two
+# OBS side by side, the speech test in one (its silences and pauses are a minute and a half of
+# waiting), the other real-OBS tests in the other. The speech test finds the readings in the
+# recording itself, so a loaded machine moving them by a second is not a failure. (A fifth lane, to
+# shorten the chains of waiting groups, made the machine busier, not the run shorter: 14:31.)
 CHECK_LOGS := build/check
-CHECK_LANE_1 := renderer package-dependencies check-build@c-build packages test-deb test-dock test-shim
+CHECK_LANE_1 := renderer package-dependencies check-build@c-build packages test-deb test-dock test-packaging-sandboxed
 CHECK_LANE_2 := swift-tests@package-dependencies test-swift
-CHECK_LANE_3 := test-feeds@renderer test-real-obs-others@test-deb
+CHECK_LANE_3 := test-feeds@renderer test-memory@renderer test-real-obs-others@test-deb
 CHECK_LANE_4 := c-build test-overlay-display@renderer test-speak@renderer test-control@renderer test-doors@renderer \
-	test-obs-host@check-build test-real-obs-speech@test-deb
-CHECK_LANE_5 := test-memory@renderer test-packaging-sandboxed@test-deb
+	test-obs-host@check-build test-real-obs-speech@test-deb test-shim@test-deb
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
 	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
 		--jobs check-build=2 --jobs packages=2 --jobs c-build=2 \
 		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2)) \
-		--lane $(call commas,$(CHECK_LANE_3)) --lane $(call commas,$(CHECK_LANE_4)) \
-		--lane $(call commas,$(CHECK_LANE_5))
+		--lane $(call commas,$(CHECK_LANE_3)) --lane $(call commas,$(CHECK_LANE_4))
 empty :=
 commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))
 comma := ,
