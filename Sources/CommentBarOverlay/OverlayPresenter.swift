@@ -42,7 +42,8 @@ public final class OverlayPresenter: FramePresenter {
 
     /// `poolFd`: the frame pool's fd, inherited by the helper.
     /// `changed`: the problem to show changed (the frame loop looks at `problem`).
-    /// `helperFolders`: where to look for the helpers instead (a test's own, whatever is installed).
+    /// `helperFolders`: where to look for the helpers, instead of OverlayHelperProgram's folders (a
+    /// test gives its own, so that a package installed meanwhile does not change what it finds).
     public init(poolFd: Int32, log: Logger, helperFolders: [String]? = nil,
                 changed: @escaping @Sendable () -> Void = {}) {
         self.poolFd = poolFd
