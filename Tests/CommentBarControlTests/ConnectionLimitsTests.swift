@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarControl
+import CommentBarNet
 import NIOCore
 import NIOEmbedded
 import Testing

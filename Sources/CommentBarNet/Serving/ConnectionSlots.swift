@@ -8,9 +8,9 @@ import Synchronization
 /// request byte by byte (slowloris) never keep a real client out, and never push out a page or
 /// a tool that has shown its token. Only when every slot is held by proven connections is a new
 /// one refused. Every call is quick (a lock over at most `limit` entries).
-final class ConnectionSlots: Sendable {
-    let limit: Int
-    let unprovenLimit: Int
+public final class ConnectionSlots: Sendable {
+    public let limit: Int
+    public let unprovenLimit: Int
     private let state = Mutex(State())
 
     struct State {
@@ -27,18 +27,18 @@ final class ConnectionSlots: Sendable {
         var order: Int
     }
 
-    init(limit: Int, unprovenLimit: Int) {
+    public init(limit: Int, unprovenLimit: Int) {
         self.limit = limit
         self.unprovenLimit = min(limit, unprovenLimit)
     }
 
-    var current: Int { state.withLock { $0.open.count } }
-    var refused: Int { state.withLock { $0.refused } }
-    var evicted: Int { state.withLock { $0.evicted } }
+    public var current: Int { state.withLock { $0.open.count } }
+    public var refused: Int { state.withLock { $0.refused } }
+    public var evicted: Int { state.withLock { $0.evicted } }
 
     /// Takes `channel` in (closing the connection it replaces, if any); false when every slot is
     /// held by a proven connection (counted as refused).
-    func admit(_ channel: any Channel) -> Bool {
+    public func admit(_ channel: any Channel) -> Bool {
         let (admitted, replaced) = state.withLock { state -> (Bool, (any Channel)?) in
             var replaced: Entry?
             let unproven = state.open.filter { !$0.value.proven }
@@ -59,11 +59,11 @@ final class ConnectionSlots: Sendable {
     }
 
     /// `channel` showed a credential: it keeps its slot.
-    func proven(_ channel: any Channel) {
+    public func proven(_ channel: any Channel) {
         state.withLock { $0.open[ObjectIdentifier(channel)]?.proven = true }
     }
 
-    func closed(_ channel: any Channel) {
+    public func closed(_ channel: any Channel) {
         _ = state.withLock { $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 }
@@ -71,17 +71,17 @@ final class ConnectionSlots: Sendable {
 /// Gives every new connection its slot (`ConnectionSlots`) before a byte is read: one that gets
 /// none is closed at once, so a flood of connections costs nothing but the accepts. Sits in
 /// each listening socket's pipeline, before NIO's acceptor.
-final class ConnectionLimit: ChannelInboundHandler, Sendable {
-    typealias InboundIn = any Channel
-    typealias InboundOut = any Channel
+public final class ConnectionLimit: ChannelInboundHandler, Sendable {
+    public typealias InboundIn = any Channel
+    public typealias InboundOut = any Channel
 
     private let slots: ConnectionSlots
 
-    init(slots: ConnectionSlots) {
+    public init(slots: ConnectionSlots) {
         self.slots = slots
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let child = unwrapInboundIn(data)
         guard slots.admit(child) else {
             child.close(promise: nil)
