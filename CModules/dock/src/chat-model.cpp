@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "chat-model.h"
 
+#include <algorithm>
+
 ChatModel::ChatModel(int limit, QObject *parent) : QAbstractListModel(parent), limit_(limit) {}
 
 int ChatModel::rowCount(const QModelIndex &parent) const
@@ -79,6 +81,31 @@ void ChatModel::replaceAll(const QVector<Comment> &comments)
 void ChatModel::clear()
 {
 	replaceAll({});
+}
+
+void ChatModel::remove(const QVector<Removal> &removals)
+{
+	if (removals.isEmpty())
+		return;
+	auto taken = [&removals](const Comment &comment) {
+		return std::any_of(removals.begin(), removals.end(),
+				   [&comment](const Removal &removal) { return removal.takes(comment); });
+	};
+	// Each run of taken rows goes at once, from the bottom up, so the rows still to look at keep
+	// their numbers (a clear is one removal, not one per row).
+	for (int last = static_cast<int>(rows_.size()) - 1; last >= 0; --last) {
+		if (!taken(rows_[static_cast<size_t>(last)]))
+			continue;
+		int first = last;
+		while (first > 0 && taken(rows_[static_cast<size_t>(first - 1)]))
+			--first;
+		beginRemoveRows(QModelIndex(), first, last);
+		for (int row = first; row <= last; ++row)
+			ids_.remove(rows_[static_cast<size_t>(row)].id);
+		rows_.erase(rows_.begin() + first, rows_.begin() + last + 1);
+		endRemoveRows();
+		last = first;
+	}
 }
 
 void ChatModel::setPinnedId(const QString &id)

@@ -24,6 +24,8 @@ public:
 	void append(const QVector<Comment> &comments);
 	void replaceAll(const QVector<Comment> &comments);
 	void clear();
+	// The rows a deletion, ban or clear took away go (as the control page drops them).
+	void remove(const QVector<Removal> &removals);
 
 	const Comment *at(int row) const;
 	int rowOf(const QString &id) const;

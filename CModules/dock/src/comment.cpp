@@ -70,6 +70,46 @@ std::optional<Comment> Comment::fromJson(const QJsonObject &object)
 	return c;
 }
 
+std::optional<Removal> Removal::fromJson(const QJsonObject &object)
+{
+	const QString type = object.value(QStringLiteral("type")).toString();
+	Removal r;
+	r.platform = defused(object.value(QStringLiteral("platform")).toString(), nameLimit);
+	r.channel = defused(object.value(QStringLiteral("channel")).toString(), 200);
+	r.seq = static_cast<qint64>(object.value(QStringLiteral("seq")).toDouble());
+	if (type == QLatin1String("delete")) {
+		r.kind = Kind::Row;
+		r.id = object.value(QStringLiteral("id")).toString();
+		if (r.id.isEmpty())
+			return std::nullopt;
+	} else if (type == QLatin1String("ban")) {
+		r.kind = Kind::Viewer;
+		r.user = object.value(QStringLiteral("user")).toString().toLower();
+		if (r.user.isEmpty())
+			return std::nullopt;
+	} else if (type == QLatin1String("clear")) {
+		r.kind = Kind::Stream;
+	} else {
+		return std::nullopt;
+	}
+	return r;
+}
+
+bool Removal::takes(const Comment &comment) const
+{
+	switch (kind) {
+	case Kind::Row:
+		return comment.id == id;
+	case Kind::Viewer:
+		return comment.platform == platform && comment.channel == channel && comment.user.toLower() == user;
+	case Kind::Stream:
+		return comment.platform == platform && comment.channel == channel;
+	case Kind::Everything:
+		return true;
+	}
+	return false;
+}
+
 QString Comment::viewerKey() const
 {
 	return platform + QChar(1) + channel + QChar(1) + user.toLower();

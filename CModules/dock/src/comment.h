@@ -50,6 +50,23 @@ struct Comment {
 	QString giftPrefix() const;
 };
 
+// What a deletion, a ban or a clear of the control API took away (the `removed` list of
+// GET /api/comments, docs/control-api.md): one row, a viewer's rows on a stream, a stream's rows,
+// or every row (the server no longer kept every removal since the last poll: all is read anew).
+struct Removal {
+	enum class Kind { Row, Viewer, Stream, Everything };
+	Kind kind = Kind::Everything;
+	QString id;       // Row
+	QString platform; // Viewer, Stream: defused as a Comment's are, so they compare equal
+	QString channel;
+	QString user; // Viewer: compared case-blind, as the renderer does
+	qint64 seq = 0;
+
+	// From a delete, ban or clear event; nullopt for another type or one missing its keys.
+	static std::optional<Removal> fromJson(const QJsonObject &object);
+	bool takes(const Comment &comment) const;
+};
+
 // TEXT with every bidi control and control character out (a line break becomes a space) and at
 // most LIMIT characters (an ellipsis when cut): what a hostile chat sends is shown as typed, never
 // reordered or as markup.

@@ -196,12 +196,25 @@ void ControlClient::commentsArrived(const QJsonObject &body)
 			comments.push_back(std::move(*comment));
 		}
 	}
-	fresh_ = false;
+	QVector<Removal> removals;
+	for (const QJsonValue &value : body.value(QStringLiteral("removed")).toArray()) {
+		if (std::optional<Removal> removal = Removal::fromJson(value.toObject())) {
+			commentSeq_ = qMax(commentSeq_, removal->seq);
+			removals.push_back(std::move(*removal));
+		}
+	}
+	// The server no longer keeps every removal since the last poll: every row goes, all is read anew.
+	const bool reread = !fresh_ && !body.value(QStringLiteral("removed_complete")).toBool(true);
+	if (reread)
+		removals = {Removal()};
+	fresh_ = reread;
 	failures_ = 0;
 	setState(State::Live);
+	if (!removals.isEmpty() && on.removed)
+		on.removed(removals);
 	if (!comments.isEmpty() && on.comments)
 		on.comments(comments);
-	schedule(pollMs);
+	schedule(reread ? 0 : pollMs);
 }
 
 void ControlClient::failed(int status)

@@ -31,6 +31,8 @@ public:
 
 	struct Listener {
 		std::function<void(const QVector<Comment> &)> comments;
+		// Deletions, bans and clears (given before the comments of the same answer).
+		std::function<void(const QVector<Removal> &)> removed;
 		std::function<void(const std::optional<Comment> &)> pin;
 		std::function<void(State)> state;
 		std::function<void(const QString &)> streams; // each stream's state and viewers, one line
@@ -78,7 +80,7 @@ private:
 	bool fresh_ = true;        // the next answer comes from a server not read yet: since=0
 	quint64 generation_ = 0;   // answers for an earlier follow() are dropped
 	qint64 stateSeq_ = 0;      // /api/state's seq last read
-	qint64 commentSeq_ = 0;    // the newest comment's seq
+	qint64 commentSeq_ = 0;    // the newest comment's or removal's seq
 	int failures_ = 0;
 	int polls_ = 0;
 };
