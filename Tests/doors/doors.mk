@@ -2,7 +2,9 @@
 # The doors to other tools (issue 39), end to end against the release renderer: Streamer.bot's and
 # Cuebot's actions to a fake Streamer.bot (HTTP, WebSocket with and without a password, UDP), OneComme
 # templates in Debian's headless chromium (chromium-driver, python3-selenium), HTML5コメジェネ's comment.xml.
-#   make test-doors    all three (Tests/doors/test_*.py); the templates' after node --check on every script
+#   make test-doors    all of them (Tests/doors/test_*.py); the templates' after node --check on every script
+#   make test-doors-readers  comment.xml read by our doubles of HTML5コメジェネ and NiCommentGenerator
+#                      (Tests/doors/readers) in headless chromium: a burst from two streams, all shown
 #   make check-onecomme-scripts  only node --check on onesdk.js, the presets' and the test templates' scripts
 #   make bench-doors   the renderer's CPU at 10 comments/s with the three doors off, then all on (figures only)
 # DOORS_BIN=path/to/commentbar tests another build instead of the release renderer.
@@ -12,9 +14,11 @@ APT_PACKAGES += $(DOORS_APT_PACKAGES)
 DOORS_PYTHON = COMMENTBAR_BIN=$(abspath $(or $(DOORS_BIN),$(RENDERER))) COMMENTBAR_VUE_JS=$(abspath $(ONECOMME_VUE)) \
 	$(TEST_PYTHON)
 
-.PHONY: test-doors test-doors-actions test-doors-templates test-doors-xml bench-doors check-onecomme-scripts
+.PHONY: test-doors test-doors-actions test-doors-templates test-doors-xml test-doors-readers bench-doors \
+	check-onecomme-scripts
 ONECOMME_SCRIPTS := $(shell find Sources/CommentBarOneComme/Assets Tests/doors/templates -name '*.js')
-test-doors: test-doors-actions test-doors-templates test-doors-xml
+READER_SCRIPTS := $(shell find Tests/doors/readers -name '*.js')
+test-doors: test-doors-actions test-doors-templates test-doors-xml test-doors-readers
 
 test-doors-actions: $(if $(DOORS_BIN),,renderer)
 	$(DOORS_PYTHON) Tests/doors/test_actions.py
@@ -29,6 +33,10 @@ test-doors-templates: check-onecomme-scripts $(ONECOMME_VUE) $(if $(DOORS_BIN),,
 
 test-doors-xml: $(if $(DOORS_BIN),,renderer)
 	$(DOORS_PYTHON) Tests/doors/test_comment_xml.py
+
+test-doors-readers: $(if $(DOORS_BIN),,renderer)
+	@for script in $(READER_SCRIPTS); do node --check $$script || exit 1; done
+	$(DOORS_PYTHON) Tests/doors/test_comment_xml_readers.py
 
 # Figures only: nothing here asserts a speed.
 bench-doors: $(ONECOMME_VUE) $(if $(DOORS_BIN),,renderer)
