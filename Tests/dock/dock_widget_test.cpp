@@ -327,6 +327,23 @@ void viewers(Test &t)
 	      "N asks for a nickname and posts it", body(requestTo(t.portA, "/api/viewer")));
 
 	clearRequests(t.portA);
+	QTimer::singleShot(200, [] {
+		if (auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget())) {
+			if (auto *field = dialog->findChild<QLineEdit *>("commentbar-voice-dialog-field"))
+				field->setText("ja+f3");
+			dialog->accept();
+		}
+	});
+	auto *voiceButton = child<QPushButton>(t.panel, "commentbar-voice");
+	if (voiceButton)
+		QTest::mouseClick(voiceButton, Qt::LeftButton);
+	const bool voiced = voiceButton && waitForRequest(t.portA, "/api/viewer");
+	const QJsonObject voice = requestTo(t.portA, "/api/viewer").value("body").toObject();
+	check(voiced && voice.value("voice").toString() == "ja+f3" && voice.value("user").toString() == "sakura" &&
+		      voice.value("platform").toString() == "twitch" && voice.value("channel").toString() == "fake",
+	      "Voice asks for the selected row's viewer's voice and posts it (/api/viewer with voice)", body(requestTo(t.portA, "/api/viewer")));
+
+	clearRequests(t.portA);
 	QTest::mouseClick(child<QPushButton>(t.panel, "commentbar-skip"), Qt::LeftButton);
 	auto *pause = child<QPushButton>(t.panel, "commentbar-pause");
 	QTest::mouseClick(pause, Qt::LeftButton);
@@ -349,6 +366,41 @@ void searching(Test &t)
 		      .arg(requestTo(t.portA, "/api/search?limit=200&q=fake%20server").value("path").toString()));
 	QTest::mouseClick(child<QPushButton>(t.panel, "commentbar-back"), Qt::LeftButton);
 	check(t.panel->liveView()->isVisible() && !results->isVisible(), "Back returns to the live chat");
+}
+
+QJsonObject moderate(int port, const char *what, const QJsonObject &body)
+{
+	return fake(port, QStringLiteral("POST"), QStringLiteral("/fake/") + QLatin1String(what), body).toObject();
+}
+
+// A deletion, a ban and a clear leave the dock at the poll that brings them: each is followed by a
+// new comment, and when that comment is listed (the same answer, or a later one) the rows are gone.
+void moderation(Test &t)
+{
+	const ChatModel *model = t.panel->liveModel();
+	addComments(t.portA, {comment("d1", "Alice", "delete me"), comment("d2", "Troll", "spam one"),
+			      comment("d3", "Troll", "spam two"), comment("d4", "Carol", "I stay")});
+	waitFor([&] { return model->rowOf("d4") >= 0; }, 3000);
+
+	moderate(t.portA, "delete", QJsonObject{{"id", "d1"}});
+	addComments(t.portA, {comment("d5", "Dave", "after the deletion")});
+	bool listed = waitFor([&] { return model->rowOf("d5") >= 0; }, 3000);
+	check(listed && model->rowOf("d1") < 0 && model->rowOf("d4") >= 0,
+	      "a deleted comment leaves the dock by the poll that lists the next comment",
+	      QStringLiteral("d1 at %1, d4 at %2, d5 at %3").arg(model->rowOf("d1")).arg(model->rowOf("d4")).arg(model->rowOf("d5")));
+
+	moderate(t.portA, "ban", QJsonObject{{"user", "TROLL"}});
+	addComments(t.portA, {comment("d6", "Troll", "back after the timeout")});
+	listed = waitFor([&] { return model->rowOf("d6") >= 0; }, 3000);
+	check(listed && model->rowOf("d2") < 0 && model->rowOf("d3") < 0 && model->rowOf("d4") >= 0,
+	      "a banned viewer's rows leave the dock (the user compared case-blind); their comment after the ban stays",
+	      QStringLiteral("d2 at %1, d3 at %2, d6 at %3").arg(model->rowOf("d2")).arg(model->rowOf("d3")).arg(model->rowOf("d6")));
+
+	moderate(t.portA, "clear", QJsonObject());
+	addComments(t.portA, {comment("d7", "Erin", "after the clear")});
+	listed = waitFor([&] { return model->rowOf("d7") >= 0; }, 3000);
+	check(listed && model->rowCount() == 1, "a clear empties the list; the comment after it is the one row",
+	      QStringLiteral("%1 rows, last %2").arg(model->rowCount()).arg(lastRow(model)));
 }
 
 void keptRows(Test &t)
@@ -464,7 +516,7 @@ void keyboard(Test &t)
 		reached << focused->objectName();
 	}
 	QStringList wanted{"commentbar-picker", "commentbar-skip", "commentbar-pause", "commentbar-search", "commentbar-chat",
-			   "commentbar-pin", "commentbar-nickname", "commentbar-colour", "commentbar-hide"};
+			   "commentbar-pin", "commentbar-nickname", "commentbar-colour", "commentbar-voice", "commentbar-hide"};
 	QStringList missing;
 	for (const QString &name : wanted) {
 		if (!reached.contains(name))
@@ -505,6 +557,7 @@ int main(int argc, char **argv)
 	pinning(t);
 	viewers(t);
 	searching(t);
+	moderation(t);
 	keptRows(t);
 	restartAndStall(t);
 	hiddenDock(t);
@@ -516,8 +569,10 @@ int main(int argc, char **argv)
 	auto *japanese = new FakeDirectory;
 	DockPanel ja(japanese, Texts(lookup), tokenFile);
 	check(child<QPushButton>(&ja, "commentbar-pin")->text() == QString::fromUtf8("固定") &&
+		      child<QPushButton>(&ja, "commentbar-voice") &&
+		      child<QPushButton>(&ja, "commentbar-voice")->text() == QString::fromUtf8("声") &&
 		      child<QPushButton>(&ja, "commentbar-hide")->text() == QString::fromUtf8("非表示"),
-	      "in Japanese (OBS's ja-JP): the buttons read 固定, 非表示",
+	      "in Japanese (OBS's ja-JP): the buttons read 固定, 声, 非表示",
 	      child<QPushButton>(&ja, "commentbar-pin")->text());
 
 	std::printf("%d passed, %d failed\n", passed, failed);

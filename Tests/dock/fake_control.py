@@ -12,6 +12,8 @@ The test drives it through routes of its own under /fake/ (no token; never part 
     GET  /fake/log                          every /api/ request: method, path, authorization, body
     POST /fake/log/clear {}
 """
+import hashlib
+import hmac
 import http.server
 import json
 import threading
@@ -69,6 +71,13 @@ class FakeControl:
             body = None
         if url.path.startswith("/fake/"):
             return self.reply(request, 200, self.test_route(method, url.path, body))
+        if url.path == "/api/hello":
+            # The renderer's proof that it holds the token, asked before every request that carries
+            # it (docs/control-api.md, "Before sending the token"); not in the log of token requests.
+            self.released.wait(60)
+            nonce = urllib.parse.parse_qs(url.query).get("nonce", [""])[0]
+            message = f"commentbar-control-hello|{self.port}|{nonce.lower()}".encode()
+            return self.reply(request, 200, {"proof": hmac.new(self.token.encode(), message, hashlib.sha256).hexdigest()})
         with self.lock:
             self.log.append({"method": method, "path": request.path, "authorization": request.headers.get("Authorization"),
                              "content_type": request.headers.get("Content-Type"), "body": body})

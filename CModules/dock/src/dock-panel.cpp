@@ -66,6 +66,7 @@ DockPanel::DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath,
 	setObjectName(QStringLiteral("commentbar-dock-panel"));
 	build();
 	client_->on.comments = [this](const QVector<Comment> &comments) { commentsArrived(comments); };
+	client_->on.removed = [this](const QVector<Removal> &removals) { live_->remove(removals); };
 	client_->on.pin = [this](const std::optional<Comment> &pin) { showPin(pin); };
 	client_->on.state = [this](ControlClient::State) { showState(); };
 	client_->on.streams = [this](const QString &streams) {
@@ -188,10 +189,13 @@ void DockPanel::build()
 	colour_ = button(texts_("Dock.Colour"), this);
 	colour_->setObjectName(QStringLiteral("commentbar-colour"));
 	connect(colour_, &QPushButton::clicked, this, [this] { editColour(); });
+	voice_ = button(texts_("Dock.Voice"), this);
+	voice_->setObjectName(QStringLiteral("commentbar-voice"));
+	connect(voice_, &QPushButton::clicked, this, [this] { editVoice(); });
 	hide_ = button(texts_("Dock.Hide"), this);
 	hide_->setObjectName(QStringLiteral("commentbar-hide"));
 	connect(hide_, &QPushButton::clicked, this, [this] { toggleHidden(); });
-	for (QPushButton *action : {pin_, nickname_, colour_, hide_})
+	for (QPushButton *action : {pin_, nickname_, colour_, voice_, hide_})
 		actions->addWidget(action);
 	layout->addLayout(actions);
 	notice_ = plainLabel(this);
@@ -340,7 +344,7 @@ const Comment *DockPanel::selected() const
 void DockPanel::selectionChanged()
 {
 	const Comment *c = selected();
-	for (QPushButton *action : {pin_, nickname_, colour_, hide_})
+	for (QPushButton *action : {pin_, nickname_, colour_, voice_, hide_})
 		action->setEnabled(c != nullptr);
 	pin_->setText(c && c->id == live_->pinnedId() ? texts_("Dock.Unpin") : texts_("Dock.Pin"));
 	hide_->setText(c && live_->isHidden(c->viewerKey()) ? texts_("Dock.Show") : texts_("Dock.Hide"));
@@ -425,6 +429,11 @@ void DockPanel::editColour()
 	editViewer("colour", [this](const Comment &c) { return askColour(this, texts_, c.shownName(), c.colour); });
 }
 
+void DockPanel::editVoice()
+{
+	editViewer("voice", [this](const Comment &c) { return askVoice(this, texts_, c.shownName()); });
+}
+
 void DockPanel::togglePause()
 {
 	const bool paused = pause_->isChecked();
@@ -487,6 +496,9 @@ bool DockPanel::eventFilter(QObject *watched, QEvent *event)
 			return true;
 		case Qt::Key_N:
 			editNickname();
+			return true;
+		case Qt::Key_V:
+			editVoice();
 			return true;
 		default:
 			break;

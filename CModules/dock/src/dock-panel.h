@@ -2,8 +2,9 @@
 // DockPanel: what the "Comment Bar" dock shows. At the top the picker of Comment Bar sources and a
 // status line (with a button that turns the control page on when it is off), Skip and Pause speech,
 // the search box and the pinned comment; then the chat, newest at the bottom; then the selected
-// row's Pin/Unpin, Nickname, Colour and Hide. Keys on the chat: Up/Down choose a row, P pins,
-// U unpins, H hides (or shows) the viewer, N edits the nickname. It follows the chosen source's
+// row's Pin/Unpin, Nickname, Colour, Voice and Hide. Keys on the chat: Up/Down choose a row, P pins,
+// U unpins, H hides (or shows) the viewer, N edits the nickname, V the voice. A deletion, ban or
+// clear takes its rows out of the live chat at the next poll. It follows the chosen source's
 // control API with a ControlClient only while it is shown.
 #pragma once
 
@@ -72,6 +73,7 @@ private:
 	void editViewer(const char *field, const std::function<std::optional<QString>(const Comment &)> &ask);
 	void editNickname();
 	void editColour();
+	void editVoice();
 	void togglePause();
 	void search();
 	void backToLive();
@@ -101,6 +103,7 @@ private:
 	QPushButton *pin_ = nullptr;
 	QPushButton *nickname_ = nullptr;
 	QPushButton *colour_ = nullptr;
+	QPushButton *voice_ = nullptr;
 	QPushButton *hide_ = nullptr;
 	QLabel *notice_ = nullptr;
 	QString sourceName_;

@@ -15,6 +15,7 @@
 namespace {
 
 constexpr int nicknameLimit = 16;
+constexpr int voiceLimit = 256; // POST /api/viewer takes a voice of at most 256 characters
 
 QLabel *plainLabel(const QString &text, QWidget *parent)
 {
@@ -47,21 +48,53 @@ QDialogButtonBox *saveOrCancel(QDialog &dialog, const Texts &texts)
 
 } // namespace
 
-std::optional<QString> askNickname(QWidget *parent, const Texts &texts, const QString &who, const QString &current)
+namespace {
+
+// One line of text about a viewer (a nickname, a voice): the text typed, trimmed, or nullopt
+// when cancelled. HINT (if any) says what the line takes.
+struct TextQuestion {
+	const char *name;
+	const char *title;
+	const char *question;
+	const char *hint;
+	const char *placeholder;
+	int limit;
+};
+
+std::optional<QString> askText(QWidget *parent, const Texts &texts, const TextQuestion &q, const QString &who,
+				const QString &current)
 {
 	QDialog dialog(parent);
-	QVBoxLayout *layout =
-		ask(dialog, "commentbar-nickname-dialog", texts("Dock.Nickname"), texts("Dock.NicknameFor").arg(who));
+	QVBoxLayout *layout = ask(dialog, q.name, texts(q.title), texts(q.question).arg(who));
+	if (q.hint)
+		layout->addWidget(plainLabel(texts(q.hint), &dialog));
 	auto *field = new QLineEdit(current, &dialog);
-	field->setMaxLength(nicknameLimit);
-	field->setPlaceholderText(texts("Dock.NicknameHint"));
-	field->setAccessibleName(texts("Dock.Nickname"));
+	field->setObjectName(QString::fromLatin1(q.name) + QStringLiteral("-field"));
+	field->setMaxLength(q.limit);
+	field->setPlaceholderText(texts(q.placeholder));
+	field->setAccessibleName(texts(q.title));
 	layout->addWidget(field);
 	layout->addWidget(saveOrCancel(dialog, texts));
 	field->setFocus();
 	if (dialog.exec() != QDialog::Accepted)
 		return std::nullopt;
 	return field->text().trimmed();
+}
+
+} // namespace
+
+std::optional<QString> askNickname(QWidget *parent, const Texts &texts, const QString &who, const QString &current)
+{
+	static const TextQuestion nickname{"commentbar-nickname-dialog", "Dock.Nickname", "Dock.NicknameFor", nullptr,
+					   "Dock.NicknameHint", nicknameLimit};
+	return askText(parent, texts, nickname, who, current);
+}
+
+std::optional<QString> askVoice(QWidget *parent, const Texts &texts, const QString &who)
+{
+	static const TextQuestion voice{"commentbar-voice-dialog", "Dock.Voice", "Dock.VoiceFor", "Dock.VoiceHint",
+					"Dock.VoiceExample", voiceLimit};
+	return askText(parent, texts, voice, who, QString());
 }
 
 std::optional<QString> askColour(QWidget *parent, const Texts &texts, const QString &who, const QColor &current)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The two questions the dock asks about a viewer: a nickname, a name colour. The viewer's name
+// The questions the dock asks about a viewer: a nickname, a name colour, a voice. The viewer's name
 // (chat text) is shown in a plain-text label, never in a widget that reads markup.
 #pragma once
 
@@ -15,3 +15,6 @@ class Texts;
 std::optional<QString> askNickname(QWidget *parent, const Texts &texts, const QString &who, const QString &current);
 // "#rrggbb", "" (the platform's colour), or nullopt when cancelled.
 std::optional<QString> askColour(QWidget *parent, const Texts &texts, const QString &who, const QColor &current);
+// The voice typed (what the source's speech engine takes; empty: the source's voice again), or
+// nullopt when cancelled. The control API does not say a viewer's voice, so the field starts empty.
+std::optional<QString> askVoice(QWidget *parent, const Texts &texts, const QString &who);
