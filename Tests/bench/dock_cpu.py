@@ -139,10 +139,10 @@ def measure(args, name, with_dock, state, window):
 def measure_panel(binary, rate, window):
     """The panel alone following a fake control server that gets `rate` comments a second: its CPU
     over `window` seconds after the warm-up, in % of one core."""
-    token = secrets.token_urlsafe(32)
+    token = secrets.token_hex(32)  # as the renderer makes it: the dock takes no other
     with tempfile.TemporaryDirectory(prefix="commentbar-dock-panel.") as work:
         token_file = os.path.join(work, "control-token")
-        with open(token_file, "w") as f:
+        with open(os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:  # 0600: the dock checks
             f.write(token)
         fake = FakeControl(token)
         panel = subprocess.Popen([binary, str(fake.port), token_file, str(int(WARM_UP + window + 5))],

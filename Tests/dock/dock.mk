@@ -3,11 +3,12 @@
 #   make test-dock         the loader's Qt look, the Qt 6 panel offscreen against a fake control server,
 #                          then the Qt 5 dock in real OBS 29 under Xvfb (relay, bar, OCR of the dock)
 #   make test-dock-widget  only the Qt 6 panel offscreen
+#   make test-dock-token   the dock's client sends its token only to the renderer (squatters, status file)
 #   make test-dock-obs     only the dock in real OBS 29
 #   make bench-dock        OBS's CPU with the dock following 10 comments/s, hidden, and without the dock
 #   make dock-screenshot   docs/images/dock-in-obs.png, the user guide's picture of the dock in OBS
 # From CModules/dock/dock.mk: the dock's files and objects; from plugin.mk: the plugin and the renderer.
-.PHONY: test-dock test-dock-loader test-dock-widget test-dock-obs bench-dock dock-screenshot
+.PHONY: test-dock test-dock-loader test-dock-widget test-dock-token test-dock-obs bench-dock dock-screenshot
 
 # tesseract reads the dock's text off the screen (the real-OBS test and the screenshot's check).
 DOCK_TEST_APT_PACKAGES := tesseract-ocr xdotool python3-xlib python3-pil
@@ -15,8 +16,9 @@ APT_PACKAGES += $(DOCK_TEST_APT_PACKAGES)
 DOCK_TEST_BUILD := build/dock/test
 DOCK_WIDGET_TEST := $(DOCK_TEST_BUILD)/dock_widget_test
 DOCK_QT_MAJOR_TEST := $(DOCK_TEST_BUILD)/qt_major_test
+DOCK_CLIENT_PROBE := $(DOCK_TEST_BUILD)/dock_client_probe
 # Built by check-build with the rest (the Makefile).
-DOCK_TEST_PROGRAMS := $(DOCK_WIDGET_TEST) $(DOCK_QT_MAJOR_TEST)
+DOCK_TEST_PROGRAMS := $(DOCK_WIDGET_TEST) $(DOCK_QT_MAJOR_TEST) $(DOCK_CLIENT_PROBE)
 DOCK_PANEL_BENCH := $(DOCK_TEST_BUILD)/dock_panel_bench
 DOCK_OBS_ARGS = --plugin $(PLUGIN_SO) --data plugin/data --renderer $(RENDERER) --dock-loader $(DOCK_LOADER) \
 	--dock-libraries $(DOCK_BUILD)/comment-bar-dock --dock-data $(DOCK_DATA)
@@ -27,6 +29,11 @@ $(DOCK_WIDGET_TEST): Tests/dock/dock_widget_test.cpp $(call DOCK_CORE_OBJECTS,6)
 		$$(pkg-config --cflags Qt6Widgets Qt6Network Qt6Test) -o $@ $< $(call DOCK_CORE_OBJECTS,6) \
 		$$(pkg-config --libs Qt6Widgets Qt6Network Qt6Test)
 
+$(DOCK_CLIENT_PROBE): Tests/dock/dock_client_probe.cpp $(call DOCK_CORE_OBJECTS,6) $(DOCK_HEADERS) Tests/dock/dock.mk
+	@mkdir -p $(@D)
+	$(DOCK_CXX) -std=c++17 -Wall -Wextra -Werror -O1 -g -fPIC -I$(DOCK_DIR)/src $$(pkg-config --cflags Qt6Widgets Qt6Network) \
+		-o $@ $< $(call DOCK_CORE_OBJECTS,6) $$(pkg-config --libs Qt6Widgets Qt6Network)
+
 $(DOCK_PANEL_BENCH): Tests/dock/dock_panel_bench.cpp $(call DOCK_CORE_OBJECTS,6) $(DOCK_HEADERS) Tests/dock/dock.mk
 	@mkdir -p $(@D)
 	$(DOCK_CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g -fPIC -I$(DOCK_DIR)/src $$(pkg-config --cflags Qt6Widgets Qt6Network) \
@@ -36,13 +43,16 @@ $(DOCK_QT_MAJOR_TEST): Tests/dock/qt_major_test.c $(DOCK_DIR)/loader/qt-major.c 
 	@mkdir -p $(@D)
 	$(PLUGIN_CC) -std=c11 -Wall -Wextra -Werror -O1 -g -I$(DOCK_DIR)/loader -o $@ $< $(DOCK_DIR)/loader/qt-major.c -ldl
 
-test-dock: test-dock-loader test-dock-widget test-dock-obs
+test-dock: test-dock-loader test-dock-widget test-dock-token test-dock-obs
 
 test-dock-loader: $(DOCK_QT_MAJOR_TEST)
 	$(TEST_PYTHON) Tests/dock/test_qt_major.py $(DOCK_QT_MAJOR_TEST)
 
 test-dock-widget: $(DOCK_WIDGET_TEST)
 	$(TEST_PYTHON) Tests/dock/test_dock_widget.py --binary $(DOCK_WIDGET_TEST) --locale-dir $(DOCK_DATA)/locale
+
+test-dock-token: $(DOCK_CLIENT_PROBE)
+	$(TEST_PYTHON) Tests/dock/test_dock_token.py --probe $(DOCK_CLIENT_PROBE)
 
 test-dock-obs: dock $(PLUGIN_SO) $(RENDERER)
 	$(TEST_PYTHON) -m dock.obs_dock_test $(DOCK_OBS_ARGS)

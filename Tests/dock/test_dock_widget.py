@@ -21,9 +21,9 @@ def main():
     parser.add_argument("--locale-dir", required=True)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="commentbar-dock-widget.") as work:
-        token = secrets.token_urlsafe(32)
+        token = secrets.token_hex(32)  # as the renderer makes it: the dock takes no other
         token_file = os.path.join(work, "control-token")
-        with open(token_file, "w") as f:
+        with open(os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:  # 0600: the dock checks
             f.write(token + "\n")
         servers = [FakeControl(token), FakeControl(token)]
         try:

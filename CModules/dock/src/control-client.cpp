@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "control-client.h"
+#include "control-hello.h"
+#include "port-status.h"
+#include "private-file.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -55,11 +57,37 @@ void ControlClient::setState(State state)
 
 bool ControlClient::readToken()
 {
-	QFile file(tokenPath_);
-	if (!file.open(QIODevice::ReadOnly))
-		return false;
-	token_ = file.read(4096).trimmed();
+	token_ = readControlToken(tokenPath_);
 	return !token_.isEmpty();
+}
+
+void ControlClient::whenProven(std::function<void()> send, Answer answer)
+{
+	const auto refuse = [this, answer](State why, const QString &error) {
+		refusedAs_ = why;
+		answer(0, QJsonObject(), error);
+	};
+	if (readPortStatus(tokenPath_, port_) == PortSaid::Unbound)
+		return refuse(State::PortUnbound, QStringLiteral("the renderer could not bind port %1").arg(port_));
+	if (token_.isEmpty() && !readToken())
+		return refuse(State::NoToken, QStringLiteral("no control token"));
+	const QByteArray nonce = makeHelloNonce();
+	const QByteArray token = token_;
+	const int port = port_;
+	QNetworkRequest hello(QUrl(QStringLiteral("http://127.0.0.1:%1/api/hello?nonce=%2").arg(port).arg(QString::fromLatin1(nonce))));
+	hello.setTransferTimeout(timeoutMs);
+	hello.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+	await(net_->get(hello), [this, send = std::move(send), refuse, nonce, token, port](int status, const QJsonObject &body,
+											   const QString &error) {
+		if (status == 0)
+			return refuse(State::Unreachable, error);
+		const QByteArray proof = body.value(QStringLiteral("proof")).toString().toLatin1();
+		if (status != 200 || !helloProofHolds(proof, token, port, nonce))
+			return refuse(State::NotRenderer,
+				      QStringLiteral("what listens on port %1 is not this user's Comment Bar").arg(port));
+		refusedAs_ = State::Idle;
+		send();
+	});
 }
 
 QNetworkRequest ControlClient::request(const QString &pathAndQuery) const
@@ -97,20 +125,20 @@ void ControlClient::get(const QString &pathAndQuery, Answer answer)
 {
 	if (!port_)
 		return answer(0, QJsonObject(), QString());
-	if (token_.isEmpty())
-		readToken();
-	await(net_->get(request(pathAndQuery)), std::move(answer));
+	whenProven([this, pathAndQuery, answer] { await(net_->get(request(pathAndQuery)), answer); }, answer);
 }
 
 void ControlClient::post(const QString &path, const QJsonObject &body, Answer answer)
 {
 	if (!port_)
 		return answer(0, QJsonObject(), QString());
-	if (token_.isEmpty())
-		readToken();
-	QNetworkRequest r = request(path);
-	r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-	await(net_->post(r, QJsonDocument(body).toJson(QJsonDocument::Compact)), std::move(answer));
+	whenProven(
+		[this, path, body, answer] {
+			QNetworkRequest r = request(path);
+			r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+			await(net_->post(r, QJsonDocument(body).toJson(QJsonDocument::Compact)), answer);
+		},
+		answer);
 }
 
 void ControlClient::schedule(int ms)
@@ -123,6 +151,12 @@ void ControlClient::poll()
 {
 	if (!active_ || !port_ || polling_)
 		return;
+	// Nothing is sent to a port the renderer could not bind: what listens there is another program.
+	if (readPortStatus(tokenPath_, port_) == PortSaid::Unbound) {
+		setState(State::PortUnbound);
+		schedule(1000);
+		return;
+	}
 	if (token_.isEmpty() && !readToken()) {
 		setState(State::NoToken);
 		schedule(1000);
@@ -219,9 +253,13 @@ void ControlClient::commentsArrived(const QJsonObject &body)
 
 void ControlClient::failed(int status)
 {
-	if (status == 401)
+	if (status == 401 || (status == 0 && refusedAs_ == State::NotRenderer))
 		token_.clear(); // read again: the file may have been made anew
-	setState(status == 401 ? State::TokenRefused : State::Unreachable);
+	if (status == 0 && refusedAs_ != State::Idle)
+		setState(refusedAs_);
+	else
+		setState(status == 401 ? State::TokenRefused : State::Unreachable);
+	refusedAs_ = State::Idle;
 	fresh_ = true;
 	++failures_;
 	schedule(qMin(5000, 1000 << qMin(failures_ - 1, 3)));

@@ -2,7 +2,10 @@
 // ControlClient: the dock's side of one Comment Bar source's control API (docs/control-api.md),
 // a client like any other tool, never a second server. While active it polls
 // GET /api/comments?since= (the newest seq seen) every 500 ms, and GET /api/state (the pin, the
-// streams, a server that started again) before every fourth of those; commands are POSTs. Every request carries the token file's token in an Authorization header,
+// streams, a server that started again) before every fourth of those; commands are POSTs. Every request carries the token file's token in an Authorization header
+// (the file read with the renderer's own checks: private-file.h), sent only after the server proved
+// it is the token's renderer (GET /api/hello, control-hello.h) and never to a port the renderer said
+// it could not bind (port-status.h);
 // goes to 127.0.0.1 without a proxy, is asynchronous (QNetworkAccessManager: OBS's UI thread
 // never waits on the network) and times out after 3 s. A server that went away or started again
 // (its seq went back) is read from since=0; the rows' ids keep that from showing a comment twice.
@@ -24,7 +27,9 @@ class QTimer;
 
 class ControlClient : public QObject {
 public:
-	enum class State { Idle, Connecting, Live, NoToken, TokenRefused, Unreachable };
+	// NotRenderer: what listens on the port could not prove it is this user's renderer (the
+	// hello), so it was sent no token. PortUnbound: the renderer said it could not bind the port.
+	enum class State { Idle, Connecting, Live, NoToken, TokenRefused, Unreachable, NotRenderer, PortUnbound };
 	// HTTP status (0: no answer), the JSON body, the error's words (the body's "error", or why
 	// there was no answer).
 	using Answer = std::function<void(int status, const QJsonObject &body, const QString &error)>;
@@ -68,12 +73,16 @@ private:
 	void failed(int status);
 	void setState(State state);
 	bool readToken();
+	// Runs `send` once the server on the port proved it holds the token (GET /api/hello, see
+	// control-hello.h), right before the request that carries the token; else answers with status 0.
+	void whenProven(std::function<void()> send, Answer answer);
 
 	QNetworkAccessManager *net_;
 	QTimer *timer_;
 	QString tokenPath_;
 	QByteArray token_;
 	State state_ = State::Idle;
+	State refusedAs_ = State::Idle; // why the last request was not sent (NotRenderer, PortUnbound, NoToken)
 	int port_ = 0;
 	bool active_ = false;
 	bool polling_ = false;

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The dock's token stays with its renderer: Tests/dock/dock_client_probe.cpp (the dock's own
+ControlClient, Qt 6 build) follows a port with a token file, as the panel does, and:
+- a program squatting the port (Tests/control/squatter.py), lying about the hello or relaying it
+  to the real server on another port, never receives the token, and the dock says NotRenderer;
+- a port the renderer said it could not bind (control-port-PORT.status "unbound PID" beside the
+  token) is sent nothing at all;
+- a token file others could read, or a symlink to one, is no token: nothing is sent with it;
+- the real API (Tests/dock/fake_control.py, which answers the hello as the renderer does) is
+  followed and commanded, also when the status file says the port is bound.
+
+    PYTHONPATH=Tests python3 Tests/dock/test_dock_token.py --probe build/dock/test/dock_client_probe"""
+import argparse
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+
+from control.squatter import Squatter
+from dock.fake_control import FakeControl
+from support.checks import check, finish
+
+
+def write_private(path, text, mode=0o600):
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), "w") as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def probe(binary, port, token_file, until, seconds=8):
+    """The probe's output lines: its states, its command's status, its final state."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+           # a proxy the user set must not see the dock's requests
+           "http_proxy": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}
+    run = subprocess.run([binary, "--port", str(port), "--token-file", token_file, "--seconds", str(seconds),
+                          "--until", until], env=env, capture_output=True, text=True, timeout=seconds + 30)
+    return run.stdout.splitlines() + [f"exit {run.returncode}"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--probe", required=True)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="commentbar-dock-token.") as work:
+        token = secrets.token_hex(32)
+        token_file = os.path.join(work, "control-token")
+        write_private(token_file, token + "\n")
+        real = FakeControl(token)
+        try:
+            for mode in ("liar", "relay"):
+                squatter = Squatter(mode, relay_port=real.port)
+                try:
+                    lines = probe(args.probe, squatter.port, token_file, "NotRenderer")
+                    check(any(r.startswith("GET /api/hello?nonce=") for r in squatter.received()),
+                          f"{mode} squatter: the dock asked it to prove itself", "; ".join(lines))
+                    check(not squatter.saw(token), f"{mode} squatter: never receives the token",
+                          f"{len(squatter.received())} requests")
+                    check("final NotRenderer" in lines and "command 0" in lines,
+                          f"{mode} squatter: the dock says it is not the renderer and sends it no command", "; ".join(lines))
+                finally:
+                    squatter.close()
+
+            # The renderer said it could not bind the port: whatever holds it is sent nothing.
+            squatter = Squatter("relay", relay_port=real.port)
+            status = os.path.join(work, f"control-port-{squatter.port}.status")
+            write_private(status, f"unbound {os.getpid()}\n")
+            try:
+                lines = probe(args.probe, squatter.port, token_file, "PortUnbound", seconds=4)
+                check(squatter.received() == [], "a port said unbound is sent nothing",
+                      f"{len(squatter.received())} requests")
+                check("final PortUnbound" in lines and "command 0" in lines, "the dock says the port is not bound",
+                      "; ".join(lines))
+            finally:
+                squatter.close()
+                os.unlink(status)
+
+            # A token file that cannot be trusted is no token, even with the real server.
+            loose = os.path.join(work, "loose-token")
+            write_private(loose, token + "\n", mode=0o644)
+            link = os.path.join(work, "linked-token")
+            os.symlink(token_file, link)
+            for name, path in (("readable by others", loose), ("a symlink", link)):
+                real.log.clear()
+                lines = probe(args.probe, real.port, path, "NoToken", seconds=4)
+                check("final NoToken" in lines and not any(entry["authorization"] for entry in real.log),
+                      f"a token file {name} is not read", "; ".join(lines))
+
+            # The real API (the fake that holds the token), with the port said bound by a live renderer.
+            status = os.path.join(work, f"control-port-{real.port}.status")
+            write_private(status, f"bound {os.getpid()}\n")
+            lines = probe(args.probe, real.port, token_file, "Live")
+            check("final Live" in lines and "command 200" in lines, "the real server is followed and commanded",
+                  "; ".join(lines))
+            check(any(entry["authorization"] == f"Bearer {token}" for entry in real.log),
+                  "the real server gets the token")
+        finally:
+            real.close()
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
