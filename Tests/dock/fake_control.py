@@ -7,6 +7,9 @@ token (`Authorization: Bearer`) and the Host are checked as documented: 401 and 
 
 The test drives it through routes of its own under /fake/ (no token; never part of the API):
     POST /fake/comments  [{"id", "user", "name", "text", ...}]   comment events, numbered on
+    POST /fake/delete    {"id"}             a moderator deleted that comment (a delete event)
+    POST /fake/ban       {"user"}           that viewer's comments went (a ban event; the user compared case-blind)
+    POST /fake/clear     {}                 every comment of the stream went (a clear event)
     POST /fake/restart   {}                 a server that started again: seq from 1, its comments resent as history
     POST /fake/stall     {"on": true|false} /api/ requests wait (a renderer that stops answering)
     GET  /fake/log                          every /api/ request: method, path, authorization, body
@@ -31,6 +34,9 @@ class FakeControl:
         self.lock = threading.Lock()
         self.seq = 0
         self.comments = []  # comment events, oldest first
+        # delete, ban and clear events, oldest first: /api/comments?since= gives those after since as
+        # "removed", as the renderer's EventHub does (Sources/CommentBarControl/EventHub.swift)
+        self.removed = []
         self.pin = None
         self.paused = False
         self.log = []
@@ -109,7 +115,8 @@ class FakeControl:
             since = int(query.get("since", ["0"])[0])
             limit = int(query.get("limit", ["100"])[0])
             after = [c for c in self.comments if c["seq"] > since]
-            return 200, {"version": 1, "comments": after[-limit:]}
+            removed = [event for event in self.removed if event["seq"] > since]
+            return 200, {"version": 1, "comments": after[-limit:], "removed": removed, "removed_complete": True}
         if path == "/api/search":
             text = query.get("q", [""])[0]
             found = [c for c in self.comments if text in c["text"] or text in c["name"]]
@@ -133,8 +140,11 @@ class FakeControl:
             return 200, {"ok": True}
         if path == "/api/viewer":
             if not all(isinstance(body.get(k), str) for k in ("platform", "channel", "user")) or \
-                    not any(k in body for k in ("nickname", "colour", "hidden")):
+                    not any(k in body for k in ("nickname", "colour", "voice", "hidden")):
                 return 400, {"error": "a viewer choice needs platform, channel, user and a choice"}
+            voice = body.get("voice", "")
+            if not isinstance(voice, str) or len(voice) > 256 or any(ord(c) < 0x20 or ord(c) == 0x7F for c in voice):
+                return 400, {"error": "a voice is one line of at most 256 characters"}
             return 200, {"ok": True}
         if path == "/api/speech/skip":
             return 200, {"ok": True}
@@ -167,14 +177,30 @@ class FakeControl:
         self.comments.append(event)
         del self.comments[:-KEPT]
 
+    def remove(self, event, takes):
+        """Publishes a delete, ban or clear EVENT; the comments it TAKES are no longer served (as the
+        renderer's EventHub forgets them)."""
+        self.seq += 1
+        self.removed.append({"version": 1, "seq": self.seq, "platform": "twitch", "channel": "fake", **event})
+        del self.removed[:-KEPT]
+        self.comments = [c for c in self.comments if not takes(c)]
+        return {"seq": self.seq}
+
     def test_route(self, method, path, body):
         with self.lock:
             if path == "/fake/comments" and method == "POST":
                 for comment in body:
                     self.add(comment)
                 return {"seq": self.seq}
+            if path == "/fake/delete":
+                return self.remove({"type": "delete", "id": body["id"]}, lambda c: c["id"] == body["id"])
+            if path == "/fake/ban":
+                user = body["user"].lower()
+                return self.remove({"type": "ban", "user": body["user"]}, lambda c: c["user"].lower() == user)
+            if path == "/fake/clear":
+                return self.remove({"type": "clear"}, lambda c: True)
             if path == "/fake/restart":
-                old, self.comments, self.seq, self.pin = self.comments, [], 0, None
+                old, self.comments, self.seq, self.pin, self.removed = self.comments, [], 0, None, []
                 for comment in old:
                     self.add({k: v for k, v in comment.items() if k not in ("seq", "history")}, history=True)
                 return {"seq": self.seq}
