@@ -1,13 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // OneSDK for OneComme's templates, written for CommentBar from OneComme's documented API
-// (onecomme.com/docs/developer/onesdk-js; the OneComme/OneSDK types): the same global `OneSDK`
-// with ready, setup, subscribe, unsubscribe, connect, reset, getStyleVariable, getCommentStyle,
-// usePermission and PERM, reading the bar's chat from the server that served the page.
+// (onecomme.com/docs/developer/onesdk-js) and the behaviour of OneComme/OneSDK 7.0.0 (MIT,
+// src/OneSDK.ts, read, not copied): the same global `OneSDK` with ready, setup, subscribe,
+// unsubscribe, connect, reset, getStyleVariable, getCommentStyle, usePermission and PERM, reading
+// the bar's chat from the server that served the page.
+//
+// One deliberate difference: this SDK talks only to its own page's origin. The real SDK connects
+// to whatever the page address or a CSS variable names (OneSDK.ts:91-94 reads --one-sdk-protocol,
+// -host, -pathname, -port; :105-116 lets ?protocol=, ?host=, ?pathname=, ?port= override them; :331
+// opens ws://HOST:PORT/sub, :353-355 polls PROTOCOL://HOST:PORT/PATHNAME, :428-432 builds the REST
+// URLs the same way), so any web page could open one of our templates with `?host=attacker` and
+// have it load the attacker's `data.comment` as markup on this server's origin, where it could
+// read /api/comments. Here the host, the port and the scheme are always the page's own: a
+// `?port=` or `--one-sdk-port` equal to the page's port is honoured (it changes nothing), any
+// other value, and any `host` or a protocol other than ws/local/http, is ignored with a warning.
 // The server is read-only: requests that would change something are refused here and there.
 (function () {
   'use strict';
 
-  // Which message types each permission lets through (OneComme's permission groups).
+  // Which message types each permission lets through (OneComme's permission groups,
+  // OneSDK src/permissions.ts:17-29).
   const PERMISSIONS = {
     COMMENT: ['comments', 'deleted', 'clear', 'pinned', 'bookmarked'],
     META: ['meta', 'meta.clear'],
@@ -23,12 +35,44 @@
   };
   const PERM = {};
   Object.keys(PERMISSIONS).forEach((name) => { PERM[name] = name; });
-  // OneComme's own spelling of one group, which templates use.
+  // OneComme's own spelling of one group (permissions.ts:9), which templates use.
   PERM.WORDPAETY = 'WORDPARTY';
+
+  // The names this server answers to: a page opened by any of them is on this server.
+  const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+  // The protocols that mean "this server": its WebSocket (`ws`, `local`: OneSDK.ts:326) or its
+  // comment list read again and again (`http`: OneSDK.ts:350-355).
+  const OWN_PROTOCOLS = ['local', 'ws', 'http'];
+  // The stylesheet given as ?style= may change looks, never fetch anything: url(), @import,
+  // image-set() and CSS escapes (which could spell them) are refused.
+  const FETCHING_CSS = /url\s*\(|@import|image(?:-set)?\s*\(|src\s*\(|\\/i;
+  // A colour getCommentStyle passes on: a hex or rgb()/rgba() value, nothing that loads.
+  const COLOUR = /^(#[0-9a-f]{3,8}|rgba?\(\s*[\d.%,\s/]+\))$/i;
 
   function pagePort() {
     const port = parseInt(location.port, 10);
-    return Number.isFinite(port) ? port : 11180;
+    if (Number.isFinite(port)) return port;
+    return location.protocol === 'https:' ? 443 : 80;
+  }
+
+  // The page's own server, when the page was served over http by one of the loopback names;
+  // otherwise (a file, another site) null: there is nothing this SDK may talk to.
+  function ownServer() {
+    if (location.protocol !== 'http:' || !LOOPBACK_NAMES.includes(location.hostname)) return null;
+    return { host: location.hostname, port: pagePort(), origin: location.origin, authority: location.host };
+  }
+
+  // `address` (absolute or relative to the page) when it is on the page's own server, else null.
+  function ownAddress(address) {
+    const own = ownServer();
+    if (!own) return null;
+    let url;
+    try {
+      url = new URL(String(address), location.href);
+    } catch (error) {
+      return null;
+    }
+    return url.origin === own.origin ? url.href : null;
   }
 
   function splitList(text) {
@@ -39,10 +83,13 @@
   class CommentBarOneSDK {
     constructor() {
       this.PERM = PERM;
+      const own = ownServer();
+      // OneSDK.ts:17-20 and :41 default to `local` on location.hostname (else localhost) port
+      // 11180; here the page's own host and port, whatever they are.
       this._config = {
-        protocol: 'ws',
-        host: (!location.hostname || location.hostname === 'absolute') ? 'localhost' : location.hostname,
-        port: pagePort(),
+        protocol: 'local',
+        host: own ? own.host : '',
+        port: own ? own.port : 0,
         pathname: '',
         mode: 'all',
         disabledDelay: false,
@@ -85,24 +132,14 @@
       Object.assign(this._config, options || {});
       const config = this._config;
       const url = new URL(location.href);
-      const css = url.searchParams.get('css');
-      if (css) {
-        const link = document.createElement('link');
-        link.rel = 'stylesheet';
-        link.href = css;
-        document.head.appendChild(link);
-      }
-      const style = url.searchParams.get('style');
-      if (style) {
-        const element = document.createElement('style');
-        element.textContent = style;
-        document.head.appendChild(element);
-      }
-      // CSS variables first, then the page address's parameters, as OneComme reads them.
+      this._addStyles(url.searchParams);
+      // CSS variables first, then the page address's parameters, as OneSDK.ts:91-140 reads them;
+      // where they name the server, _keepToOwnServer below has the last word.
       config.protocol = this.getStyleVariable('--one-sdk-protocol', config.protocol);
       config.host = this.getStyleVariable('--one-sdk-host', config.host);
       config.pathname = this.getStyleVariable('--one-sdk-pathname', config.pathname);
       config.port = this.getStyleVariable('--one-sdk-port', config.port, (v) => parseInt(v, 10));
+      config.permissions = this.getStyleVariable('--one-sdk-permissions', config.permissions, splitList);
       config.lifeTime = this.getStyleVariable('--one-sdk-life-time', config.lifeTime, (v) => parseInt(v, 10));
       const lists = {
         includes: '--one-sdk-includes', excludes: '--one-sdk-excludes', includeIds: '--one-sdk-include-ids',
@@ -119,7 +156,57 @@
       if (url.searchParams.get('pathname')) config.pathname = decodeURIComponent(url.searchParams.get('pathname'));
       if (url.searchParams.get('port')) config.port = parseInt(url.searchParams.get('port'), 10);
       if (url.searchParams.get('lifeTime')) config.lifeTime = parseInt(url.searchParams.get('lifeTime'), 10);
+      if (url.searchParams.get('permissions')) config.permissions = url.searchParams.getAll('permissions');
       if (!Number.isFinite(config.lifeTime) || config.lifeTime <= 0) config.lifeTime = Infinity;
+      this._keepToOwnServer();
+    }
+
+    // ?css= (a stylesheet) and ?style= (CSS text), as OneSDK.ts:78-90 adds them, but a stylesheet
+    // only from this server and CSS text only when it loads nothing: either could otherwise send
+    // what the page shows to another site (attribute selectors, fonts), or set --one-sdk-*.
+    _addStyles(parameters) {
+      const css = parameters.get('css');
+      if (css) {
+        const address = ownAddress(css);
+        if (address) {
+          const link = document.createElement('link');
+          link.rel = 'stylesheet';
+          link.href = address;
+          document.head.appendChild(link);
+        } else {
+          console.warn('OneSDK: ?css= must name a stylesheet on this server; ignored:', css);
+        }
+      }
+      const style = parameters.get('style');
+      if (style) {
+        if (FETCHING_CSS.test(style)) {
+          console.warn('OneSDK: ?style= may not load anything (url(), @import, escapes); ignored');
+        } else {
+          const element = document.createElement('style');
+          element.textContent = style;
+          document.head.appendChild(element);
+        }
+      }
+    }
+
+    // Whatever was asked, the server is the page's own (see the top of this file).
+    _keepToOwnServer() {
+      const config = this._config;
+      const own = ownServer();
+      const asked = { host: config.host, port: config.port, protocol: config.protocol };
+      if (!OWN_PROTOCOLS.includes(config.protocol)) config.protocol = 'local';
+      config.host = own ? own.host : '';
+      config.port = own ? own.port : 0;
+      if (asked.host !== config.host || asked.port !== config.port || asked.protocol !== config.protocol) {
+        console.warn(`OneSDK: only the server that served this page is read (${config.protocol} on ${location.host}); `
+          + `${asked.protocol} on ${asked.host}:${asked.port} is not.`);
+      }
+      ['jsonPath', 'pathname'].forEach((key) => {
+        if (config[key] && !ownAddress(config[key])) {
+          console.warn(`OneSDK: ${key} must be on this server; ignored:`, config[key]);
+          config[key] = '';
+        }
+      });
     }
 
     subscribe(subscriber) {
@@ -142,12 +229,16 @@
       return parse ? parse(value.trim()) : value.trim();
     }
 
+    // As OneSDK.ts:306-318, but only colours pass: a value such as url(…) would load a picture.
     getCommentStyle(comment) {
       const style = {};
       const data = (comment && comment.data) || {};
       if (data.colors) {
-        style['--lcv-background-color'] = data.colors.bodyBackgroundColor;
-        style['--lcv-text-color'] = data.colors.bodyTextColor;
+        const colour = (value) => (COLOUR.test(String(value)) ? String(value) : undefined);
+        const background = colour(data.colors.bodyBackgroundColor);
+        const text = colour(data.colors.bodyTextColor);
+        if (background) style['--lcv-background-color'] = background;
+        if (text) style['--lcv-text-color'] = text;
         style['--lcv-comment-shadow'] = 'none';
       }
       if (data.isMember) style['--lcv-membership-color'] = '#2ba640';
@@ -164,9 +255,15 @@
 
     async connect() {
       if (this._connected || this._connecting) return;
+      if (!ownServer()) {
+        console.error('OneSDK: this page was not served by CommentBar\'s OneComme server '
+          + '(http://127.0.0.1, localhost or [::1]); it reads no comments. Open it from the server\'s address.');
+        return;
+      }
       this._connecting = true;
       await this.ready();
       this._connecting = false;
+      this._keepToOwnServer();
       if (this._config.protocol === 'ws' || this._config.protocol === 'local') {
         this._openSocket();
       } else {
@@ -180,16 +277,20 @@
     getPinnedComment() { return this._get('comments/pinned'); }
     getServices() { return this._get('services'); }
     getConfig() { return this._get('config'); }
-    get(url) { return fetch(url).then((response) => response.json()).then((data) => ({ data })); }
+    get(url) {
+      const address = ownAddress(url);
+      if (!address) return Promise.reject(new Error(`CommentBar: only this server is read, not ${url}`));
+      return fetch(address).then((response) => response.json()).then((data) => ({ data }));
+    }
     post() { return this._readOnly(); }
     put() { return this._readOnly(); }
     delete() { return this._readOnly(); }
     _readOnly() { return Promise.reject(new Error('CommentBar: this server is read-only')); }
 
-    _base() { return `http://${this._config.host}:${this._config.port}`; }
-
     _get(path) {
-      return fetch(`${this._base()}/api/${path}`).then((response) => {
+      const address = ownAddress(`/api/${path}`);
+      if (!address) return Promise.reject(new Error('CommentBar: this page was not served by the OneComme server'));
+      return fetch(address).then((response) => {
         if (!response.ok) throw new Error(`${path}: ${response.status}`);
         return response.json();
       });
@@ -200,7 +301,7 @@
       const query = Array.isArray(types) && types.length ? `?p=${encodeURIComponent(types.join(','))}` : '';
       let socket;
       try {
-        socket = new WebSocket(`ws://${this._config.host}:${this._config.port}/sub${query}`);
+        socket = new WebSocket(`ws://${location.host}/sub${query}`);
       } catch (error) {
         window.setTimeout(() => this._openSocket(), this._config.reconnectInterval);
         return;
@@ -224,11 +325,17 @@
 
     // The http protocol: the comment list read again and again, what changed told as messages.
     _poll(first, known) {
-      const address = this._config.jsonPath || `${this._base()}/api/comments`;
+      const address = ownAddress(this._config.jsonPath || this._config.pathname || '/api/comments');
+      if (!address) return;
       fetch(address).then((response) => response.json()).then((body) => {
-        const list = this._filter(Array.isArray(body) ? body : (body && body.comments) || []);
-        if (first) {
-          this._receive({ type: 'comments', data: { comments: list, options: { init: true } } });
+        const all = Array.isArray(body) ? body : (body && body.comments) || [];
+        const list = this._filter(all);
+        if (!first && !all.length) {
+          // An empty list is a clear (OneSDK.ts:379-383).
+          this._receive({ type: 'clear' });
+        } else if (first) {
+          // The first list is given as new comments, queued as any (OneSDK.ts:366-377).
+          this._receive({ type: 'comments', data: { comments: list } });
         } else {
           const gone = new Map(known);
           const fresh = [];

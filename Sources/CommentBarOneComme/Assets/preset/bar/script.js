@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The bar's look: new comments added at the bottom (OneSDK's diff mode), the oldest leaving at the
-// top, deletions and clears honoured, the pin shown above. The server escapes data.comment, so
-// it is put in as HTML; names go in as text.
+// top, deletions and clears honoured, the pin shown above. data.comment is rebuilt from its text
+// and https pictures (CommentParts), never put in as HTML; every other field goes in as text.
 (function () {
   'use strict';
   const KEEP = 30;
@@ -9,8 +9,9 @@
   const pin = document.getElementById('pin');
 
   function colour(comment) {
-    const c = comment.color || { r: 136, g: 136, b: 136 };
-    return `rgb(${c.r}, ${c.g}, ${c.b})`;
+    const c = comment.color || {};
+    const part = (value) => Math.min(Math.max(Number(value) || 0, 0), 255);
+    return comment.color ? `rgb(${part(c.r)}, ${part(c.g)}, ${part(c.b)})` : 'rgb(136, 136, 136)';
   }
 
   function shownName(data) {
@@ -30,6 +31,7 @@
     const mark = document.createElement('span');
     mark.className = 'mark';
     mark.style.background = colour(comment);
+    mark.title = String(comment.name || '');
     item.appendChild(mark);
     if (data.isFirstTime) {
       const first = document.createElement('span');
@@ -43,7 +45,13 @@
     item.appendChild(name);
     const text = document.createElement('span');
     text.className = 'text';
-    text.innerHTML = (data.paidText ? `${data.paidText} ` : '') + data.comment;
+    if (data.paidText) {
+      const paid = document.createElement('span');
+      paid.className = 'paid';
+      paid.textContent = `${data.paidText} `;
+      text.appendChild(paid);
+    }
+    text.appendChild(CommentParts.fragment(data.comment));
     item.appendChild(text);
     return item;
   }
@@ -64,7 +72,7 @@
     }
     pin.dataset.id = comment.data.id;
     pin.querySelector('.name').textContent = shownName(comment.data);
-    pin.querySelector('.text').innerHTML = comment.data.comment;
+    CommentParts.show(pin.querySelector('.text'), comment.data.comment);
     pin.hidden = false;
   }
 

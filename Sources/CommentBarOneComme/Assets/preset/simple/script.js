@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// OneSDK's "all" mode: every change gives the whole list, which Vue renders. The server escapes
-// data.comment, so v-html shows emotes as pictures and text as text.
-Vue.createApp({
+// OneSDK's "all" mode: every change gives the whole list, which Vue renders. data.comment goes
+// through v-comment (CommentParts: its text and https pictures rebuilt), never v-html; every other
+// field is text ({{ }}).
+const app = Vue.createApp({
   data() {
     return { comments: [], pinned: null };
   },
@@ -21,4 +22,11 @@ Vue.createApp({
     OneSDK.subscribe({ action: 'clear', callback: () => { this.pinned = null; } });
     OneSDK.connect();
   },
-}).mount('#app');
+});
+app.directive('comment', {
+  mounted(element, binding) { CommentParts.show(element, binding.value); },
+  updated(element, binding) {
+    if (binding.value !== binding.oldValue) CommentParts.show(element, binding.value);
+  },
+});
+app.mount('#app');
