@@ -2,8 +2,9 @@
 // The dock's ControlClient (the Qt 6 build's object) alone, for Tests/dock/test_dock_token.py: it
 // follows PORT with the token file PATH, as the panel does, until its state is WANTED or SECONDS
 // pass, then sends one command (POST /api/speech/skip, the panel's Skip) and waits for
-// its answer. Prints "state NAME" at each change, "command STATUS", and "final NAME".
-//   dock_client_probe --port N --token-file PATH --seconds S [--until STATE]
+// its answer; with --open, first "Open control page" (ControlClient::openPage). Prints "state NAME"
+// at each change, "open started" or "open refused: WHY", "command STATUS", and "final NAME".
+//   dock_client_probe --port N --token-file PATH --seconds S [--until STATE] [--open]
 #include "control-client.h"
 
 #include <QCoreApplication>
@@ -59,6 +60,14 @@ int main(int argc, char **argv)
 	client.follow(port);
 	client.setActive(true);
 	runUntil([&] { return !until.isEmpty() && QString::fromLatin1(name(client.state())) == until; }, seconds * 1000);
+	if (args.contains(QStringLiteral("--open"))) {
+		bool opened = false;
+		client.openPage([&](const QString &problem) {
+			std::printf("open %s\n", problem.isEmpty() ? "started" : qPrintable("refused: " + problem));
+			opened = true;
+		});
+		runUntil([&] { return opened; }, 5000);
+	}
 	bool answered = false;
 	client.post(QStringLiteral("/api/speech/skip"), QJsonObject(), [&](int status, const QJsonObject &, const QString &) {
 		std::printf("command %d\n", status);

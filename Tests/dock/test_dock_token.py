@@ -7,11 +7,14 @@ ControlClient, Qt 6 build) follows a port with a token file, as the panel does, 
   token) is sent nothing at all;
 - a token file others could read, or a symlink to one, is no token: nothing is sent with it;
 - the real API (Tests/dock/fake_control.py, which answers the hello as the renderer does) is
-  followed and commanded, also when the status file says the port is bound.
+  followed and commanded, also when the status file says the port is bound;
+- "Open control page" gives xdg-open a 0600 file leading to the one-time link, never the link (and
+  asks a squatter for none).
 
     PYTHONPATH=Tests python3 Tests/dock/test_dock_token.py --probe build/dock/test/dock_client_probe"""
 import argparse
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -20,6 +23,34 @@ import tempfile
 from control.squatter import Squatter
 from dock.fake_control import FakeControl
 from support.checks import check, finish
+from support.processes import wait_for
+
+
+class LinkingFake(FakeControl):
+    """The dock's fake API with POST /api/page-link too, answered as the renderer does
+    (Sources/CommentBarControl/ControlReading.swift: {"url", "expires_in"})."""
+
+    def command(self, path, body):
+        if path == "/api/page-link":
+            return 200, {"url": f"http://127.0.0.1:{self.port}/p/{'a' * 32}/?code={CODE}", "expires_in": 60}
+        return super().command(path, body)
+
+
+CODE = secrets.token_hex(16)
+
+
+def fake_xdg_open(work):
+    """A fake xdg-open first on PATH: records its command line, then the mode and text of the file
+    it was given (as the browser would read it). Returns (PATH, the record's path)."""
+    fakes = os.path.join(work, "bin")
+    os.makedirs(fakes)
+    record = os.path.join(work, "xdg-open.log")
+    with open(os.path.join(fakes, "xdg-open"), "w") as fake:
+        fake.write(f'#!/bin/sh\nlog="{record}"\ntr "\\0" " " < /proc/$$/cmdline >> "$log"; echo >> "$log"\n'
+                   'file="${1#file://}"\nif [ -f "$file" ]; then echo "mode $(stat -c %a "$file")" >> "$log"; '
+                   'cat "$file" >> "$log"; fi\n')
+    os.chmod(os.path.join(fakes, "xdg-open"), 0o755)
+    return fakes + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"), record
 
 
 def write_private(path, text, mode=0o600):
@@ -28,13 +59,13 @@ def write_private(path, text, mode=0o600):
     os.chmod(path, mode)
 
 
-def probe(binary, port, token_file, until, seconds=8):
+def probe(binary, port, token_file, until, seconds=8, extra=(), env=None):
     """The probe's output lines: its states, its command's status, its final state."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+    env = {**os.environ, **(env or {}), "QT_QPA_PLATFORM": "offscreen",
            # a proxy the user set must not see the dock's requests
            "http_proxy": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}
     run = subprocess.run([binary, "--port", str(port), "--token-file", token_file, "--seconds", str(seconds),
-                          "--until", until], env=env, capture_output=True, text=True, timeout=seconds + 30)
+                          "--until", until, *extra], env=env, capture_output=True, text=True, timeout=seconds + 30)
     return run.stdout.splitlines() + [f"exit {run.returncode}"]
 
 
@@ -46,18 +77,24 @@ def main():
         token = secrets.token_hex(32)
         token_file = os.path.join(work, "control-token")
         write_private(token_file, token + "\n")
-        real = FakeControl(token)
+        real = LinkingFake(token)
+        path, record = fake_xdg_open(work)
+        runtime = os.path.join(work, "runtime")
+        os.makedirs(runtime, mode=0o700)
+        opening = {"PATH": path, "XDG_RUNTIME_DIR": runtime}
         try:
             for mode in ("liar", "relay"):
                 squatter = Squatter(mode, relay_port=real.port)
                 try:
-                    lines = probe(args.probe, squatter.port, token_file, "NotRenderer")
+                    lines = probe(args.probe, squatter.port, token_file, "NotRenderer", extra=["--open"], env=opening)
                     check(any(r.startswith("GET /api/hello?nonce=") for r in squatter.received()),
                           f"{mode} squatter: the dock asked it to prove itself", "; ".join(lines))
                     check(not squatter.saw(token), f"{mode} squatter: never receives the token",
                           f"{len(squatter.received())} requests")
                     check("final NotRenderer" in lines and "command 0" in lines,
                           f"{mode} squatter: the dock says it is not the renderer and sends it no command", "; ".join(lines))
+                    check(any(line.startswith("open refused") for line in lines) and not os.path.exists(record),
+                          f"{mode} squatter: Open control page asks it for no link and opens nothing", "; ".join(lines))
                 finally:
                     squatter.close()
 
@@ -89,9 +126,22 @@ def main():
             # The real API (the fake that holds the token), with the port said bound by a live renderer.
             status = os.path.join(work, f"control-port-{real.port}.status")
             write_private(status, f"bound {os.getpid()}\n")
-            lines = probe(args.probe, real.port, token_file, "Live")
+            lines = probe(args.probe, real.port, token_file, "Live", extra=["--open"], env=opening)
             check("final Live" in lines and "command 200" in lines, "the real server is followed and commanded",
                   "; ".join(lines))
+            # "Open control page": xdg-open is given a private file that leads to the link, never the link.
+            check("open started" in lines, "Open control page starts xdg-open", "; ".join(lines))
+            check(wait_for(lambda: os.path.exists(record) and "</html>" in open(record).read(), 10),
+                  "xdg-open was run with a file it could read")
+            with open(record) as log:
+                command, mode, *page = log.read().splitlines()
+            check(re.search(rf"/xdg-open file://{re.escape(runtime)}/comment-bar/open-[0-9a-f]{{32}}\.html ?$", command)
+                  is not None and CODE not in command and "/p/" not in command,
+                  "xdg-open's command line holds the file, not the link nor its code", command)
+            check(mode == "mode 600", "the file is 0600", mode)
+            check(f"url=http://127.0.0.1:{real.port}/p/{'a' * 32}/?code={CODE}" in "\n".join(page),
+                  "the file sends the browser on to the one-time link")
+            check(os.stat(os.path.join(runtime, "comment-bar")).st_mode & 0o777 == 0o700, "its folder is 0700")
             check(any(entry["authorization"] == f"Bearer {token}" for entry in real.log),
                   "the real server gets the token")
         finally:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "control-client.h"
 #include "control-hello.h"
+#include "page-link-file.h"
 #include "port-status.h"
 #include "private-file.h"
 
@@ -10,6 +11,7 @@
 #include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QProcess>
 #include <QTimer>
 #include <QUrl>
 
@@ -139,6 +141,23 @@ void ControlClient::post(const QString &path, const QJsonObject &body, Answer an
 			await(net_->post(r, QJsonDocument(body).toJson(QJsonDocument::Compact)), answer);
 		},
 		answer);
+}
+
+void ControlClient::openPage(std::function<void(const QString &problem)> done)
+{
+	post(QStringLiteral("/api/page-link"), QJsonObject(),
+	     [this, done](int status, const QJsonObject &body, const QString &error) {
+		     if (status != 200)
+			     return done(error.isEmpty() ? QStringLiteral("the renderer answered %1").arg(status) : error);
+		     QString problem;
+		     const QString address = writePageLinkFile(pageLinkFolder(tokenPath_),
+							       body.value(QStringLiteral("url")).toString(), &problem);
+		     if (address.isEmpty())
+			     return done(problem);
+		     if (!QProcess::startDetached(QStringLiteral("xdg-open"), {address}))
+			     return done(QStringLiteral("xdg-open could not be started"));
+		     done(QString());
+	     });
 }
 
 void ControlClient::schedule(int ms)

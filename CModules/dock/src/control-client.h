@@ -59,6 +59,10 @@ public:
 
 	void get(const QString &pathAndQuery, Answer answer);
 	void post(const QString &path, const QJsonObject &body, Answer answer);
+	// "Open control page": a one-time link from the renderer (POST /api/page-link, after the
+	// hello), opened with xdg-open through a file only this user can read (page-link-file.h), so
+	// the link is in no command line. `done` gets an empty string once xdg-open started, else why not.
+	void openPage(std::function<void(const QString &problem)> done);
 
 	Listener on;
 
