@@ -112,7 +112,9 @@ def burst_events(start):
 class CommentXMLReadersTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        # Class cleanups run even when this fails half-way (tearDownClass would not).
         cls.folder = tempfile.mkdtemp(prefix="hcg-")
+        cls.addClassCleanup(shutil.rmtree, cls.folder, ignore_errors=True)
         # HTML5コメジェネ's folder: its page and setting.xml beside comment.xml, NiCommentGenerator's
         # folder inside it (it reads ../comment.xml).
         shutil.copytree(os.path.join(READERS, "hcg"), cls.folder, dirs_exist_ok=True)
@@ -122,43 +124,37 @@ class CommentXMLReadersTest(unittest.TestCase):
         with open(cls.path, "wb") as file:
             file.write(OLDER_FILE)
         cls.watcher = FileWatcher(cls.path)
+        cls.addClassCleanup(cls.watcher.stop)
         cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietFolder, directory=cls.folder))
         threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+        cls.addClassCleanup(cls.server.shutdown)
         cls.driver = chromium(language="ja")
+        cls.addClassCleanup(cls.driver.quit)
         cls.driver.get(f"http://127.0.0.1:{cls.server.server_port}/both.html?hcg=interval%3D{HCG_POLL_MS}")
         wait_until(lambda: cls.reader("hcg").get("settings") == "read", "HTML5コメジェネ's setting.xml read")
         wait_until(lambda: int(cls.reader("nicg").get("reads") or 0) >= 1, "NiCommentGenerator's first read")
 
         cls.relays = [Relay(), Relay()]
+        for relay in cls.relays:
+            cls.addClassCleanup(relay.close)
         feeds = [{"value": f"ws://127.0.0.1:{relay.port}/chat"} for relay in cls.relays]
         cls.bar = Bar({"service": "websocket", "feeds": feeds, "comment_xml_path": cls.path})
+        cls.addClassCleanup(cls.bar.stop)
         wait_until(lambda: all(relay.clients for relay in cls.relays), "the bar to connect to both relays", timeout=30)
-        # NiCommentGenerator reads the folder at least three times more with the bar running: whatever
-        # the bar wrote when it started, it has seen.
+        # NiCommentGenerator reads the folder three times more with the bar running: whatever the bar
+        # wrote when it started, it has seen.
         reads = int(cls.reader("nicg")["reads"])
         wait_until(lambda: int(cls.reader("nicg")["reads"]) >= reads + 3, "NiCommentGenerator reading on")
 
         cls.burst_start = time.time()
-        cls.events = burst_events(cls.burst_start)
-        for stream, event in cls.events:
+        for stream, event in burst_events(cls.burst_start):
             cls.relays[stream].send(event)
-        cls.burst_seconds = time.time() - cls.burst_start
-        print(f"\n  {BURST} comments sent in {cls.burst_seconds * 1000:.0f} ms", file=sys.stderr)
-        # Both readers show all 30 (or the test says what they showed), then a moment for any extra.
+        print(f"\n  {BURST} comments sent in {(time.time() - cls.burst_start) * 1000:.0f} ms", file=sys.stderr)
+        # Both readers show all 30 (or the tests say what they showed), then a moment for any extra.
         wait_for(lambda: all(len(cls.reader(name)["shown"]) >= BURST for name in ("hcg", "nicg")), 30, 0.2)
         time.sleep(1.5)
         cls.watcher.stop()
         cls.final = cls.watcher.versions[-1][1] if cls.watcher.versions else []
-
-    @classmethod
-    def tearDownClass(cls):
-        for step in (lambda: cls.watcher.stop(), lambda: cls.driver.quit(), lambda: cls.bar.stop(),
-                     lambda: [relay.close() for relay in cls.relays], lambda: cls.server.shutdown(),
-                     lambda: shutil.rmtree(cls.folder, ignore_errors=True)):
-            try:
-                step()
-            except AttributeError:
-                pass  # setUpClass failed before making it
 
     @classmethod
     def reader(cls, name):
@@ -179,21 +175,21 @@ class CommentXMLReadersTest(unittest.TestCase):
         rows = [row for row in self.final if (row[2], row[3]) not in older]
         return sorted(rows, key=lambda row: int(row[0] or 0))
 
-    def test_1_the_older_rows_stay_in_every_version_of_the_file(self):
+    def test_01_the_older_rows_stay_in_every_version_of_the_file(self):
         kept = [(when, handle, text) for _, when, handle, text in OLDER_ROWS]
-        self.assertGreater(len(self.watcher.versions), 1, "the bar never wrote comment.xml")
+        self.assertGreater(len(self.watcher.versions), 1, f"the bar never wrote comment.xml: {self.bar.lines('comment.xml')}")
         for index, (_, rows) in enumerate(self.watcher.versions):
             self.assertEqual([(when, handle, text) for _, when, handle, text in rows[:len(kept)]], kept,
                              f"version {index} of comment.xml lost the rows it had before the bar started")
 
-    def test_2_no_version_is_an_empty_log_and_every_one_parses(self):
+    def test_02_no_version_is_an_empty_log_and_every_one_parses(self):
         self.assertEqual(self.watcher.unreadable, [])
         for index, (root, rows) in enumerate(self.watcher.versions):
             self.assertEqual(root, "log", f"version {index}")
             self.assertTrue(rows, f"version {index} of comment.xml is an empty <log>")
         self.assertEqual(self.reader("nicg")["empty"], "0", "NiCommentGenerator read an empty <log>")
 
-    def test_3_the_burst_is_numbered_and_timed_for_the_readers(self):
+    def test_03_the_burst_is_numbered_for_the_readers(self):
         rows = self.new_rows()
         markers = [f"burst {i:02d}" for i in range(BURST)]
         self.assertEqual(sorted(marker for marker in markers for row in rows if marker in row[3]), markers,
@@ -202,15 +198,13 @@ class CommentXMLReadersTest(unittest.TestCase):
         self.assertTrue(all(len(no) == 10 and no.isdigit() for no in numbers), f"`no` zero-padded to 10 digits: {numbers}")
         self.assertEqual(numbers, sorted(set(numbers)), "`no` strictly increasing, as strings")
         self.assertGreater(int(numbers[0]), max(int(no) for no, *_ in OLDER_ROWS), "numbering goes on after the older rows")
-        times = [row[1] for row in rows]
+
+    def test_04_the_burst_is_timed_when_written(self):
+        times = [row[1] for row in self.new_rows()]
         self.assertEqual(times, sorted(times), "`time` never goes back")
         self.assertGreaterEqual(int(times[0]), int(self.burst_start), "`time` is the second of writing, not the sent time")
-        for _, _, handle, text in rows:
-            self.assertTrue(text.strip(), f"an empty text for {handle}")
-            self.assertFalse(text.startswith("/"), f"a leading / in {text!r}")
-            self.assertFalse(set(handle) & set("{}[]"), f"HTML5コメジェネ's colour or skin marks in {handle!r}")
 
-    def test_4_each_write_adds_rows_only_in_a_later_second(self):
+    def test_05_each_write_adds_rows_only_in_a_later_second(self):
         seen = {}
         for index, (_, rows) in enumerate(self.watcher.versions):
             if seen:
@@ -220,29 +214,37 @@ class CommentXMLReadersTest(unittest.TestCase):
                     self.assertGreater(row[1], latest, f"version {index} added {row} in a second already written")
             seen.update({(row[2], row[3]): row[1] for row in rows})
 
+    def test_06_no_text_is_empty_or_a_command_and_no_name_holds_a_mark(self):
+        for _, _, handle, text in self.new_rows():
+            self.assertTrue(text.strip(), f"an empty text for {handle}")
+            self.assertFalse(text.startswith("/"), f"a leading / in {text!r}")
+            self.assertFalse(set(handle) & set("{}[]"), f"HTML5コメジェネ's colour or skin marks in {handle!r}")
+
     def assert_shows_the_burst(self, name, text_of):
         shown = self.reader(name)["shown"]
         expected = [(row[0], text_of(row[3])) for row in self.new_rows()]
         self.assertEqual([(item["no"], item["text"] if "text" in item else item["line"]) for item in shown], expected,
                          f"{name} must show every comment of the burst once, in the order written")
 
-    def test_5_html5_comment_generator_shows_every_comment_once_in_order(self):
+    def test_07_html5_comment_generator_shows_every_comment_once_in_order(self):
         # Its page trims the text it draws (CommentGenerator.html 0.0.8a:309).
         self.assert_shows_the_burst("hcg", lambda text: text.strip())
 
-    def test_6_nicommentgenerator_shows_every_comment_once_in_order(self):
+    def test_08_nicommentgenerator_shows_every_comment_once_in_order(self):
         self.assert_shows_the_burst("nicg", lambda text: text)
 
-    def test_7_no_name_picks_a_colour_or_a_skin(self):
-        handles = {row[0]: row[2] for row in self.new_rows()}
-        for item in self.reader("hcg")["shown"]:
-            self.assertEqual((item["handle"], item["colour"], item["skin"]), (handles.get(item["no"]), "", ""), item)
+    def test_09_a_name_with_marks_picks_no_colour_or_skin(self):
+        row = next((row for row in self.new_rows() if "burst 07" in row[3]), None)
+        self.assertIsNotNone(row, "the marked name's comment is not in the file")
+        shown = [item for item in self.reader("hcg")["shown"] if item["no"] == row[0]]
+        self.assertEqual([(item["handle"], item["colour"], item["skin"]) for item in shown], [(row[2], "", "")],
+                         "HTML5コメジェネ shows the name as written, in no colour or skin of the viewer's choosing")
 
-    def test_8_neither_reader_failed(self):
-        for name in ("hcg", "nicg"):
-            self.assertEqual(self.reader(name)["errors"], [], name)
+    def test_10_neither_reader_failed_or_hid_a_comment(self):
+        self.assertEqual(self.reader("hcg")["errors"], [], "HTML5コメジェネ")
         self.assertEqual(self.reader("hcg")["hidden"], [], "HTML5コメジェネ hid a comment")
-
+        errors = self.reader("nicg")["errors"]
+        self.assertEqual(errors[:3], [], f"NiCommentGenerator ({len(errors)} errors)")
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
