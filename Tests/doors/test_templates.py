@@ -412,6 +412,8 @@ class TemplatesTest(unittest.TestCase):
                 self.assertTrue(self.visitor.find_elements(By.CSS_SELECTOR, f'[data-id="{id}"]'),
                                 f"{what}: its own server's comment is not shown")
                 self.assert_only_own_server_asked(what)
+                config = self.visitor.execute_script("return [OneSDK.config.host, OneSDK.config.port]")
+                self.assertEqual(config, ["127.0.0.1", self.port], f"{what}: OneSDK.config names another server")
 
     def test_11_markup_in_every_field_from_the_own_server_is_text(self):
         hostile = self.hostile.origin
