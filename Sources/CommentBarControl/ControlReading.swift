@@ -7,6 +7,16 @@ extension ControlRoutes {
     struct CommentsBody: Codable {
         var version = ControlEvent.version
         var comments: [ControlEvent]
+        /// The `delete`, `ban` and `clear` events after `since` (as `/api/events` sends them), so
+        /// a polling client drops those rows too; `removedComplete` false: some were no longer
+        /// kept, and the client should read everything again (`since=0`).
+        var removed: [ControlEvent]
+        var removedComplete: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case version, comments, removed
+            case removedComplete = "removed_complete"
+        }
     }
 
     struct SearchBody: Codable {
@@ -41,8 +51,12 @@ extension ControlRoutes {
               let since = number(query["since"], default: 0, in: 0...Int.max) else {
             return .error(.badRequest, "since and limit are whole numbers (limit at most \(Self.maxLimit))")
         }
-        guard let events = try? await hub.run({ $0.comments(since: since, limit: limit) }) else { return unavailable }
-        return .json(CommentsBody(comments: events))
+        guard let body = try? await hub.run({ hub -> CommentsBody in
+            let removals = hub.removals(since: since)
+            return CommentsBody(comments: hub.comments(since: since, limit: limit), removed: removals.events,
+                                removedComplete: removals.complete)
+        }) else { return unavailable }
+        return .json(body)
     }
 
     /// One search at a time per client (the page's Search button waits for it; a second one

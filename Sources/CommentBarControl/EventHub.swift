@@ -8,7 +8,8 @@ import NIOWebSocket
 /// The event API's state, kept on the server's one event loop (every call is made there): the
 /// events' sequence, the newest comments (for `/api/comments`, the page's first view, pinning
 /// and, without a chat log, search), the pin now shown, and the WebSocket clients, each sent
-/// every event as one text message.
+/// every event as one text message. It also keeps the newest moderation events (deletions,
+/// bans, clears), so a client that polls `/api/comments?since=` learns what went too.
 final class EventHub: PushSocketOwner {
     let eventLoop: any EventLoop
     private let log: Logger?
@@ -22,8 +23,17 @@ final class EventHub: PushSocketOwner {
         var line: ChatLine
     }
 
+    /// The newest moderation events kept: a polling client (the dock, every 500 ms) reads them
+    /// long before a thousand more come.
+    static let removedLimit = 1000
+
     private(set) var seq = 0
     private var recent = CircularBuffer<Recent>(initialCapacity: 64)
+    /// Deletions, bans and clears, oldest first (the newest `removedLimit`).
+    private var removed = CircularBuffer<ControlEvent>(initialCapacity: 16)
+    /// The newest moderation event no longer kept (0: none was dropped): a client whose `since`
+    /// is below it may have missed one.
+    private var removedForgotten = 0
     private var clients: [ObjectIdentifier: PushSocket] = [:]
     /// The pinned comment's event, while one is pinned.
     private(set) var pin: ControlEvent.Pin?
@@ -61,6 +71,7 @@ final class EventHub: PushSocketOwner {
     }
 
     private func remember(_ event: ControlEvent, line: ChatLine?) {
+        keepIfRemoval(event)
         switch event.body {
         case .comment(let comment), .gift(let comment):
             guard let line else { return }
@@ -93,6 +104,16 @@ final class EventHub: PushSocketOwner {
         }
     }
 
+    private func keepIfRemoval(_ event: ControlEvent) {
+        switch event.body {
+        case .delete, .ban, .clear:
+            if removed.count >= Self.removedLimit { removedForgotten = removed.removeFirst().seq }
+            removed.append(event)
+        default:
+            break
+        }
+    }
+
     /// A stream's entry (bounded: a bar reads a handful of streams).
     private func update(_ platform: String, _ channel: String, _ change: (inout StreamState) -> Void) {
         if let index = streams.firstIndex(where: { $0.platform == platform && $0.channel == channel }) {
@@ -114,6 +135,14 @@ final class EventHub: PushSocketOwner {
         eventLoop.assertInEventLoop()
         let after = recent.filter { $0.event.seq > (since ?? 0) }
         return after.suffix(max(0, limit)).map(\.event)
+    }
+
+    /// The deletions, bans and clears after event `since`, oldest first, and whether that is
+    /// every one of them (false: some were dropped to keep memory bounded; a client then reads
+    /// everything anew).
+    func removals(since: Int) -> (events: [ControlEvent], complete: Bool) {
+        eventLoop.assertInEventLoop()
+        return (removed.filter { $0.seq > since }, since >= removedForgotten)
     }
 
     /// The row of the comment the event API gave as `id`, if it is among the newest.

@@ -279,6 +279,74 @@ class ControlPageTest(unittest.TestCase):
         self.assertIn(("/api/viewer", {**viewer, "hidden": True}), self.seen)
         self.bar.wait_log("control: viewer websocket/relay1/bob: hidden")
 
+    def test_3b_a_viewers_voice_is_set_from_the_page(self):
+        self.relay.comment("voice1", "Vera", "read me in another voice")
+        self.wait_for(lambda: self.row("voice1"), "Vera's comment")
+        self.posts()
+        self.row("voice1").find_element(By.CSS_SELECTOR, "button.voice").click()
+        field = self.driver.find_element(By.ID, "viewer-voice")
+        self.wait_for(lambda: field.is_displayed(), "the voice dialog")
+        self.assertEqual(self.driver.switch_to.active_element, field, "the dialog's field has the focus")
+        self.assertFalse(self.driver.find_element(By.ID, "viewer-nickname").is_displayed())
+        self.assertIn("VOICEVOX", self.driver.find_element(By.CSS_SELECTOR, 'label[for="viewer-voice"]').text,
+                      "the dialog says what a voice is")
+        field.send_keys("ja+f3")
+        self.shot("page-voice-dialog.png")
+        field.send_keys(Keys.ENTER)
+        viewer = {"platform": "websocket", "channel": "relay1", "user": "vera"}
+        self.wait_for(lambda: ("/api/viewer", {**viewer, "voice": "ja+f3"}) in self.posts_seen(), "the voice command")
+        self.bar.wait_log('control: viewer websocket/relay1/vera: voice "ja+f3"')
+
+    def comments_since(self, since):
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/comments?since={since}&limit=1000",
+                                         headers={"Authorization": f"Bearer {self.token}"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return json.load(answer)
+
+    def state_seq(self):
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/state",
+                                         headers={"Authorization": f"Bearer {self.token}"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return json.load(answer)["seq"]
+
+    def test_3c_deletions_bans_and_clears_reach_the_page_and_a_polling_client(self):
+        since = self.state_seq()
+        for id, user, text in (("mod1", "Alice", "delete me"), ("mod2", "Troll", "spam one"),
+                               ("mod3", "Troll", "spam two"), ("mod4", "Carol", "I stay")):
+            self.relay.comment(id, user, text)
+        self.wait_for(lambda: self.row("mod4"), "the comments")
+        self.relay.send({"type": "delete", "id": "mod1"})
+        self.relay.send({"type": "delete", "user": "TROLL"})  # a ban: the user compared case-blind
+        self.wait_for(lambda: not self.driver.find_elements(By.CSS_SELECTOR, 'li.comment[data-id^="mod"]:not([data-id="mod4"])'),
+                      "the deleted and banned rows to leave the page")
+        polled = self.comments_since(since)
+        self.assertEqual([c["id"] for c in polled["comments"]], ["mod4"], "what was removed is not served")
+        self.assertEqual([(e["type"], e.get("id"), e.get("user"), e["platform"], e["channel"]) for e in polled["removed"]],
+                         [("delete", "mod1", None, "websocket", "relay1"), ("ban", None, "TROLL", "websocket", "relay1")],
+                         "a polling client learns what was removed since")
+        self.assertTrue(polled["removed_complete"])
+        self.assertTrue(all(e["seq"] > since for e in polled["removed"]))
+        newest = max(e["seq"] for e in polled["comments"] + polled["removed"])
+        self.assertEqual(self.comments_since(newest)["removed"], [], "nothing removed after the newest event")
+
+        self.relay.send({"type": "clear"})
+        self.relay.comment("mod5", "Dave", "after the clear")
+        self.wait_for(lambda: self.row("mod5"), "the comment after the clear")
+        self.wait_for(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#chat li.comment")) == 1, "the clear to empty the page")
+        polled = self.comments_since(newest)
+        self.assertEqual([e["type"] for e in polled["removed"]], ["clear"])
+        self.assertEqual([c["id"] for c in polled["comments"]], ["mod5"])
+
+    def test_3d_the_removals_kept_are_bounded_and_a_client_told_when_it_missed_some(self):
+        since = self.state_seq()
+        for index in range(1001):
+            self.relay.send({"type": "delete", "id": f"gone{index}"})
+        self.wait_for(lambda: self.comments_since(since)["removed"][-1].get("id") == "gone1000", "the 1001 deletions", poll=0.2)
+        polled = self.comments_since(since)
+        self.assertEqual(len(polled["removed"]), 1000, "the server keeps the newest 1000 removals")
+        self.assertFalse(polled["removed_complete"], "a client that asks from before them is told it missed one")
+        self.assertTrue(self.comments_since(polled["removed"][0]["seq"] - 1)["removed_complete"])
+
     def posts_seen(self):
         self.seen = getattr(self, "seen", []) + self.posts()
         return self.seen
@@ -378,6 +446,7 @@ class ControlPageTest(unittest.TestCase):
         try:
             self.wait_for(lambda: japanese.find_elements(By.CSS_SELECTOR, "li.comment button.pin"), "rows")
             self.assertEqual(japanese.find_element(By.CSS_SELECTOR, "li.comment button.pin").text, "固定")
+            self.assertEqual(japanese.find_element(By.CSS_SELECTOR, "li.comment button.voice").text, "声")
             self.assertEqual(japanese.find_element(By.ID, "speech-skip").text, "スキップ")
             japanese.save_screenshot(os.path.join(SHOTS, "page-ja.png"))
         finally:

@@ -16,6 +16,7 @@
     unpin: ['Unpin', '固定解除'],
     nickname: ['Nickname', 'コテハン'],
     colour: ['Colour', '色'],
+    voice: ['Voice', '声'],
     hide: ['Hide', '非表示'],
     show: ['Show', '表示'],
     searchLabel: ['Search the chat log', 'チャットログを検索'],
@@ -26,6 +27,8 @@
     nicknameLabel: ['Nickname (up to 16 characters; empty: none)', 'コテハン（16文字まで。空欄で解除）'],
     colourLabel: ['Name colour', '名前の色'],
     colourNone: ["the platform's colour", 'プラットフォームの色'],
+    voiceLabel: ['Voice: an eSpeak NG voice (ja+f3), a VOICEVOX speaker id (3), a 棒読みちゃん number or an Open JTalk .htsvoice file, as the source\'s speech engine takes; empty: the source\'s voice',
+      '声: eSpeak NGの声（ja+f3）、VOICEVOXの話者ID（3）、棒読みちゃんの声番号、Open JTalkの.htsvoiceファイル（ソースの読み上げエンジンに合わせて）。空欄でソースの声'],
     save: ['Save', '保存'],
     cancel: ['Cancel', 'キャンセル'],
     first: ['first', '初見'],
@@ -44,6 +47,7 @@
     unpinLabel: ['Unpin this comment', 'このコメントの固定を解除'],
     nicknameFor: ['Set a nickname for', 'コテハンを設定:'],
     colourFor: ['Set a name colour for', '名前の色を設定:'],
+    voiceFor: ['Set a voice for', '読み上げの声を設定:'],
     hideLabel: ['Hide this viewer\'s comments', 'この視聴者のコメントを非表示'],
     showLabel: ['Show this viewer\'s comments again', 'この視聴者のコメントを再表示']
   };
@@ -188,6 +192,7 @@
       pin,
       button('nickname', T.nickname, T.nicknameFor + ' ' + who, () => openViewerDialog(c, 'nickname')),
       button('colour', T.colour, T.colourFor + ' ' + who, () => openViewerDialog(c, 'colour')),
+      button('voice', T.voice, T.voiceFor + ' ' + who, () => openViewerDialog(c, 'voice')),
       button('hide', T.hide, T.hideLabel, () => toggleHidden(c))
     );
     row.append(actions);
@@ -324,13 +329,10 @@
     socket.addEventListener('open', async () => {
       $('connection').textContent = T.connected;
       retryDelay = 1000;
-      // What came while there was no connection: comments after the last event seen. Events
-      // arriving meanwhile wait, so the rows stay in order.
+      // What came while there was no connection: comments, deletions, bans and clears after the
+      // last event seen. Events arriving meanwhile wait, so the rows stay in order.
       catchingUp = true;
-      try {
-        const missed = await get('api/comments?limit=' + MAX_ROWS + '&since=' + lastSeq);
-        for (const event of missed.comments) { handle(event); }
-      } catch (error) { notice(T.failed); }
+      try { await catchUp(); } catch (error) { notice(T.failed); }
       catchingUp = false;
       for (const event of waiting.splice(0)) { handle(event); }
     });
@@ -349,6 +351,20 @@
       setTimeout(start, retryDelay);
       retryDelay = Math.min(retryDelay * 2, 10000);
     });
+  }
+
+  // The comments and removals after the last event seen, in the order they happened. When the
+  // server no longer keeps every removal since then, the rows are read anew from the start.
+  async function catchUp() {
+    let missed = await get('api/comments?limit=' + MAX_ROWS + '&since=' + lastSeq);
+    if (missed.removed_complete === false && lastSeq > 0) {
+      removeRows(() => true);
+      lastSeq = 0;
+      missed = await get('api/comments?limit=' + MAX_ROWS + '&since=0');
+    }
+    const removals = (missed.removed || []).filter((event) => event.seq > lastSeq);
+    const events = missed.comments.concat(removals).sort((a, b) => a.seq - b.seq);
+    for (const event of events) { handle(event); }
   }
 
   async function start() {
@@ -383,16 +399,25 @@
     });
   }
 
+  // The dialog's title and first field for each viewer choice.
+  const VIEWER_FIELDS = {
+    nickname: { title: 'nicknameFor', focus: 'viewer-nickname' },
+    colour: { title: 'colourFor', focus: 'viewer-colour' },
+    voice: { title: 'voiceFor', focus: 'viewer-voice' }
+  };
+
   function openViewerDialog(c, field) {
     dialogTarget = { comment: c, field: field };
-    $('viewer-title').textContent = (field === 'nickname' ? T.nicknameFor : T.colourFor) + ' ' + describe(c);
-    $('viewer-nickname-row').hidden = field !== 'nickname';
-    $('viewer-colour-row').hidden = field !== 'colour';
+    $('viewer-title').textContent = T[VIEWER_FIELDS[field].title] + ' ' + describe(c);
+    for (const name of Object.keys(VIEWER_FIELDS)) { $('viewer-' + name + '-row').hidden = field !== name; }
     $('viewer-nickname').value = c.nickname || '';
     $('viewer-colour').value = colourOf(c.colour) || '#ffb300';
     $('viewer-colour-none').checked = false;
+    // The events do not say a viewer's voice: the field starts empty (saving it empty goes back
+    // to the source's voice).
+    $('viewer-voice').value = '';
     $('viewer-dialog').showModal();
-    (field === 'nickname' ? $('viewer-nickname') : $('viewer-colour')).focus();
+    $(VIEWER_FIELDS[field].focus).focus();
   }
 
   $('viewer-dialog').addEventListener('close', () => {
@@ -403,6 +428,8 @@
     const body = { platform: c.platform, channel: c.channel, user: c.user };
     if (target.field === 'nickname') {
       body.nickname = $('viewer-nickname').value.trim();
+    } else if (target.field === 'voice') {
+      body.voice = $('viewer-voice').value.trim();
     } else {
       body.colour = $('viewer-colour-none').checked ? '' : $('viewer-colour').value;
     }
