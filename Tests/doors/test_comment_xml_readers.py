@@ -170,9 +170,10 @@ class CommentXMLReadersTest(unittest.TestCase):
         """, name)
 
     def new_rows(self):
-        """The burst's rows in the last file, by `no`."""
+        """The burst's rows in the last file, by `no` (all 30, or the test fails here)."""
         older = {(handle, text) for _, _, handle, text in OLDER_ROWS}
         rows = [row for row in self.final if (row[2], row[3]) not in older]
+        self.assertEqual(len(rows), BURST, f"the burst's rows in the last comment.xml: {rows}")
         return sorted(rows, key=lambda row: int(row[0] or 0))
 
     def test_01_the_older_rows_stay_in_every_version_of_the_file(self):
