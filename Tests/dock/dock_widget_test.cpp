@@ -401,6 +401,18 @@ void moderation(Test &t)
 	listed = waitFor([&] { return model->rowOf("d7") >= 0; }, 3000);
 	check(listed && model->rowCount() == 1, "a clear empties the list; the comment after it is the one row",
 	      QStringLiteral("%1 rows, last %2").arg(model->rowCount()).arg(lastRow(model)));
+
+	// More removals than the server keeps came since the last poll (removed_complete false): the
+	// dock reads every row anew, so the removal it was not told of is honoured too.
+	addComments(t.portA, {comment("f1", "Frank", "removed unseen")});
+	waitFor([&] { return model->rowOf("f1") >= 0; }, 3000);
+	moderate(t.portA, "delete", QJsonObject{{"id", "f1"}, {"forgotten", true}});
+	addComments(t.portA, {comment("f2", "Grace", "after a removal the server forgot")});
+	listed = waitFor([&] { return model->rowOf("f2") >= 0 && model->rowOf("d7") >= 0; }, 3000);
+	check(listed && model->rowOf("f1") < 0 && model->rowCount() == 2,
+	      "told that it missed removals, the dock reads the chat anew: the forgotten deletion's row goes, the rest stay",
+	      QStringLiteral("f1 at %1, f2 at %2, d7 at %3, %4 rows").arg(model->rowOf("f1")).arg(model->rowOf("f2"))
+		      .arg(model->rowOf("d7")).arg(model->rowCount()));
 }
 
 void keptRows(Test &t)

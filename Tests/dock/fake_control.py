@@ -10,6 +10,8 @@ The test drives it through routes of its own under /fake/ (no token; never part 
     POST /fake/delete    {"id"}             a moderator deleted that comment (a delete event)
     POST /fake/ban       {"user"}           that viewer's comments went (a ban event; the user compared case-blind)
     POST /fake/clear     {}                 every comment of the stream went (a clear event)
+    POST /fake/delete    {"id", "forgotten": true}   a deletion the server no longer keeps (as when more than
+                                            1000 came since): /api/comments says removed_complete false
     POST /fake/restart   {}                 a server that started again: seq from 1, its comments resent as history
     POST /fake/stall     {"on": true|false} /api/ requests wait (a renderer that stops answering)
     GET  /fake/log                          every /api/ request: method, path, authorization, body
@@ -37,6 +39,7 @@ class FakeControl:
         # delete, ban and clear events, oldest first: /api/comments?since= gives those after since as
         # "removed", as the renderer's EventHub does (Sources/CommentBarControl/EventHub.swift)
         self.removed = []
+        self.forgotten = 0  # the newest removal no longer kept (EventHub's removedForgotten)
         self.pin = None
         self.paused = False
         self.log = []
@@ -116,7 +119,8 @@ class FakeControl:
             limit = int(query.get("limit", ["100"])[0])
             after = [c for c in self.comments if c["seq"] > since]
             removed = [event for event in self.removed if event["seq"] > since]
-            return 200, {"version": 1, "comments": after[-limit:], "removed": removed, "removed_complete": True}
+            return 200, {"version": 1, "comments": after[-limit:], "removed": removed,
+                         "removed_complete": since >= self.forgotten}
         if path == "/api/search":
             text = query.get("q", [""])[0]
             found = [c for c in self.comments if text in c["text"] or text in c["name"]]
@@ -177,11 +181,14 @@ class FakeControl:
         self.comments.append(event)
         del self.comments[:-KEPT]
 
-    def remove(self, event, takes):
+    def remove(self, event, takes, forgotten=False):
         """Publishes a delete, ban or clear EVENT; the comments it TAKES are no longer served (as the
         renderer's EventHub forgets them)."""
         self.seq += 1
-        self.removed.append({"version": 1, "seq": self.seq, "platform": "twitch", "channel": "fake", **event})
+        if forgotten:
+            self.forgotten = self.seq
+        else:
+            self.removed.append({"version": 1, "seq": self.seq, "platform": "twitch", "channel": "fake", **event})
         del self.removed[:-KEPT]
         self.comments = [c for c in self.comments if not takes(c)]
         return {"seq": self.seq}
@@ -193,7 +200,8 @@ class FakeControl:
                     self.add(comment)
                 return {"seq": self.seq}
             if path == "/fake/delete":
-                return self.remove({"type": "delete", "id": body["id"]}, lambda c: c["id"] == body["id"])
+                return self.remove({"type": "delete", "id": body["id"]}, lambda c: c["id"] == body["id"],
+                                   forgotten=body.get("forgotten", False))
             if path == "/fake/ban":
                 user = body["user"].lower()
                 return self.remove({"type": "ban", "user": body["user"]}, lambda c: c["user"].lower() == user)
@@ -201,6 +209,7 @@ class FakeControl:
                 return self.remove({"type": "clear"}, lambda c: True)
             if path == "/fake/restart":
                 old, self.comments, self.seq, self.pin, self.removed = self.comments, [], 0, None, []
+                self.forgotten = 0
                 for comment in old:
                     self.add({k: v for k, v in comment.items() if k not in ("seq", "history")}, history=True)
                 return {"seq": self.seq}
