@@ -4,7 +4,9 @@ import Glibc
 import Logging
 import Synchronization
 
-/// Opens a URL in the user's default browser with `xdg-open URL`: a child process of the
+/// Opens an address in the user's default browser with `xdg-open ADDRESS` (the control page's:
+/// a `file://` address of a private file that leads to the one-time link, `PageTrampoline`, since
+/// a command line is public): a child process of the
 /// renderer's one supervisor (`ChildProcess`: no shell, the URL one argument, stdin, stdout and
 /// stderr on /dev/null, no other descriptor of the renderer), reaped when it ends and killed if
 /// it is still there after `timeLimit`; one at a time.

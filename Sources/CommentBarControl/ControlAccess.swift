@@ -8,6 +8,8 @@ struct ControlAccess: Sendable {
     let port: Int
     let token: TokenWatch
     let sessions: PageSessions
+    /// Where the page's link files are (`PageTrampoline`; nil: its default folder).
+    var linkFileFolder: String? = nil
 
     /// The host names a request may give: this server's own loopback addresses, with its port.
     var allowedHosts: [String] { ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"] }

@@ -32,6 +32,8 @@ public final class ControlHook: Sendable {
         var announcedPin: String?
         /// The last start or stop, which the next one waits for.
         var lastChange: Task<Void, Never>?
+        /// The port whose status file says we cannot bind it (nil: none).
+        var saidUnbound: Int?
         /// The next try of a start that failed, while it waits.
         var retry: Task<Void, Never>?
         var backoff: Backoff
@@ -48,6 +50,9 @@ public final class ControlHook: Sendable {
         self.log = log
         self.backend = backend
         self.tokenFolder = tokenFolder
+        var options = options
+        // Tests give a token folder of their own: the page's link files go there too.
+        if options.linkFileFolder == nil { options.linkFileFolder = tokenFolder }
         self.options = options
         problems = ProblemReporter(log: log, changed: changed)
         self.opener = opener ?? BrowserOpener(log: log)
@@ -119,6 +124,12 @@ public final class ControlHook: Sendable {
                 $0.serving = nil
             }
             log.info("control page: off (port \(running.port) closed)")
+            ControlPortStatus.remove(port: serving ?? 0, folder: tokenFolder)
+        }
+        // A port that was wanted but never bound (the settings moved on) is no longer said unbound.
+        if let said = state.withLock({ $0.saidUnbound }), said != wanted {
+            ControlPortStatus.remove(port: said, folder: tokenFolder)
+            state.withLock { $0.saidUnbound = nil }
         }
         guard let port = wanted else {
             problems.report(nil)
@@ -146,6 +157,7 @@ public final class ControlHook: Sendable {
             }
             guard stillWanted else { return await server.stop() }
             log.info("control page: on port \(server.port) (\(server.addresses.joined(separator: ", ")))")
+            tellStatus(bound: true, port: port)
             state.withLock { $0.backoff.reset() }
             problems.forgetLogged()
             problems.report(nil)
@@ -158,7 +170,18 @@ public final class ControlHook: Sendable {
     /// and the next try.
     private func failed(_ problem: String, port: Int) {
         if problems.report(problem) { log.info("control page: trying again until it works or the settings change") }
+        tellStatus(bound: false, port: port)
         retryLater(port)
+    }
+
+    /// The port's status file (`ControlPortStatus`): the dock does not poll a port we could not bind.
+    private func tellStatus(bound: Bool, port: Int) {
+        state.withLock { $0.saidUnbound = bound ? nil : port }
+        do throws(PrivateFiles.Problem) {
+            try ControlPortStatus.write(bound: bound, port: port, folder: tokenFolder)
+        } catch {
+            log.warning("control page: cannot tell the dock the port's state: \(error.description)")
+        }
     }
 
     /// The bar's streams (a new feed started): events name them by the origin's index.
@@ -230,14 +253,19 @@ public final class ControlHook: Sendable {
         return streams[index]
     }
 
-    /// Opens the page in the default browser (the source's "Open control page" button): its
-    /// address carries a one-time code, never the token (`xdg-open`'s command line is public).
+    /// Opens the page in the default browser (the source's "Open control page" button): a file
+    /// only this user can read holds the one-time link (`PageTrampoline`), and `xdg-open` is given
+    /// that file, so neither the token nor the code is in a command line (which every user sees).
     public func openPage() {
         guard let server = state.withLock({ $0.server }) else {
             log.warning("control page: it is off: tick \"Control page\" in the source's properties first")
             return
         }
-        opener.open(server.pageLink())
+        do throws(PageTrampoline.Problem) {
+            opener.open(try PageTrampoline.write(link: server.pageLink(), folder: options.linkFileFolder))
+        } catch {
+            log.error("control page: \(error.description)")
+        }
     }
 
     /// The running server (tests).

@@ -11,11 +11,22 @@ struct ControlRoute: Sendable {
     /// A command: its body is JSON (`Content-Type: application/json`, else 415).
     let takesJSON: Bool
     let summary: String
+    /// Answered without a credential (`/api/hello`, which proves the server to a client before
+    /// the client sends its token): the connection stays one that has not proven itself.
+    var open = false
     let handler: @Sendable (ControlRoutes, ControlCall) async -> ControlResponse
 
     static func get(_ path: String, _ summary: String,
                     _ handler: @escaping @Sendable (ControlRoutes, ControlCall) async -> ControlResponse) -> ControlRoute {
         ControlRoute(method: .GET, path: path, takesJSON: false, summary: summary, handler: handler)
+    }
+
+    /// A `GET` anyone on loopback may ask (the Host and Origin checks still apply).
+    static func openGet(_ path: String, _ summary: String,
+                        _ handler: @escaping @Sendable (ControlRoutes, ControlRequest) -> ControlResponse) -> ControlRoute {
+        ControlRoute(method: .GET, path: path, takesJSON: false, summary: summary, open: true) { routes, call in
+            handler(routes, call.request)
+        }
     }
 
     static func post(_ path: String, _ summary: String,

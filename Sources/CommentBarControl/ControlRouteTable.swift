@@ -19,6 +19,9 @@ extension ControlRoutes {
         .post("/api/speech/skip", "stop what speech reads now") { routes, _ in routes.skipSpeech() },
         .post("/api/speech/pause", "pause or resume speech") { routes, call in routes.pauseSpeech(call) },
         .post("/api/page-link", "a one-time link that opens the page") { routes, _ in routes.pageLink() },
+        .openGet(ControlHello.path, "proves this is the token holder's renderer (no credential)") { routes, request in
+            routes.hello(request)
+        },
     ]
 
     enum Match {

@@ -70,6 +70,10 @@ struct ControlRoutes: Sendable {
         if underPage, path == "/", request.method == .GET, let code = request.query["code"] {
             return openPage(code: code)
         }
+        // A route open to all (the hello) is answered without a credential, and proves nothing.
+        if case .route(let route) = Self.route(request.method, path), route.open {
+            return await route.handler(self, ControlCall(request: request, client: "anyone"))
+        }
         let credential = credential(of: request, underPage: underPage, path: path)
         guard let client = credential.client else {
             var refused = ControlResponse.text(
@@ -99,10 +103,30 @@ struct ControlRoutes: Sendable {
     /// The page's one-time code, swapped for a session cookie; the browser is sent on to the
     /// page without it, so its address bar and history keep no code that works.
     private func openPage(code: String) -> ControlResponse {
-        guard access.token.current() != nil, let session = access.sessions.redeem(code) else {
-            return .text(.unauthorized, "This link was used already or is more than \(access.sessions.lifetime.components.seconds) s old: "
-                            + "open the page again with OBS's \"Open control page\" button, or "
-                            + "`commentbar control-url --open --port \(access.port)`.\n")
+        let again = "open the page again with OBS's \"Open control page\" button, or "
+            + "`commentbar control-url --open --port \(access.port)`.\n"
+        guard access.token.current() != nil else {
+            return .text(.unauthorized, "The control token cannot be read (see the renderer's log): " + again)
+        }
+        let session: String
+        switch access.sessions.use(code) {
+        case .session(let new):
+            session = new
+            // The browser has read the link's file (`PageTrampoline`): it is of no more use.
+            PageTrampoline.remove(code: code, folder: access.linkFileFolder)
+        case .alreadyUsed:
+            // Either the user's browser reopened a link (its history, a second tab), or someone who
+            // got the link first used it: the user must hear of it.
+            log.warning("""
+                control page: a one-time link was presented again after it was already used (by the browser that \
+                opened the page, or by someone who got the link first)
+                """)
+            return .text(.unauthorized, "This link was already used: a link opens the page once. If you did not "
+                            + "open the page with it, someone else may have: " + again)
+        case .expired:
+            return .text(.unauthorized, "This link is more than \(access.sessions.lifetime.components.seconds) s old: " + again)
+        case .unknown:
+            return .text(.unauthorized, "This link is not one this server gave (it started again since?): " + again)
         }
         log.info("control page: a browser opened the page")
         var response = ControlResponse(status: .seeOther, headers: [("Location", access.sessions.path + "/"),

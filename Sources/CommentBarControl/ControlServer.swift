@@ -48,6 +48,9 @@ public final class ControlServer: Sendable {
         /// How often the token file is looked at for the open pages' sake (requests look every time).
         public var tokenCheck = TimeAmount.seconds(1)
         public var hosts = ["127.0.0.1", "::1"]
+        /// Where "Open control page" writes the page's link files (nil: `PageTrampoline.folder()`):
+        /// a used code's file is removed from there.
+        public var linkFileFolder: String?
 
         public init() {}
     }
@@ -121,7 +124,8 @@ public final class ControlServer: Sendable {
             await close(listeners, group)
             throw .cannotListen("no loopback address")
         }
-        let routes = ControlRoutes(access: ControlAccess(port: bound, token: token, sessions: sessions),
+        let routes = ControlRoutes(access: ControlAccess(port: bound, token: token, sessions: sessions,
+                                                                 linkFileFolder: options.linkFileFolder),
                                    backend: backend, hub: hub, log: log)
         setup.routes.withLock { $0 = routes }
         // A new token ends every page's session and closes every event client (`stop` undoes this).

@@ -25,9 +25,24 @@ final class PageSessions: Sendable {
     private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Mutex(State())
 
+    /// Codes already presented once, remembered so a second try is told apart from a wrong code.
+    static let maxSpent = 64
+
     struct State {
         var codes: [(code: String, expires: ContinuousClock.Instant)] = []
         var sessions: [String] = []
+        var spent: [String] = []
+    }
+
+    /// What presenting a code gave.
+    enum Redemption: Equatable {
+        /// A new session (its cookie value).
+        case session(String)
+        /// The code was presented before: a browser that reopened its link, or someone who got
+        /// the link first (the user is told, and the log says so).
+        case alreadyUsed
+        case expired
+        case unknown
     }
 
     /// `lifetime` and `now`: tests give their own.
@@ -52,17 +67,29 @@ final class PageSessions: Sendable {
     }
 
     /// The code swapped for a new session (its cookie value); nil when it is unknown, used or
-    /// expired. A code is gone after one try that names it.
+    /// expired.
     func redeem(_ code: String) -> String? {
+        if case .session(let session) = use(code) { return session }
+        return nil
+    }
+
+    /// The code swapped for a new session, or why not. A code is gone after one try that names
+    /// it; it is remembered (the newest `maxSpent`) as spent.
+    func use(_ code: String) -> Redemption {
         let time = now()
-        return state.withLock { state -> String? in
-            guard let index = state.codes.firstIndex(where: { ControlToken.matches(code, $0.code) }) else { return nil }
-            let expires = state.codes.remove(at: index).expires
-            guard time < expires else { return nil }
+        return state.withLock { state -> Redemption in
+            guard let index = state.codes.firstIndex(where: { ControlToken.matches(code, $0.code) }) else {
+                let spent = state.spent.reduce(false) { found, spent in ControlToken.matches(code, spent) || found }
+                return spent ? .alreadyUsed : .unknown
+            }
+            let (spentCode, expires) = state.codes.remove(at: index)
+            if state.spent.count >= Self.maxSpent { state.spent.removeFirst() }
+            state.spent.append(spentCode)
+            guard time < expires else { return .expired }
             let session = ControlToken.random(hexDigits: 64)
             if state.sessions.count >= Self.maxSessions { state.sessions.removeFirst() }
             state.sessions.append(session)
-            return session
+            return .session(session)
         }
     }
 

@@ -6,9 +6,11 @@ import CommentBarServe
 import Glibc
 
 /// `commentbar control-url`: a one-time link to the control page of the renderer serving
-/// `--port` (asked of it with the token, which never leaves this process: not in the link, not
-/// in a command line); `--open` opens it in the default browser, `--rotate` first makes a new
-/// token (the old one stops working at once, open pages are told).
+/// `--port` (asked of it with the token once it proved it is the token's renderer; the token
+/// never leaves this process otherwise: not in the link, not in a command line); `--open` opens
+/// it in the default browser through a file only this user can read (`PageTrampoline`: the link
+/// is in no command line either), `--rotate` first makes a new token (the old one stops working
+/// at once, open pages are told).
 struct ControlURLCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "control-url",
@@ -18,7 +20,7 @@ struct ControlURLCommand: AsyncParsableCommand {
             + "Authorization header instead (docs/control-api.md).")
 
     @Option(help: "The source's Control port (control_port).") var port = BarSettings().controlPort
-    @Flag(help: "Open the page in the default browser (xdg-open) instead of printing the link.") var open = false
+    @Flag(help: "Open the page in the default browser (xdg-open, through a private file) instead of printing the link.") var open = false
     @Flag(help: "Make a new control token first: the old one stops working, open pages must be opened again.")
     var rotate = false
 
@@ -42,6 +44,10 @@ struct ControlURLCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
+        if case .unbound(let pid) = ControlPortStatus.read(port: port) {
+            throw CLIError("control page: the renderer (process \(pid)) could not bind port \(port): another program has "
+                            + "it; choose another Control port in the source's properties")
+        }
         let link: String
         do {
             link = try await ControlPageLink.request(port: port, token: token)
@@ -52,7 +58,14 @@ struct ControlURLCommand: AsyncParsableCommand {
             print(link)
             return
         }
-        if let problem = await BrowserOpener.runProgram(["xdg-open", link]) {
+        // The link goes into a file only this user can read, not onto xdg-open's command line.
+        let address: String
+        do {
+            address = try PageTrampoline.write(link: link)
+        } catch {
+            throw CLIError("control page: \(error.description)")
+        }
+        if let problem = await BrowserOpener.runProgram(["xdg-open", address]) {
             throw CLIError("cannot open the browser: \(problem)")
         }
     }

@@ -41,9 +41,12 @@ import Testing
         await hook.settle()
         #expect(hook.problem == "control page: port \(other.port) is in use by another program; choose another Control port")
         #expect(changes.withLock { $0 } == 1)
+        // The dock reads that the renderer could not bind the port, and polls nothing there.
+        #expect(ControlPortStatus.read(port: other.port, folder: folder) == .unbound(pid: getpid()))
         hook.configure(enabled: true, port: 0)
         await hook.settle()
         #expect(hook.problem == nil)
+        #expect(ControlPortStatus.read(port: other.port, folder: folder) == .unknown, "no longer wanted: no word")
         #expect(hook.port != nil && hook.port != other.port)
         await hook.shutdown()
         await other.stop()
@@ -160,9 +163,10 @@ import Testing
         await hook.shutdown()
     }
 
-    /// "Open control page": `xdg-open` (no shell) gets the page's address with a one-time code,
-    /// never the token (its command line is there for every user's `ps`); the code works once.
-    @Test func openingThePageRunsXdgOpenWithAOneTimeCodeNotTheToken() async throws {
+    /// "Open control page": `xdg-open` (no shell) gets a file only this user can read that sends
+    /// the browser on to the page's one-time link: neither the token nor the code is in its
+    /// command line (there for every user's `ps`); the code works once, and the file goes with it.
+    @Test func openingThePageRunsXdgOpenWithAPrivateFileNotTheLink() async throws {
         let started = Mutex<[[String]]>([])
         let opener = BrowserOpener(log: TestSupport.log, run: { arguments in
             started.withLock { $0.append(arguments) }
@@ -179,13 +183,22 @@ import Testing
         #expect(await TestSupport.eventually { started.withLock { !$0.isEmpty } })
         let arguments = started.withLock { $0 }
         #expect(arguments.count == 1 && arguments.first?.count == 2 && arguments.first?.first == "xdg-open")
-        let link = try #require(arguments.first?.last)
-        #expect(!arguments.joined().joined().contains(token))
+        let address = try #require(arguments.first?.last)
+        #expect(address.hasPrefix("file://" + folder + "/open-"), "\(address)")
+        #expect(!address.contains(token) && !address.contains("code") && !address.contains("/p/"), "\(address)")
+        let file = String(address.dropFirst("file://".count))
+        var info = stat()
+        #expect(lstat(file, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let page = try #require(PrivateFiles.read(file))
         let origin = "http://127.0.0.1:\(port)"
-        #expect(link.hasPrefix(origin + "/p/") && link.contains("/?code="), "\(link)")
-        let path = String(link.dropFirst(origin.count))
-        #expect(try await TestSupport.request(port, path, bearer: false).status == .seeOther)
-        #expect(try await TestSupport.request(port, path, bearer: false).status == .unauthorized)
+        let start = try #require(page.range(of: "url=" + origin))
+        let link = String(page[start.upperBound...].prefix { $0 != "\"" })
+        #expect(link.hasPrefix("/p/") && link.contains("/?code="), "\(page)")
+        #expect(!page.contains(token))
+        #expect(try await TestSupport.request(port, link, bearer: false).status == .seeOther)
+        #expect(access(file, F_OK) != 0, "the file goes once its code is used")
+        let again = try await TestSupport.request(port, link, bearer: false)
+        #expect(again.status == .unauthorized && again.body.contains("already used"), "\(again.body)")
         await hook.shutdown()
     }
 }

@@ -4,6 +4,8 @@
 #   make test-control        the page's script read by node (--check), then the browser test
 #                            (Tests/control/test_control_page.py)
 #   make check-control-page  only node --check on the page's script (Sources/CommentBarControl/Assets)
+#   make test-control-token  the token stays with its renderer: squatters, the port's status file, the
+#                            page's link file, a spent code (Tests/control/test_control_token.py)
 #   make bench-control       the control server's CPU at 10 comments/s, off and with one page open
 # CONTROL_BIN=path/to/commentbar tests another build instead of the release renderer.
 # Debian's own Python: it has selenium, websockets and PIL from apt (a python3 on PATH may not).
@@ -13,15 +15,18 @@ APT_PACKAGES += $(CONTROL_APT_PACKAGES)
 CONTROL_PYTHON = COMMENTBAR_BIN=$(abspath $(or $(CONTROL_BIN),$(RENDERER))) $(TEST_PYTHON)
 CONTROL_PAGE_SCRIPTS := $(wildcard Sources/CommentBarControl/Assets/*.js)
 
-.PHONY: test-control check-control-page bench-control
+.PHONY: test-control check-control-page test-control-token bench-control
 
 # The page's JavaScript is a file of its own: node parses it before any browser does.
 check-control-page:
 	@for script in $(CONTROL_PAGE_SCRIPTS); do node --check $$script || exit 1; done
 	@echo "node --check: $(CONTROL_PAGE_SCRIPTS) parse"
 
-test-control: check-control-page $(if $(CONTROL_BIN),,renderer)
+test-control: check-control-page test-control-token $(if $(CONTROL_BIN),,renderer)
 	$(CONTROL_PYTHON) Tests/control/test_control_page.py
+
+test-control-token: $(if $(CONTROL_BIN),,renderer)
+	$(CONTROL_PYTHON) Tests/control/test_control_token.py
 
 # Figures only: nothing here asserts a speed.
 bench-control: $(if $(CONTROL_BIN),,renderer)

@@ -29,6 +29,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from control.browser import chromium as browser, wait_for
+from control.link_files import link_in
 from control.links import first_use
 from control.relay import BLUE, Relay
 from support.pool_frames import QUIET, ServedBar
@@ -148,7 +149,8 @@ class ControlPageTest(unittest.TestCase):
             cls.token = file.read().strip()
         subprocess.run([BIN, "control-url", "--open", "--port", str(cls.port)], env={**os.environ, **cls.env},
                        capture_output=True, text=True, check=True)
-        cls.first_link = cls.opened_links()[-1].split()[-1]
+        # xdg-open is given a private file that leads to the link (Tests/control/test_control_token.py).
+        cls.first_link = link_in(cls.opened_links()[-1].split()[-1])
         cls.driver = browser()
         cls.driver.get(cls.first_link)
         cls.wait_for(lambda: cls.driver.find_element(By.ID, "connection").text == "Connected", "the page to connect")
@@ -420,7 +422,7 @@ class ControlPageTest(unittest.TestCase):
         self.wait_for(lambda: len(self.opened_links()) > before, "the renderer to run xdg-open")
         for line in self.opened_links():
             self.assertNotIn(self.token, line)
-            self.assertRegex(line, rf"xdg-open http://127\.0\.0\.1:{self.port}/p/[0-9a-f]{{32}}/\?code=[0-9a-f]{{32}}$")
+            self.assertRegex(line, r"xdg-open file:///\S+/comment-bar/open-[0-9a-f]{32}\.html$")
         # The renderer's and every other process's command line, now.
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
@@ -429,7 +431,7 @@ class ControlPageTest(unittest.TestCase):
             except OSError:
                 pass
         # The link works once; the page's address (and its history entry) keeps no code.
-        link = self.opened_links()[-1].split()[-1]
+        link = link_in(self.opened_links()[-1].split()[-1])
         status, headers = first_use(link)
         self.assertEqual(status, 303)
         self.assertNotIn("code=", headers["Location"])

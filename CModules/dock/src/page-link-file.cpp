@@ -45,7 +45,9 @@ QString escaped(const QString &text)
 QString pageLinkFolder(const QString &tokenPath)
 {
 	const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
-	if (runtime.startsWith(QLatin1Char('/')))
+	struct stat info;
+	if (runtime.startsWith(QLatin1Char('/')) && stat(QFile::encodeName(runtime).constData(), &info) == 0 &&
+	    S_ISDIR(info.st_mode) && info.st_uid == getuid())
 		return runtime + QStringLiteral("/comment-bar");
 	return tokenPath.isEmpty() ? QString() : QFileInfo(tokenPath).absolutePath();
 }

@@ -10,7 +10,8 @@
 
 #include <QString>
 
-// Where the files go: $XDG_RUNTIME_DIR/comment-bar, else the token file's folder.
+// Where the files go: $XDG_RUNTIME_DIR/comment-bar when that is a folder of ours, else the token
+// file's folder.
 QString pageLinkFolder(const QString &tokenPath);
 
 // Writes the file for `link` (http://127.0.0.1:PORT/p/PAGE/?code=CODE) into `folder`; its file://
