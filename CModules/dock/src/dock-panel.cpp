@@ -195,7 +195,13 @@ void DockPanel::build()
 	hide_ = button(texts_("Dock.Hide"), this);
 	hide_->setObjectName(QStringLiteral("commentbar-hide"));
 	connect(hide_, &QPushButton::clicked, this, [this] { toggleHidden(); });
-	for (QPushButton *action : {pin_, nickname_, colour_, voice_, hide_})
+	// Two rows, the comment's and its viewer's: five buttons in one would make the dock wider than
+	// OBS gives it beside the preview.
+	auto *commentActions = new QHBoxLayout;
+	commentActions->addWidget(pin_);
+	commentActions->addStretch(1);
+	layout->addLayout(commentActions);
+	for (QPushButton *action : {nickname_, colour_, voice_, hide_})
 		actions->addWidget(action);
 	layout->addLayout(actions);
 	notice_ = plainLabel(this);
