@@ -17,12 +17,18 @@ protocol ActionLink: Sendable {
     func reset() async
 }
 
-enum ActionLinks {
+/// Where `ActionsHook` gets the link to each target: `ActionLinks` (the real ones), or a test's
+/// double, so the sender (backoff, hand-over, drops) is tried without a network.
+protocol ActionLinkMaker: Sendable {
+    func link(to target: ActionTarget, password: String?) -> any ActionLink
+}
+
+struct ActionLinks: ActionLinkMaker {
     /// The longest one action may take, a connection included: a target that accepts and never
     /// answers costs this, then the bar's status says so and the backoff begins.
     static let deadline = Duration.seconds(5)
 
-    static func make(_ target: ActionTarget, password: String?) -> any ActionLink {
+    func link(to target: ActionTarget, password: String?) -> any ActionLink {
         switch target.transport {
         case .http(let path): return HTTPActionLink(target: target, path: path)
         case .webSocket(let path): return WebSocketActionLink(target: target, path: path, password: password)
@@ -30,11 +36,12 @@ enum ActionLinks {
         }
     }
 
-    /// `work` within the deadline, or a failure saying it took too long.
-    static func bounded<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async -> Result<T, ActionFailure>)
+    /// `work` within `limit`, or a failure saying it took too long.
+    static func bounded<T: Sendable>(_ what: String, within limit: Duration = deadline,
+                                     _ work: @escaping @Sendable () async -> Result<T, ActionFailure>)
         async throws(ActionFailure) -> T {
-        guard let outcome = await TimeLimit.run(deadline, work) else {
-            throw ActionFailure(description: "\(what): no answer within \(deadline.components.seconds) s")
+        guard let outcome = await TimeLimit.run(limit, work) else {
+            throw ActionFailure(description: "\(what): no answer within \(limit.components.seconds) s")
         }
         return try outcome.get()
     }

@@ -48,9 +48,9 @@ struct ActionMatcher: Sendable {
     /// The actions a comment or gift the bar applied runs: `shown` is the row as shown (nil:
     /// filtered out), `original` the row as the feed gave it (for `ng`). History (recent chat
     /// from before the bar connected) runs nothing.
-    func actions(shown: ActionRow?, original: ActionRow) -> [DoAction] {
+    func actions(shown: ActionRow?, original: ActionRow) -> [MatchedAction] {
         guard !original.line.isHistory else { return [] }
-        var found: [DoAction] = []
+        var found: [MatchedAction] = []
         let holdsNGWord = rules.contains { $0.event == .ng }
             && (filters.containsNGWord(original.line.text) || filters.containsNGWord(original.line.user))
         for rule in rules {
@@ -62,20 +62,21 @@ struct ActionMatcher: Sendable {
                 masked.line.user = filters.maskingNGWords(in: original.line.user)
                 var args = Self.args(masked, event: "ng", welcomeBackDays: welcomeBackDays)
                 args["hidden"] = .flag(shown == nil)
-                found.append(DoAction(action: rule.action, args: args))
+                found.append(MatchedAction(rule: rule, request: DoAction(action: rule.action, args: args)))
                 continue
             }
             guard let shown, matches(rule.event, shown.line) else { continue }
-            found.append(DoAction(action: rule.action, args: Self.args(shown, event: Self.name(rule.event),
-                                                                       welcomeBackDays: welcomeBackDays)))
+            let args = Self.args(shown, event: Self.name(rule.event), welcomeBackDays: welcomeBackDays)
+            found.append(MatchedAction(rule: rule, request: DoAction(action: rule.action, args: args)))
         }
         return found
     }
 
     /// The actions a newly pinned row runs.
-    func actions(pinned: ActionRow) -> [DoAction] {
+    func actions(pinned: ActionRow) -> [MatchedAction] {
         rules.filter { $0.event == .pin }.map {
-            DoAction(action: $0.action, args: Self.args(pinned, event: "pin", welcomeBackDays: welcomeBackDays))
+            MatchedAction(rule: $0, request: DoAction(action: $0.action,
+                                                      args: Self.args(pinned, event: "pin", welcomeBackDays: welcomeBackDays)))
         }
     }
 

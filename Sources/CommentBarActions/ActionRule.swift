@@ -33,6 +33,22 @@ public struct ActionRule: Sendable, Equatable {
         self.action = action
     }
 
+    /// The rule as the log names it (`gift_min:100=Big thanks`): each rule has its own budget.
+    var label: String {
+        let event: String
+        switch self.event {
+        case .keyword(let word): event = "keyword:\(word)"
+        case .giftMin(let minimum):
+            event = "gift_min:" + (minimum == minimum.rounded() && abs(minimum) < 1e15 ? String(Int(minimum)) : String(minimum))
+        default: event = ActionMatcher.name(self.event)
+        }
+        return "\(event)=\(action)"
+    }
+
+    /// `comment` rules run for every comment: when the queue is full they give way first, so a
+    /// busy chat never pushes out a gift, a first-time viewer, a welcome back, a pin or a keyword.
+    var yields: Bool { event == .comment }
+
     /// Every rule of the setting that reads, and one message per line that does not.
     public static func parse(_ lines: [String]) -> (rules: [ActionRule], problems: [String]) {
         var rules: [ActionRule] = []

@@ -6,7 +6,8 @@ import FoundationEssentials
 /// `actions_target` (never an address from a feed): `http://HOST:PORT/DoAction` (the HTTP server),
 /// `ws://HOST:PORT/` (the WebSocket server) or `udp://HOST:PORT` (the UDP server). Only this machine
 /// or the streamer's own network is reached (`LocalAddresses`): a mistyped public host is refused
-/// rather than sent the chat.
+/// rather than sent the chat. What the streamer reads of it (the status line, the log) is only its
+/// scheme, host and port: a path or query may hold a key, and user info a password.
 public struct ActionTarget: Sendable, Equatable, CustomStringConvertible {
     public enum Transport: Sendable, Equatable {
         /// `POST path` with the request as JSON, answered 204.
@@ -39,7 +40,7 @@ public struct ActionTarget: Sendable, Equatable, CustomStringConvertible {
         let text = setting.trimmingWhitespace(andNewlines: true)
         guard !text.isEmpty else { return nil }
         func refuse(_ why: String) -> ParseError {
-            ParseError(description: "actions: \(String(reflecting: String(text.prefix(80)))) is not an address for actions: "
+            ParseError(description: "actions: \(shown(text)) is not an address for actions: "
                        + "\(why) (expected http://HOST:PORT/DoAction, ws://HOST:PORT/ or udp://HOST:PORT)")
         }
         guard text.utf8.count <= 2048,
@@ -71,14 +72,38 @@ public struct ActionTarget: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A setting that is not a target, as an error quotes it: its scheme, host and port when it
+    /// reads as a URL, else nothing of it (it may be a password pasted in the wrong field).
+    static func shown(_ text: String) -> String {
+        guard let components = URLComponents(string: text), let scheme = components.scheme,
+              scheme.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }), scheme.count <= 10 else {
+            return "the address"
+        }
+        let host = String((components.host ?? "").prefix(80))
+        let port = components.port.map { ":\($0)" } ?? ""
+        return String(reflecting: "\(scheme.lowercased())://\(host)\(port)")
+    }
+
     /// The host as a URL writes it.
     var shownHost: String { host.contains(":") ? "[\(host)]" : host }
 
-    public var description: String {
+    var scheme: String {
         switch transport {
-        case .http(let path): return "http://\(shownHost):\(port)\(path)"
-        case .webSocket(let path): return "ws://\(shownHost):\(port)\(path)"
-        case .udp: return "udp://\(shownHost):\(port)"
+        case .http: return "http"
+        case .webSocket: return "ws"
+        case .udp: return "udp"
+        }
+    }
+
+    /// Scheme, host and port only: what the status line and the log say.
+    public var description: String { "\(scheme)://\(shownHost):\(port)" }
+
+    /// The whole target, its path and query included: a change of any part starts a new sender
+    /// (never shown).
+    var identity: String {
+        switch transport {
+        case .http(let path), .webSocket(let path): return description + path
+        case .udp: return description
         }
     }
 }

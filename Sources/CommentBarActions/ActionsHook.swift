@@ -7,16 +7,18 @@ import Synchronization
 /// What `serve` holds of Streamer.bot's and Cuebot's actions (issue 39): it follows the settings
 /// (`actions_target`, `actions`, `actions_per_second`, the saved `actions_password`), matches each
 /// row the bar applied against the rules, and hands what matched to one sending task, never
-/// waiting: a burst above the rate is counted and not sent, a queue that fills while the target is
-/// down loses its oldest. A target that cannot be reached is one line on the bar's status and one
-/// in the log (`problems`), tried again with the one `Backoff`; the bar never waits for it.
+/// waiting: a burst above a rule's rate is counted (by rule) and not sent, a queue that fills
+/// while the target is down loses a `comment` action first. A target that cannot be reached is one
+/// line on the bar's status and one in the log (`problems`), tried again with the one `Backoff`;
+/// the bar never waits for it. Its links come from `links` (the real ones, or a test's).
 public final class ActionsHook: Sendable {
     private let log: Logger
     /// The bar's status line for actions (a bad setting, a target down), logged once per text.
     public let problems: ProblemReporter
     private let retry: Backoff
+    private let links: any ActionLinkMaker
     private let state = Mutex(State())
-    /// A burst's refused actions: logged at most once a minute, with the count.
+    /// A burst's refused actions: logged at most once a minute per rule, with the count.
     private let overLimitLog = LogThrottle(interval: .seconds(60))
 
     /// Waiting actions at most: at 5 a second, ten seconds of them.
@@ -26,13 +28,13 @@ public final class ActionsHook: Sendable {
         /// What the settings asked for last (a new one restarts the sender).
         var key: Key?
         var matcher = ActionMatcher(rules: [], filters: .none, welcomeBackDays: 0)
-        var rate = ActionRate(perSecond: 1)
+        var budgets = ActionBudgets(perSecond: 1)
         var sender: Sender?
         var settingsProblem: String?
         var linkProblem: String?
-        /// Actions handed to the sender so far, and refused for the rate (tests, the log).
+        /// Actions handed to the sender so far, and refused for the rate, by rule label (tests, the log).
         var queued = 0
-        var overLimit = 0
+        var overLimit: [String: Int] = [:]
     }
 
     private struct Key: Equatable {
@@ -48,10 +50,16 @@ public final class ActionsHook: Sendable {
 
     /// `changed`: the status line's text changed (the frame loop looks at `problems.current`);
     /// `retry`: the waits between tries while the target cannot be reached.
-    public init(log: Logger, retry: Backoff = Backoff(base: .seconds(1), cap: .seconds(30)),
-                changed: @escaping @Sendable () -> Void = {}) {
+    public convenience init(log: Logger, retry: Backoff = Backoff(base: .seconds(1), cap: .seconds(30)),
+                            changed: @escaping @Sendable () -> Void = {}) {
+        self.init(log: log, retry: retry, links: ActionLinks(), changed: changed)
+    }
+
+    /// `links` makes the link to each target (a test passes its own).
+    init(log: Logger, retry: Backoff, links: any ActionLinkMaker, changed: @escaping @Sendable () -> Void = {}) {
         self.log = log
         self.retry = retry
+        self.links = links
         problems = ProblemReporter(log: log, level: .warning, changed: changed)
     }
 
@@ -70,10 +78,11 @@ public final class ActionsHook: Sendable {
         if target == nil, targetProblem == nil, !parsed.isEmpty {
             targetProblem = "actions: rules but no address to send them to (Streamer.bot / Cuebot actions → Where to send actions)"
         }
-        let key = Key(target: target.map(\.description) ?? "", password: settings.credentials[BarSettings.SecretKeys.actionsPassword.rawValue])
+        let key = Key(target: target?.identity ?? "", password: settings.credentials[BarSettings.SecretKeys.actionsPassword.rawValue])
         let (changed, old) = state.withLock { state -> (Bool, Sender?) in
             state.matcher = target == nil ? ActionMatcher(rules: [], filters: .none, welcomeBackDays: 0) : matcher
-            state.rate.perSecond = max(1, settings.actionsPerSecond)
+            state.budgets.perSecond = settings.actionsPerSecond
+            state.budgets.keep(parsed)
             state.settingsProblem = targetProblem ?? ruleProblems.first
             guard state.key != key else { return (false, nil) }
             state.key = key
@@ -110,23 +119,27 @@ public final class ActionsHook: Sendable {
         enqueue(matcher.actions(pinned: row))
     }
 
-    private func enqueue(_ actions: [DoAction]) {
+    private func enqueue(_ actions: [MatchedAction]) {
         guard !actions.isEmpty else { return }
-        let (admitted, queue, refused) = state.withLock { state -> ([DoAction], ActionQueue?, Int) in
-            let admitted = actions.filter { _ in state.rate.admit() }
+        let (admitted, queue, refused, limit) = state.withLock { state -> ([MatchedAction], ActionQueue?, [String: Int], Int) in
+            let admitted = actions.filter { state.budgets.admit($0.rule) }
             state.queued += admitted.count
-            state.overLimit += actions.count - admitted.count
-            return (admitted, state.sender?.queue, state.rate.refused)
+            // Each rule refused now, with its total so far.
+            var refused: [String: Int] = [:]
+            for (label, count) in state.budgets.takeRefused() {
+                state.overLimit[label, default: 0] += count
+                refused[label] = state.overLimit[label]
+            }
+            return (admitted, state.sender?.queue, refused, state.budgets.perSecond)
         }
         for action in admitted { queue?.push(action) }
-        if admitted.count < actions.count, let heldBack = overLimitLog.admit() {
-            let limit = state.withLock { $0.rate.perSecond }
-            log.warning("actions: more than \(limit) a second (actions_per_second): \(refused + heldBack) not sent so far")
+        for (label, total) in refused.sorted(by: { $0.key < $1.key }) where overLimitLog.admit(label) != nil {
+            log.warning("actions: the rule \(String(reflecting: label)) ran more than \(limit) a second (actions_per_second): \(total) not sent so far")
         }
     }
 
-    /// Actions queued for sending and refused for the rate, since the hook was made (tests).
-    public var counts: (queued: Int, overLimit: Int) { state.withLock { ($0.queued, $0.overLimit) } }
+    /// Actions queued for sending, and refused for the rate by rule label, since the hook was made (tests).
+    var counts: (queued: Int, overLimit: [String: Int]) { state.withLock { ($0.queued, $0.overLimit) } }
 
     /// Stops the sender (the session ends).
     public func stop() async {
@@ -154,33 +167,35 @@ public final class ActionsHook: Sendable {
 
     private func startSender(_ target: ActionTarget, password: String?) -> Sender {
         let queue = ActionQueue(limit: Self.queueLimit)
-        let link = ActionLinks.make(target, password: password)
+        let link = links.link(to: target, password: password)
         let task = Task { [self] in await send(queue, over: link, to: target) }
         return Sender(queue: queue, task: task)
     }
 
     /// The sender: one action at a time, in order; a target that cannot be reached is tried again
-    /// after the backoff with the same action, one that answers no skips it.
+    /// after the backoff with the same action, one that answers no skips it. An action leaves the
+    /// queue only once sent or refused, so a new target (`configure`) gets the one being tried too.
     private func send(_ queue: ActionQueue, over link: any ActionLink, to target: ActionTarget) async {
         var backoff = retry
         var down: String?
-        while let action = await queue.next() {
+        while let taken = await queue.next() {
             while !Task.isCancelled {
                 do {
-                    try await link.send(action)
+                    try await link.send(taken.action.request)
                     if down != nil {
                         log.info("actions: \(target) reached again")
-                        let lost = queue.takeDropped()
-                        if lost > 0 { log.warning("actions: \(lost) waited too long while it was down and were not sent") }
+                        logDropped(queue.takeDropped())
                         problems.forgetLogged()
                     }
                     down = nil
                     backoff.reset()
                     linkProblem(nil)
+                    queue.finished(taken)
                     break
                 } catch {
                     if error.answered {
                         linkProblem("actions: \(error.description)")
+                        queue.finished(taken)
                         break
                     }
                     // One text while it stays down: one status line, one log line.
@@ -194,5 +209,12 @@ public final class ActionsHook: Sendable {
             if Task.isCancelled { break }
         }
         await link.reset()
+    }
+
+    /// What the full queue dropped while the target was down, by rule.
+    private func logDropped(_ dropped: [String: Int]) {
+        guard !dropped.isEmpty else { return }
+        let byRule = dropped.sorted { $0.key < $1.key }.map { "\(String(reflecting: $0.key)) \($0.value)" }
+        log.warning("actions: waited too long while it was down and were not sent: \(byRule.joined(separator: ", "))")
     }
 }

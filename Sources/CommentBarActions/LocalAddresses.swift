@@ -30,6 +30,15 @@ enum LocalAddresses {
         return address
     }
 
+    /// `resolve`, a refusal being the action's failure.
+    static func address(of target: ActionTarget) async throws(ActionFailure) -> SocketAddress {
+        do {
+            return try await resolve(target)
+        } catch {
+            throw ActionFailure(description: error.description)
+        }
+    }
+
     /// The address as a URL's host writes it.
     static func urlHost(_ address: SocketAddress) -> String {
         let ip = address.ipAddress ?? "127.0.0.1"

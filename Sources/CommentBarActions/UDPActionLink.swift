@@ -42,12 +42,7 @@ final class UDPActionLink: ActionLink {
     /// A datagram socket connected to the target's address (its errors then come back to it).
     private func channel() async throws(ActionFailure) -> any Channel {
         if let channel = state.withLock({ $0 }) { return channel }
-        let address: SocketAddress
-        do {
-            address = try await LocalAddresses.resolve(target)
-        } catch {
-            throw ActionFailure(description: error.description)
-        }
+        let address = try await LocalAddresses.address(of: target)
         do {
             let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(to: address).get()
             state.withLock { $0 = channel }

@@ -41,6 +41,27 @@ final class ActionRuleTests: XCTestCase {
         }
     }
 
+    func testATargetIsQuotedWithItsSchemeHostAndPortOnly() throws {
+        do {
+            _ = try ActionTarget.parse("http://user:pw@127.0.0.1:7474/DoAction?key=s3cret")
+            XCTFail("user info was taken")
+        } catch {
+            XCTAssertTrue(error.description.hasPrefix(#"actions: "http://127.0.0.1:7474" is not an address for actions: "#),
+                          error.description)
+            for secret in ["user", "pw", "/DoAction?", "s3cret"] { XCTAssertFalse(error.description.contains(secret), secret) }
+        }
+        do {
+            _ = try ActionTarget.parse("hunter2 pasted here")
+            XCTFail("not an address")
+        } catch {
+            XCTAssertFalse(error.description.contains("hunter2"), error.description)
+        }
+        let target = try XCTUnwrap(ActionTarget.parse("http://127.0.0.1:7474/DoAction?key=s3cret"))
+        XCTAssertEqual(target.description, "http://127.0.0.1:7474")
+        XCTAssertEqual(target.identity, "http://127.0.0.1:7474/DoAction?key=s3cret", "a new path is a new target")
+        XCTAssertEqual(try XCTUnwrap(ActionTarget.parse("ws://[::1]:8080/x")).description, "ws://[::1]:8080")
+    }
+
     func testOnlyThisMachineAndItsNetworkAreReached() async throws {
         for host in ["127.0.0.1", "localhost", "192.168.1.20", "10.0.0.5", "::1"] {
             let target = ActionTarget(transport: .udp, host: host, port: 4242)

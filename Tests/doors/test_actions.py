@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Streamer.bot's and Cuebot's actions from the bar (issue 39), end to end: `commentbar serve`
+"""Streamer.bot's and Cuebot's actions from the bar (issues 39 and 46), end to end: `commentbar serve`
 reading a WebSocket relay on loopback, with the viewer memory on (first-time viewers), sending
-DoAction to a fake Streamer.bot (Tests/doors/fake_streamerbot.py, from docs.streamer.bot's shapes)
-over HTTP, over the WebSocket with and without a password, and over UDP.
+DoAction to a fake Streamer.bot (Tests/doors/fake_streamerbot.py, behaving as the real server does
+toward Streamer.bot's official client) over HTTP (one kept-alive connection), over the WebSocket
+(Hello awaited first, Authenticate or GetInfo as the official client does) and over UDP; each
+rule's own rate, so a burst of comments never drops a gift; targets quoted without credentials.
 
     COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/doors/test_actions.py
 """
@@ -90,6 +92,84 @@ class ActionsTest(unittest.TestCase):
         self.start_bar(actions_target=f"http://127.0.0.1:{port}/DoAction")
         self.run_the_chat()
         self.check_the_chat(self.settle(4), "http")
+        self.assertEqual(self.fake.http_connections, 1, "one kept-alive connection for every action")
+
+    def test_websocket_waits_for_the_hello_then_asks_getinfo(self):
+        # A busy server says Hello after 3 s: the official client waits up to 5 s for it
+        # (StreamerbotClient.ts:347) and, with no password, asks GetInfo (416-421).
+        port = self.fake.start_ws(hello_after=3.0)
+        self.start_bar(actions_target=f"ws://127.0.0.1:{port}/")
+        self.relay.comment("h1", "Sakura", "はじめまして")
+        ran = self.settle(1)
+        self.assertEqual([(t, name) for t, name, _ in ran], [("ws", "Welcome")])
+        transcript = self.fake.transcripts()[0]
+        self.assertEqual(transcript[:3], [("sent", "Hello"), ("received", "GetInfo"), ("received", "DoAction")], transcript)
+
+    def test_websocket_password_answers_the_hellos_challenge(self):
+        # The Hello (late, with salt and challenge) is awaited; Authenticate comes first, no GetInfo.
+        port = self.fake.start_ws(password="hunter2", hello_after=3.0)
+        self.start_bar(actions_target=f"ws://127.0.0.1:{port}/", actions_password="hunter2",
+                       secrets_id="00112233445566778899aabbccddeeff", actions_password_saved=True)
+        self.relay.comment("a1", "Hanako", "こんにちは")
+        ran = self.settle(1)
+        self.assertEqual([(t, name) for t, name, _ in ran], [("ws", "Welcome")])
+        self.assertEqual(self.fake.authentications, [True])
+        self.assertEqual(self.fake.transcripts()[0][:3],
+                         [("sent", "Hello"), ("received", "Authenticate"), ("received", "DoAction")])
+
+    def test_without_a_password_a_server_that_needs_none_for_actions_runs_them(self):
+        # The server has a password but needs it only for SendMessage (docs.streamer.bot's default):
+        # GetInfo answers ok, so the official client goes on without one (StreamerbotClient.ts:369-379).
+        port = self.fake.start_ws(password="hunter2", require_auth_for_all=False)
+        self.start_bar(actions_target=f"ws://127.0.0.1:{port}/")
+        self.relay.comment("n1", "Jiro", "どうも")
+        ran = self.settle(1)
+        self.assertEqual([(t, name) for t, name, _ in ran], [("ws", "Welcome")])
+        self.assertEqual(self.fake.transcripts()[0][:2], [("sent", "Hello"), ("received", "GetInfo")])
+
+    def test_a_server_that_wants_a_password_we_lack_is_one_status_line(self):
+        port = self.fake.start_ws(password="hunter2", require_auth_for_all=True)
+        bar = self.start_bar(actions_target=f"ws://127.0.0.1:{port}/")
+        self.relay.comment("q1", "Ken", "やあ")
+        line = bar.wait_log("asks for a password")[0]
+        self.assertIn(f"ws://127.0.0.1:{port}", line)
+        self.assertEqual(self.fake.transcripts()[0][:2], [("sent", "Hello"), ("received", "GetInfo")])
+        self.assertEqual(self.fake.ran(), [])
+
+    def test_a_burst_of_comments_never_drops_the_gift(self):
+        # As a new user tried it: comment=… on, a busy second of chat, then a 150-Bits gift.
+        port = self.fake.start_http()
+        bar = self.start_bar(actions_target=f"http://127.0.0.1:{port}/DoAction",
+                             actions=[{"value": rule} for rule in ["comment=Log", "first_time=Welcome", "gift_min:100=Big thanks"]])
+        for number in range(8):
+            self.relay.comment(f"x{number}", "Regular", f"コメント{number}")
+        self.relay.send({"type": "gift", "id": "bits", "user": "Cheerer", "login": "cheerer", "gift": "Bits", "count": 150,
+                         "text": "cheer150"})
+        ran = wait_until(lambda: any(name == "Big thanks" for _, name, _ in self.fake.ran()) and self.fake.ran(),
+                         "the gift's action", timeout=10)
+        gift_args = next(args for _, name, args in ran if name == "Big thanks")
+        self.assertEqual((gift_args["gift"], gift_args["amount"]), ("Bits", 150))
+        time.sleep(1.5)
+        logs = self.fake.ran()
+        self.assertIn(sum(1 for _, name, _ in logs if name == "Log"), range(5, 8), "the comment rule's own 5 a second")
+        self.assertTrue(bar.wait_log('the rule "comment=Log" ran more than 5 a second'), bar.log[-10:])
+        self.assertFalse(bar.lines('"gift_min:100=Big thanks" ran more than'))
+
+    def test_a_target_is_quoted_without_its_credentials_path_or_query(self):
+        bar = self.start_bar(actions_target="http://user:pw@127.0.0.1:7474/DoAction?key=s3cret")
+        line = bar.wait_log("is not an address for actions")[0]
+        self.assertIn('"http://127.0.0.1:7474"', line)
+        # Down: the error names scheme, host and port only.
+        closed = socket.socket()
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        closed.close()
+        bar.update(actions_target=f"http://127.0.0.1:{port}/DoAction?key=s3cret")
+        self.relay.comment("r1", "Aki", "hello")
+        line = bar.wait_log("trying again")[0]
+        self.assertIn(f"http://127.0.0.1:{port}: ", line)
+        for secret in ["user", ":pw@", "s3cret", "key=", "/DoAction?"]:
+            self.assertFalse([text for text in bar.log if secret in text and "actions" in text], secret)
 
     def test_websocket_without_a_password(self):
         port = self.fake.start_ws()
@@ -115,7 +195,7 @@ class ActionsTest(unittest.TestCase):
         port = self.fake.start_ws(password="hunter2")
         bar.settings.pop("actions_password")
         bar.update(actions_target=f"ws://127.0.0.1:{port}/")
-        bar.wait_log(f"actions: to ws://127.0.0.1:{port}/")
+        bar.wait_log(f"actions: to ws://127.0.0.1:{port},")
         self.relay.comment("p2", "Jiro", "どうも")
         ran = self.settle(2)
         self.assertEqual((ran[-1][1], ran[-1][2]["user"]), ("Welcome", "jiro"))

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CommentBarActions
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import XCTest
+
+/// The HTTP link against a real server on loopback that answers as Streamer.bot's HTTP server
+/// does (`204 No Content` to `POST /DoAction`, docs.streamer.bot api/http/requests/do-action):
+/// one kept-alive connection for every action, a new one when the server closed it meanwhile.
+final class HTTPActionLinkTests: XCTestCase {
+    func testEveryActionGoesOnOneKeptConnection() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = HTTPActionLink(target: ActionTarget(transport: .http(path: "/DoAction"), host: "127.0.0.1", port: server.port),
+                                  path: "/DoAction")
+        for number in 0..<5 { try await link.send(DoAction(action: "Log", args: ["n": .integer(number)])) }
+        XCTAssertEqual(server.requests, 5)
+        XCTAssertEqual(server.connections, 1)
+        await link.reset()
+    }
+
+    func testAConnectionTheServerClosedIsOpenedAgainWithoutAFailure() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = HTTPActionLink(target: ActionTarget(transport: .http(path: "/DoAction"), host: "127.0.0.1", port: server.port),
+                                  path: "/DoAction")
+        try await link.send(DoAction(action: "Log", args: [:]))
+        server.closeConnections()
+        try await Task.sleep(for: .milliseconds(100))
+        try await link.send(DoAction(action: "Log", args: [:]))
+        XCTAssertEqual(server.requests, 2)
+        XCTAssertEqual(server.connections, 2)
+        await link.reset()
+    }
+
+    func testAWrongPathIsAnsweredNoAndNamesNoPath() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = HTTPActionLink(target: ActionTarget(transport: .http(path: "/Do?key=s3cret"), host: "127.0.0.1", port: server.port),
+                                  path: "/Do?key=s3cret")
+        do {
+            try await link.send(DoAction(action: "Log", args: [:]))
+            XCTFail("a wrong path ran the action")
+        } catch {
+            XCTAssertTrue(error.answered)
+            XCTAssertEqual(error.description, "http://127.0.0.1:\(server.port) answered 404 Not Found (is the address's path /DoAction?)")
+        }
+        await link.reset()
+    }
+}
+
+/// `POST /DoAction` answered 204, anything else 404; counts connections and requests.
+final class NoContentServer: Sendable {
+    private let channel: any Channel
+    private let counts: Counts
+
+    private init(channel: any Channel, counts: Counts) {
+        self.channel = channel
+        self.counts = counts
+    }
+
+    var port: Int { channel.localAddress?.port ?? 0 }
+    var connections: Int { counts.state.withLock { $0.connections.count } }
+    var requests: Int { counts.state.withLock { $0.requests } }
+
+    static func start() async throws -> NoContentServer {
+        let counts = Counts()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { child in
+                counts.state.withLock { $0.connections.append(child) }
+                return child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try child.pipeline.syncOperations.addHandler(Answer(counts: counts))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return NoContentServer(channel: channel, counts: counts)
+    }
+
+    func closeConnections() {
+        for child in counts.state.withLock({ $0.connections }) { child.close(promise: nil) }
+    }
+
+    func stop() {
+        closeConnections()
+        channel.close(promise: nil)
+    }
+
+    final class Counts: Sendable {
+        let state = Mutex<(connections: [any Channel], requests: Int)>(([], 0))
+    }
+
+    final class Answer: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+        let counts: Counts
+        private var uri = ""
+
+        init(counts: Counts) {
+            self.counts = counts
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head): uri = head.uri
+            case .body: break
+            case .end:
+                counts.state.withLock { $0.requests += 1 }
+                let status: HTTPResponseStatus = uri == "/DoAction" ? .noContent : .notFound
+                var headers = HTTPHeaders()
+                if status != .noContent { headers.add(name: "Content-Length", value: "0") }
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+                              promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            }
+        }
+    }
+}
