@@ -1,36 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarSupport
+import Dispatch
 import Glibc
 import Logging
 import Synchronization
 
-/// HTML5コメジェネ's comment.xml (issue 39), as MultiCommentViewer writes it: the newest 100
-/// comments the bar shows, rewritten at most every `interval` on a task of its own (never on the
-/// frame loop), each time whole and atomically (a new file beside it, then renamed over it), so a
-/// skin never reads half a file. A folder that cannot be written, or a full disk, is one line on
-/// the bar's status and in the log (`problems`); the bar goes on, and the next change tries again.
+/// HTML5コメジェネ's comment.xml (issue 39), as MultiCommentViewer writes it and as the real
+/// readers need it (issue 46; `CommentXMLDocument`): the newest 100 comments the bar shows, after
+/// the rows the file already had (a new file: `CommentXMLRow.seed`). Rewritten at most every
+/// `interval`, whole and atomically (`FileReplacement`: a new file beside it, renamed over it), so
+/// a reader never sees half a file; never as an empty `<log>`. The files are read and written on a thread of their own (a slow or
+/// hung disk never holds the frame loop or Swift's task threads), and stopping waits for it at most
+/// `stopWait`. A folder that cannot be written, a full disk or a path that is not comment.xml is
+/// one line on the bar's status and in the log (`problems`); the bar goes on, and the next change
+/// tries again.
 public final class CommentXMLWriter: Sendable {
     public let problems: ProblemReporter
     private let log: Logger
     private let interval: Duration
+    private let clock: @Sendable () -> Double
     private let state = Mutex(State())
     private let wake: AsyncStream<Void>.Continuation
     private let task: Mutex<Task<Void, Never>?>
+    private let files = DispatchQueue(label: "commentbar.comment-xml", qos: .utility)
 
     private struct State {
         /// Where to write (nil: off).
         var path: String?
         var document = CommentXMLDocument()
+        /// The file's own rows were read (once per path, before its first write).
+        var loaded = false
+        /// Why the path is not written (it is not comment.xml, or not a file).
+        var refusal: String?
         /// Files written so far (tests, the benchmark).
         var written = 0
     }
 
     public static let defaultInterval = Duration.milliseconds(500)
+    static let stopWait = Duration.seconds(2)
 
-    public init(log: Logger, interval: Duration = CommentXMLWriter.defaultInterval, changed: @escaping @Sendable () -> Void = {}) {
+    /// `clock`: Unix seconds now (tests move it by hand).
+    public init(log: Logger, interval: Duration = CommentXMLWriter.defaultInterval,
+                clock: @escaping @Sendable () -> Double = CommentXMLWriter.wallClock,
+                changed: @escaping @Sendable () -> Void = {}) {
         self.log = log
         self.interval = interval
+        self.clock = clock
         problems = ProblemReporter(log: log, level: .warning, changed: changed)
         let (changes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
@@ -39,7 +55,14 @@ public final class CommentXMLWriter: Sendable {
         task.withLock { $0 = started }
     }
 
-    /// The `comment_xml_path` setting: empty turns it off; a new path starts a new file.
+    public static func wallClock() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// The `comment_xml_path` setting: empty turns it off; a new path starts anew, after the rows
+    /// that file has.
     public func configure(path setting: String) {
         let path = setting.trimmingWhitespace(andNewlines: true)
         var problem: String?
@@ -56,6 +79,8 @@ public final class CommentXMLWriter: Sendable {
             guard state.path != wanted else { return false }
             state.path = wanted
             state.document = CommentXMLDocument()
+            state.loaded = false
+            state.refusal = nil
             return true
         }
         guard changed || problem != nil else { return }
@@ -68,11 +93,12 @@ public final class CommentXMLWriter: Sendable {
     }
 
     /// A row the bar shows (not history: a skin shows what is said now).
-    public func add(_ line: ChatLine, platform: String, now: Double) {
+    public func add(_ line: ChatLine, platform: String) {
         guard !line.isHistory else { return }
+        let row = CommentXMLRow(line: line, platform: platform)
         let on = state.withLock { state -> Bool in
             guard state.path != nil else { return false }
-            state.document.append { CommentXMLRow(line: line, platform: platform, number: $0, now: now) }
+            state.document.append(row)
             return true
         }
         if on { wake.yield() }
@@ -85,7 +111,7 @@ public final class CommentXMLWriter: Sendable {
         let changed = state.withLock { state -> Bool in
             guard state.path != nil else { return false }
             return state.document.remove { row in
-                (stream.map { row.id.hasPrefix($0) } ?? true) && (id.map { row.id == $0 } ?? true)
+                !row.id.isEmpty && (stream.map { row.id.hasPrefix($0) } ?? true) && (id.map { row.id == $0 } ?? true)
                     && (key.map { row.user == $0 } ?? true)
             }
         }
@@ -95,10 +121,13 @@ public final class CommentXMLWriter: Sendable {
     /// Files written so far (tests, the benchmark).
     public var written: Int { state.withLock { $0.written } }
 
-    /// Writes what is pending, then stops.
+    /// Writes what is pending, then stops; waits at most `stopWait` for a disk that hangs.
     public func stop() async {
         wake.finish()
-        await task.withLock { $0 }?.value
+        guard let running = task.withLock({ $0 }) else { return }
+        if await TimeLimit.run(Self.stopWait, { await running.value }) == nil {
+            log.warning("comment.xml: the last write did not finish within \(Self.stopWait); stopping without it")
+        }
     }
 
     /// Each change wakes it; writes are spaced `interval` apart, each holding every change since.
@@ -110,35 +139,63 @@ public final class CommentXMLWriter: Sendable {
                 try? await Task.sleep(until: last + interval, clock: clock)
             }
             last = clock.now
-            guard let pending = state.withLock({ state in state.path.map { ($0, state.document.text) } }) else { continue }
-            let failure = Self.replace(pending.0, with: Array(pending.1.utf8))
-            problems.report(failure.map { "comment.xml: cannot write \(pending.0): \($0)" })
-            if failure == nil { state.withLock { $0.written += 1 } }
+            await loadIfNew()
+            await waitForANewSecond()
+            await writePending()
         }
     }
 
-    /// The file replaced whole: written beside it, then renamed over it. Why not, or nil.
-    static func replace(_ path: String, with bytes: [UInt8]) -> String? {
-        let temporary = path + ".commentbar-new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        var written = 0
-        var failure: String?
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while written < buffer.count {
-                let count = write(fd, base + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                written += count
+    /// Before a path's first write: the rows its file has (read on the file thread).
+    private func loadIfNew() async {
+        guard let path = state.withLock({ $0.loaded ? nil : $0.path }) else { return }
+        let loaded = await onFileThread { CommentXMLFile.load(path) }
+        let now = Int(clock())
+        let refusal = state.withLock { state -> String?? in
+            guard state.path == path, !state.loaded else { return .none }
+            state.loaded = true
+            switch loaded {
+            case .rows(let rows):
+                // A new file (or an empty <log>) is written at once with its seed row.
+                var document = CommentXMLDocument(kept: rows.isEmpty ? [.seed] : rows, now: now)
+                for row in state.document.pending { document.append(row) }
+                state.document = document
+                state.refusal = nil
+            case .refused(let why):
+                state.refusal = "comment.xml: \(why)"
             }
+            return .some(state.refusal)
         }
-        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if failure != nil { unlink(temporary) }
-        return failure
+        if case .some(let problem) = refusal { problems.report(problem) }
+    }
+
+    /// New rows are never written in the second of the last write that added some (at most a
+    /// second's wait): the readers would take them as already seen.
+    private func waitForANewSecond() async {
+        while true {
+            let now = clock()
+            guard !state.withLock({ $0.document.mayStamp(at: Int(now)) }) else { return }
+            let untilNext = max(0.001, (now.rounded(.down) + 1) - now)
+            try? await Task.sleep(for: .milliseconds(Int(untilNext * 1000) + 1))
+        }
+    }
+
+    private func writePending() async {
+        let now = Int(clock())
+        let pending = state.withLock { state -> (String, String)? in
+            guard let path = state.path, state.loaded, state.refusal == nil else { return nil }
+            state.document.stamp(at: now)
+            return state.document.text.map { (path, $0) }
+        }
+        guard let pending else { return }
+        let (path, text) = pending
+        let failure = await onFileThread { FileReplacement.replace(path, with: Array(text.utf8)) }
+        problems.report(failure.map { "comment.xml: cannot write \(path): \($0)" })
+        if failure == nil { state.withLock { $0.written += 1 } }
+    }
+
+    private func onFileThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            files.async { continuation.resume(returning: work()) }
+        }
     }
 }

@@ -137,24 +137,4 @@ public enum ThemeFile {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return ((try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}") + "\n"
     }
-
-    /// Writes the look of `settings` to `path` (a new file beside it, renamed over it): the
-    /// properties' "Save the look to a file".
-    public static func save(_ settings: BarSettings, to path: String) throws(ThemeProblem) {
-        let text = text(of: settings)
-        let temporary = path + ".saving"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else {
-            throw ThemeProblem(source: path, message: "cannot be written (\(String(cString: strerror(errno))))")
-        }
-        let written = text.utf8.withContiguousStorageIfAvailable { Glibc.write(fd, $0.baseAddress, $0.count) }
-            ?? Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == text.utf8.count, synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw ThemeProblem(source: path, message: "cannot be written (\(reason))")
-        }
-    }
 }

@@ -27,11 +27,7 @@ struct ThemeCommand: ParsableCommand {
             let look = try SettingsFile.load(settings, theme: theme)
             if let problem = look.themeProblem { throw themeFailure("export", problem) }
             if let out {
-                do {
-                    try ThemeFile.save(look, to: out)
-                } catch {
-                    throw themeFailure("export", error.description)
-                }
+                if let failure = LookFile.save(look, to: out) { throw themeFailure("export", failure) }
             } else {
                 POSIXIO.writeAll(ThemeFile.text(of: look), fd: STDOUT_FILENO)
             }

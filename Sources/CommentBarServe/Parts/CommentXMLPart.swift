@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCommentXML
 import CommentBarCore
-import FoundationEssentials
 import Logging
 
 /// HTML5コメジェネ's comment.xml (`CommentXMLWriter`): the path from each settings line; the rows
@@ -27,7 +26,7 @@ final class CommentXMLPart: SessionPart {
         let stream = origin.count > 1 ? "\(origin.index)/" : nil
         switch event {
         case .comment, .gift:
-            if let shown { writer.add(shown, platform: origin.service, now: Date().timeIntervalSince1970) }
+            if let shown { writer.add(shown, platform: origin.service) }
         case .delete(let id):
             writer.remove(id: id)
         case .deleteUser(let user):
