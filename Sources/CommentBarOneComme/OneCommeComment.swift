@@ -129,7 +129,9 @@ public struct OneCommeComment: Sendable, Equatable, Encodable {
 
 /// One stream of the bar as OneComme names a connection (a "service" of its list).
 public struct OneCommeStream: Sendable, Equatable {
-    /// `commentbar-N`: the bar's stream N.
+    /// `commentbar-` and 16 hex digits, from the platform and the channel (for a relay without
+    /// one, the name the bar gives it): the same stream has the same id whatever its place in the
+    /// list and across restarts, so a template's saved `?includeIds=` keeps matching it.
     public var connectionID: String
     /// Our service id (`youtube`), the stream's id on it, how the bar names it, and its colour.
     public var platform: String
@@ -138,8 +140,8 @@ public struct OneCommeStream: Sendable, Equatable {
     public var url: String
     public var colour: RGBColor
 
-    public init(index: Int, platform: String, channel: String, name: String, url: String = "", colour: RGBColor) {
-        connectionID = "commentbar-\(index)"
+    public init(platform: String, channel: String, name: String, url: String = "", colour: RGBColor) {
+        connectionID = Self.stableID(platform: platform, channel: channel, name: name)
         self.platform = platform
         self.channel = channel
         self.name = name
@@ -147,8 +149,13 @@ public struct OneCommeStream: Sendable, Equatable {
         self.colour = colour
     }
 
+    static func stableID(platform: String, channel: String, name: String) -> String {
+        let key = [platform, channel, channel.isEmpty ? name : ""].joined(separator: "\u{0}")
+        return "commentbar-" + GLibSHA256.hex(Array(key.utf8)).prefix(16)
+    }
+
     /// Before the session named its streams.
-    static let unknown = OneCommeStream(index: 0, platform: "", channel: "", name: "", colour: RGBColor(red: 0x88, green: 0x88, blue: 0x88))
+    static let unknown = OneCommeStream(platform: "", channel: "", name: "", colour: RGBColor(red: 0x88, green: 0x88, blue: 0x88))
 
     /// OneComme's `Service` object for `/api/services` and `connected`.
     struct Service: Sendable, Equatable, Encodable {

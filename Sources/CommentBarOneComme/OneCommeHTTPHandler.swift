@@ -1,23 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarNet
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
 /// The HTTP side of one connection. Read-only: GET and HEAD are answered, any other method is
-/// 405 and a request with a body 413, each closing the connection without reading on. The Host
-/// is checked before anything is looked up (`LoopbackAccess`); the answer is made by
-/// `OneCommeRoutes` (files off the event loop) and written in order.
+/// 405 (JSON under `/api/`, for a template's write to fail at once) and a request with a body
+/// 413, each closing the connection without reading on. The Host is checked before anything is
+/// looked up (`LoopbackAccess`); the answer is made by `OneCommeRoutes` (files off the event loop)
+/// and written in order. A request that came whole ends its deadline and earns its connection a
+/// kept slot (`ConnectionSlots`): a socket that trickles a request never does.
 final class OneCommeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let routes: OneCommeRoutes
+    private let deadline: RequestDeadline
+    private let slots: ConnectionSlots
     private var head: HTTPRequestHead?
     /// The request was answered before its end: the rest of it is ignored.
     private var refused = false
 
-    init(routes: OneCommeRoutes) {
+    init(routes: OneCommeRoutes, deadline: RequestDeadline, slots: ConnectionSlots) {
         self.routes = routes
+        self.deadline = deadline
+        self.slots = slots
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -26,8 +33,10 @@ final class OneCommeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
             head = request
             refused = false
             if request.method != .GET, request.method != .HEAD {
-                refuse(.text(.methodNotAllowed, "This server is read-only: GET only.", closes: true)
-                    .adding(("Allow", "GET, HEAD")), context: context)
+                let why = "This server is read-only: GET only."
+                let answer = request.uri.hasPrefix("/api/") ? OneCommeResponse.jsonError(.methodNotAllowed, why, closes: true)
+                    : .text(.methodNotAllowed, why, closes: true)
+                refuse(answer.adding(("Allow", "GET, HEAD")), context: context)
             } else if request.headers.contains(name: "Transfer-Encoding")
                         || (request.headers.first(name: "Content-Length").flatMap { Int($0) } ?? 0) > 0 {
                 refuse(.text(.payloadTooLarge, "This server takes no request bodies.", closes: true), context: context)
@@ -35,8 +44,10 @@ final class OneCommeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
         case .body:
             return
         case .end:
+            deadline.requestEnded()
             guard !refused, let request = head else { return }
             head = nil
+            slots.proven(context.channel)
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             routes.respond(to: request, on: context.eventLoop).assumeIsolated().whenSuccess { response in
                 Self.write(response, for: request, context: bound.value)
@@ -78,13 +89,5 @@ final class OneCommeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
             return
         }
         context.close(promise: nil)
-    }
-}
-
-extension OneCommeResponse {
-    func adding(_ header: (name: String, value: String)) -> OneCommeResponse {
-        var copy = self
-        copy.headers.append(header)
-        return copy
     }
 }

@@ -20,8 +20,35 @@ struct OneCommeResponse: Sendable {
                          body: Array((message + "\n").utf8), closesConnection: closes)
     }
 
-    /// On every answer: never sniffed as another type, no address of the page sent on, and no
-    /// CORS header at all (another site's page may not read the chat).
+    /// An API error as JSON, for a template's `fetch().then(r => r.json())` to read.
+    static func jsonError(_ status: HTTPResponseStatus, _ message: String, closes: Bool = false) -> OneCommeResponse {
+        struct Failure: Encodable {
+            var error: String
+            var status: Int
+        }
+        var response = json(OneCommeMessage.encode(Failure(error: message, status: Int(status.code))))
+        response.status = status
+        response.closesConnection = closes
+        return response
+    }
+
+    /// An API answer a page of this server's other name may read (`LoopbackAccess.corsOrigin`);
+    /// `Vary` keeps a cache from handing one origin's answer to another.
+    func crossOrigin(_ origin: String?) -> OneCommeResponse {
+        var copy = self
+        copy.headers.append(("Vary", "Origin"))
+        if let origin { copy.headers.append(("Access-Control-Allow-Origin", origin)) }
+        return copy
+    }
+
+    func adding(_ header: (name: String, value: String)) -> OneCommeResponse {
+        var copy = self
+        copy.headers.append(header)
+        return copy
+    }
+
+    /// On every answer: never sniffed as another type, no address of the page sent on. CORS only
+    /// for this server's own other names (`crossOrigin`): another site's page may not read the chat.
     static let commonHeaders: [(name: String, value: String)] = [
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),

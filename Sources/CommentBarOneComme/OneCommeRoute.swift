@@ -6,6 +6,9 @@ enum OneCommeRoute: Equatable, Sendable {
     case index
     /// OneComme's read-only API: `info`, `comments`, `comments/pinned`, `services`, `config`.
     case api(String)
+    /// Another of OneComme's routes (`plugins/…`, `orders`, `setlists/current`, …): answered at
+    /// once with a JSON error, so a template that tries it falls back instead of waiting.
+    case unservedAPI(String)
     /// `__origin/…` of either set: OneSDK, the shared CSS, Vue.
     case origin([String])
     /// A file of a preset template (ours) or of the user's (`custom`).
@@ -35,7 +38,7 @@ enum OneCommeRoute: Equatable, Sendable {
         }
         if path.hasPrefix("/api/") {
             let name = String(path.dropFirst("/api/".count))
-            self = Self.apis.contains(name) ? .api(name) : .notFound
+            self = Self.apis.contains(name) ? .api(name) : .unservedAPI(name)
             return
         }
         guard path.hasPrefix("/templates/") else {

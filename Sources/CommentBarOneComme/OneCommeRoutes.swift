@@ -35,17 +35,21 @@ final class OneCommeRoutes: Sendable {
             return loop.makeSucceededFuture(.text(.forbidden, "This server answers only to 127.0.0.1:\(access.port), "
                                                   + "[::1]:\(access.port) and localhost:\(access.port)."))
         }
+        let ownPage = ("Content-Security-Policy", access.contentSecurityPolicy)
         switch OneCommeRoute(path: request.uri) {
         case .index:
-            return index(host: host, on: loop)
+            return index(host: host, on: loop).map { $0.adding(ownPage) }
         case .api(let name):
-            return loop.makeSucceededFuture(api(name))
+            return loop.makeSucceededFuture(api(name).crossOrigin(access.corsOrigin(request.headers.first(name: "Origin"))))
+        case .unservedAPI(let name):
+            return loop.makeSucceededFuture(OneCommeResponse.jsonError(.notFound, "CommentBar does not serve /api/\(name)")
+                .crossOrigin(access.corsOrigin(request.headers.first(name: "Origin"))))
         case .origin(let path):
-            return loop.makeSucceededFuture(origin(path))
+            return loop.makeSucceededFuture(origin(path).adding(ownPage))
         case .preset(let name, let path):
             let key = "preset/\(name)/" + path.joined(separator: "/")
             return loop.makeSucceededFuture(OneCommeAssets.file(key).map {
-                .bytes($0, type: OneCommeRoute.contentType(key))
+                OneCommeResponse.bytes($0, type: OneCommeRoute.contentType(key)).adding(ownPage)
             } ?? .text(.notFound, "No such file in the preset templates."))
         case .custom(let name, let path):
             return custom([name] + path, on: loop)
@@ -68,13 +72,19 @@ final class OneCommeRoutes: Sendable {
         case "comments/pinned": return .json(OneCommeMessage.encode(hub.pinned))
         case "services": return .json(OneCommeMessage.encode(hub.services))
         case "info":
+            // OneComme/OneSDK's `AppInfo` (src/types/App.ts: platform, version, port, licensed,
+            // templatePath, templateUrl). `licensed` is never claimed: the SDK's checkLicensed()
+            // reads it, and only OneComme can say so.
             struct Info: Encodable {
                 var app = "CommentBar"
                 var platform = "linux"
                 var port: Int
+                var licensed = false
+                var templatePath: String
                 var templateUrl: String
             }
-            return .json(OneCommeMessage.encode(Info(port: access.port, templateUrl: "http://127.0.0.1:\(access.port)/templates/")))
+            return .json(OneCommeMessage.encode(Info(port: access.port, templatePath: files?.root ?? "",
+                                                     templateUrl: "http://127.0.0.1:\(access.port)/templates/")))
         default:
             return .json(Array("{}".utf8))
         }

@@ -9,8 +9,12 @@ import NIOWebSocket
 
 /// The OneComme-compatible server of one bar: HTTP/1 and WebSocket (SwiftNIO) on 127.0.0.1 and ::1
 /// only, with one event-loop thread and one file thread of its own, which exist only while it
-/// runs. Read-only, and bounded: at most `maxConnections` at once (more are closed as they are
-/// accepted), request heads of `maxHeaderBytes`, no bodies, an idle connection closed after
+/// runs. Read-only, and bounded as the control server is (`ConnectionSlots`, `RequestDeadline`):
+/// at most `maxConnections` at once, of which at most `maxUnproven` have not yet proven
+/// themselves (a request that came whole, or a `/sub` a browser opened: browsers always send an
+/// `Origin`), the oldest of those closed for a newcomer, so sockets that trickle a request or
+/// `/sub` clients without an Origin never shut OBS's browser sources out; a whole request within
+/// `requestDeadline`, heads of `maxHeaderBytes`, no bodies, an idle connection closed after
 /// `idleTimeout`, each `/sub` client's unsent messages bounded (`PushSocket`).
 final class OneCommeServer: Sendable {
     let port: Int
@@ -22,9 +26,11 @@ final class OneCommeServer: Sendable {
     private let threads: NIOThreadPool
     private let listeners: [any Channel]
     private let hub: NIOLoopBound<OneCommeHub>
-    private let gate: ConnectionGate
+    private let slots: ConnectionSlots
 
-    static let maxConnections = 32
+    static let maxConnections = 64
+    static let maxUnproven = 16
+    static let requestDeadline = TimeAmount.seconds(10)
     static let maxHeaderBytes = 8 * 1024
     static let idleTimeout = TimeAmount.seconds(30)
     static let pingAfter = TimeAmount.seconds(25)
@@ -47,7 +53,7 @@ final class OneCommeServer: Sendable {
     }
 
     private init(port: Int, addresses: [String], vuePath: String?, group: MultiThreadedEventLoopGroup, threads: NIOThreadPool,
-                 listeners: [any Channel], hub: NIOLoopBound<OneCommeHub>, gate: ConnectionGate) {
+                 listeners: [any Channel], hub: NIOLoopBound<OneCommeHub>, slots: ConnectionSlots) {
         self.port = port
         self.addresses = addresses
         self.vuePath = vuePath
@@ -55,13 +61,14 @@ final class OneCommeServer: Sendable {
         self.threads = threads
         self.listeners = listeners
         self.hub = hub
-        self.gate = gate
+        self.slots = slots
     }
 
     /// Listens on `port` of each loopback address (`hosts`). `templates`: the user's templates
     /// folder (nil: none). Vue's file is looked for once, here.
     static func start(port: Int, templates: String?, log: Logger, maxConnections: Int = OneCommeServer.maxConnections,
-                             hosts: [String] = ["127.0.0.1", "::1"]) async throws(StartError) -> OneCommeServer {
+                      maxUnproven: Int = OneCommeServer.maxUnproven,
+                      hosts: [String] = ["127.0.0.1", "::1"]) async throws(StartError) -> OneCommeServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let threads = NIOThreadPool(numberOfThreads: 1)
         threads.start()
@@ -77,12 +84,12 @@ final class OneCommeServer: Sendable {
         }
         let routes = OneCommeRoutes(access: LoopbackAccess(port: port), hub: hub, files: templates.map(TemplateFiles.init),
                                     threads: threads, vue: vue?.bytes)
-        let gate = ConnectionGate(limit: maxConnections)
+        let slots = ConnectionSlots(limit: maxConnections, unprovenLimit: maxUnproven)
         var listeners: [any Channel] = []
         var addresses: [String] = []
         for host in hosts {
             do {
-                listeners.append(try await bootstrap(group: group, routes: routes, hub: hub, gate: gate)
+                listeners.append(try await bootstrap(group: group, routes: routes, hub: hub, slots: slots)
                     .bind(host: host, port: port).get())
                 addresses.append(host)
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
@@ -100,7 +107,7 @@ final class OneCommeServer: Sendable {
             throw .cannotListen("no loopback address")
         }
         return OneCommeServer(port: port, addresses: addresses, vuePath: vue?.path, group: group, threads: threads,
-                              listeners: listeners, hub: hub, gate: gate)
+                              listeners: listeners, hub: hub, slots: slots)
     }
 
     private static func shutdown(_ listeners: [any Channel], _ group: MultiThreadedEventLoopGroup, _ threads: NIOThreadPool) async {
@@ -110,26 +117,28 @@ final class OneCommeServer: Sendable {
     }
 
     private static func bootstrap(group: MultiThreadedEventLoopGroup, routes: OneCommeRoutes, hub: NIOLoopBound<OneCommeHub>,
-                                  gate: ConnectionGate) -> ServerBootstrap {
+                                  slots: ConnectionSlots) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(gate) }
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(ConnectionLimit(slots: slots)) }
             }
             // The kernel holds at most this much for a page that does not read; the rest waits in
             // its client's bounded queue.
             .childChannelOption(.socketOption(.so_sndbuf), value: 128 * 1024)
             .childChannelOption(.maxMessagesPerRead, value: 4)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try configure(channel, routes: routes, hub: hub) }
+                channel.eventLoop.makeCompletedFuture { try configure(channel, routes: routes, hub: hub, slots: slots) }
             }
     }
 
     private static let idleHandlerName = "onecomme-idle"
     private static let httpHandlerName = "onecomme-http"
 
-    private static func configure(_ channel: any Channel, routes: OneCommeRoutes, hub: NIOLoopBound<OneCommeHub>) throws {
+    private static func configure(_ channel: any Channel, routes: OneCommeRoutes, hub: NIOLoopBound<OneCommeHub>,
+                                  slots: ConnectionSlots) throws {
+        let deadline = RequestDeadline(limit: requestDeadline)
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: maxIncomingFrame, automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
@@ -137,8 +146,12 @@ final class OneCommeServer: Sendable {
             },
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
+                    // A browser's page (it sends its Origin, which `mayUpgrade` checked) keeps its
+                    // slot; a client without one stays among the first to be closed for a newcomer.
+                    if head.headers.contains(name: "Origin") { slots.proven(channel) }
                     let pipeline = channel.pipeline.syncOperations
                     pipeline.removeHandler(name: idleHandlerName, promise: nil)
+                    pipeline.removeHandler(name: RequestDeadline.name, promise: nil)
                     try pipeline.addHandlers([
                         IdleStateHandler(readTimeout: deadAfter, writeTimeout: pingAfter),
                         PushSocket(owner: hub.value, topics: OneCommeSubscriptions.topics(uri: head.uri), pingText: "onecomme"),
@@ -150,13 +163,14 @@ final class OneCommeServer: Sendable {
         limits.maxHeaderFieldSize = maxHeaderBytes
         limits.maxHeaderFieldCount = 64
         let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(deadline, name: RequestDeadline.name)
         try pipeline.addHandler(IdleStateHandler(allTimeout: idleTimeout), name: idleHandlerName)
         try pipeline.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
                 context.pipeline.syncOperations.removeHandler(name: httpHandlerName, promise: nil)
             }),
             withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
-        try pipeline.addHandler(OneCommeHTTPHandler(routes: routes), name: httpHandlerName)
+        try pipeline.addHandler(OneCommeHTTPHandler(routes: routes, deadline: deadline, slots: slots), name: httpHandlerName)
     }
 
     /// Tells the pages (from any thread; the work is done on the server's loop).
@@ -165,12 +179,12 @@ final class OneCommeServer: Sendable {
         hub.eventLoop.execute { hub.value.apply(event) }
     }
 
-    /// Connections open now, `/sub` clients among them, connections refused and clients dropped
-    /// for falling behind so far (tests, the benchmark).
-    func counts() async -> (open: Int, clients: Int, refused: Int, dropped: Int) {
+    /// Connections open now, `/sub` clients among them, connections refused, connections closed
+    /// for a newcomer (unproven) and clients dropped for falling behind so far (tests, the benchmark).
+    func counts() async -> (open: Int, clients: Int, refused: Int, evicted: Int, dropped: Int) {
         let hub = self.hub
         let (clients, dropped) = (try? await hub.eventLoop.submit { (hub.value.clientCount, hub.value.dropped) }.get()) ?? (0, 0)
-        return (gate.current, clients, gate.refused, dropped)
+        return (slots.current, clients, slots.refused, slots.evicted, dropped)
     }
 
     /// Closes every connection and the listening sockets, and ends its threads.

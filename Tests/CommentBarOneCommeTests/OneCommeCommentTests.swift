@@ -7,7 +7,7 @@ import XCTest
 /// Our rows as OneComme's comment objects: escaped HTML, emotes as pictures (never from this
 /// machine's network), the memory's first-time badge, nickname and count, paid messages' colours.
 final class OneCommeCommentTests: XCTestCase {
-    let stream = OneCommeStream(index: 0, platform: "youtube", channel: "UCabc", name: "YouTube",
+    let stream = OneCommeStream(platform: "youtube", channel: "UCabc", name: "YouTube",
                                 colour: RGBColor(red: 255, green: 0, blue: 0))
 
     func json(_ comment: OneCommeComment) throws -> [String: Any] {
@@ -39,7 +39,7 @@ final class OneCommeCommentTests: XCTestCase {
         line.nickname = "さくら"
         line.marks = [RowMark(.firstTime, "初見"), RowMark(.count, "#1")]
         let object = try json(OneCommeComment(line, stream: stream, now: 0))
-        XCTAssertEqual(object["id"] as? String, "commentbar-0")
+        XCTAssertEqual(object["id"] as? String, stream.connectionID)
         XCTAssertEqual(object["service"] as? String, "youtube")
         XCTAssertEqual((object["meta"] as? [String: Any])?["tc"] as? Int, 1)
         let data = try XCTUnwrap(object["data"] as? [String: Any])
@@ -68,11 +68,24 @@ final class OneCommeCommentTests: XCTestCase {
     }
 
     func testUnknownServicesAreExternal() throws {
-        let other = OneCommeStream(index: 2, platform: "websocket", channel: "relay", name: "relay",
+        let other = OneCommeStream(platform: "websocket", channel: "relay", name: "relay",
                                    colour: RGBColor(red: 1, green: 2, blue: 3))
         let object = try json(OneCommeComment(ChatLine(id: "x", user: "u", text: "t"), stream: other, now: 0))
         XCTAssertEqual(object["service"] as? String, "external")
-        XCTAssertEqual(object["id"] as? String, "commentbar-2")
+        XCTAssertEqual(object["id"] as? String, other.connectionID)
+    }
+
+    /// Streamers save `?includeIds=` in OBS: a stream keeps its id whatever its place in the list.
+    func testAStreamsIdIsTheSameWhereverItIsAndDiffersFromAnothers() {
+        let colour = RGBColor(red: 1, green: 2, blue: 3)
+        let youtube = OneCommeStream(platform: "youtube", channel: "UCabc", name: "YouTube", colour: colour)
+        XCTAssertEqual(youtube.connectionID, OneCommeStream(platform: "youtube", channel: "UCabc", name: "renamed", colour: colour).connectionID)
+        XCTAssertTrue(youtube.connectionID.hasPrefix("commentbar-") && youtube.connectionID.count == 27, youtube.connectionID)
+        XCTAssertNotEqual(youtube.connectionID, OneCommeStream(platform: "youtube", channel: "UCxyz", name: "YouTube", colour: colour).connectionID)
+        XCTAssertNotEqual(youtube.connectionID, OneCommeStream(platform: "twitch", channel: "UCabc", name: "YouTube", colour: colour).connectionID)
+        // Relays have no channel: their names tell them apart.
+        XCTAssertNotEqual(OneCommeStream(platform: "websocket", channel: "", name: "ws://a", colour: colour).connectionID,
+                          OneCommeStream(platform: "websocket", channel: "", name: "ws://b", colour: colour).connectionID)
     }
 
     func testThePageFilesAreInTheBinary() throws {

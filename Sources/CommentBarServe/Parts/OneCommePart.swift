@@ -23,8 +23,8 @@ final class OneCommePart: SessionPart {
     }
 
     func streamsChanged(_ streams: [StreamPlan.Stream]) {
-        hook.streamsChanged(streams.enumerated().map { index, stream in
-            OneCommeStream(index: index, platform: stream.service, channel: stream.channel, name: stream.name,
+        hook.streamsChanged(streams.map { stream in
+            OneCommeStream(platform: stream.service, channel: stream.channel, name: stream.name,
                            colour: stream.badge.color)
         })
     }
