@@ -10,11 +10,14 @@ import XCTest
 /// does (`204 No Content` to `POST /DoAction`, docs.streamer.bot api/http/requests/do-action):
 /// one kept-alive connection for every action, a new one when the server closed it meanwhile.
 final class HTTPActionLinkTests: XCTestCase {
+    func makeLink(to server: NoContentServer, path: String = "/DoAction") -> HTTPActionLink {
+        HTTPActionLink(target: ActionTarget(transport: .http(path: path), host: "127.0.0.1", port: server.port), path: path)
+    }
+
     func testEveryActionGoesOnOneKeptConnection() async throws {
         let server = try await NoContentServer.start()
         defer { server.stop() }
-        let link = HTTPActionLink(target: ActionTarget(transport: .http(path: "/DoAction"), host: "127.0.0.1", port: server.port),
-                                  path: "/DoAction")
+        let link = makeLink(to: server)
         for number in 0..<5 { try await link.send(DoAction(action: "Log", args: ["n": .integer(number)])) }
         XCTAssertEqual(server.requests, 5)
         XCTAssertEqual(server.connections, 1)
@@ -24,8 +27,7 @@ final class HTTPActionLinkTests: XCTestCase {
     func testAConnectionTheServerClosedIsOpenedAgainWithoutAFailure() async throws {
         let server = try await NoContentServer.start()
         defer { server.stop() }
-        let link = HTTPActionLink(target: ActionTarget(transport: .http(path: "/DoAction"), host: "127.0.0.1", port: server.port),
-                                  path: "/DoAction")
+        let link = makeLink(to: server)
         try await link.send(DoAction(action: "Log", args: [:]))
         server.closeConnections()
         try await Task.sleep(for: .milliseconds(100))
@@ -38,8 +40,7 @@ final class HTTPActionLinkTests: XCTestCase {
     func testAWrongPathIsAnsweredNoAndNamesNoPath() async throws {
         let server = try await NoContentServer.start()
         defer { server.stop() }
-        let link = HTTPActionLink(target: ActionTarget(transport: .http(path: "/Do?key=s3cret"), host: "127.0.0.1", port: server.port),
-                                  path: "/Do?key=s3cret")
+        let link = makeLink(to: server, path: "/Do?key=s3cret")
         do {
             try await link.send(DoAction(action: "Log", args: [:]))
             XCTFail("a wrong path ran the action")
