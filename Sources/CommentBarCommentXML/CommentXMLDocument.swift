@@ -18,12 +18,16 @@ struct CommentXMLDocument: Sendable, Equatable {
     private(set) var lastNumber = 0
     /// The second of the last write that added rows (or the file's last row's).
     private(set) var lastTime = 0
+    /// The text differs from the file's: rows were added or removed since the last write (or the
+    /// file is new, with only its seed).
+    private(set) var changed = false
 
     init(kept: [CommentXMLRow] = [], now: Int = 0) {
         rows = Array(kept.suffix(Self.limit))
         lastNumber = kept.map(\.number).max() ?? 0
         // A file from the future (a clock put back) would hold new rows back until then.
         lastTime = min(kept.map(\.time).max() ?? 0, now)
+        changed = kept.contains { $0.owner && $0.time == 0 }
     }
 
     mutating func append(_ row: CommentXMLRow) {
@@ -46,16 +50,29 @@ struct CommentXMLDocument: Sendable, Equatable {
         }
         pending.removeAll()
         lastTime = time
+        changed = true
         if rows.count > Self.limit { rows.removeFirst(rows.count - Self.limit) }
     }
 
     /// Removes rows (a deletion, a ban, a clear); whether any went.
     mutating func remove(where matches: (CommentXMLRow) -> Bool) -> Bool {
         let before = rows.count + pending.count
+        let written = rows.count
         rows.removeAll(where: matches)
         pending.removeAll(where: matches)
+        if rows.count != written { changed = true }
         return rows.count + pending.count != before
     }
+
+    /// The text to write, when it changed since the last taken (nil: the file already holds it).
+    mutating func takeChangedText() -> String? {
+        guard changed else { return nil }
+        changed = false
+        return text
+    }
+
+    /// The write of the text taken failed: the next one writes it again.
+    mutating func writeFailed() { changed = true }
 
     /// Each row's element was escaped when it was stamped: this only joins them. Nil when there
     /// is no row: NiCommentGenerator stops for good after reading an empty `<log>`.

@@ -23,10 +23,7 @@ enum CommentXMLFile {
         case .refused(let why):
             let described = ["a ", "not ", "larger "].contains { why.hasPrefix($0) } ? "is \(why)" : "cannot be read (\(why))"
             return .refused("\(path) \(described): choose another file")
-        case .bytes(var bytes):
-            // MultiCommentViewer's file begins with a UTF-8 byte order mark (.NET's XElement.Save),
-            // which GMarkup does not take.
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        case .bytes(let bytes):
             if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return .rows([]) }
             guard let rows = parse(bytes) else {
                 return .refused("\(path) is not a comment.xml (no <log> of <comment>s): the bar does not write over it; "
@@ -37,7 +34,10 @@ enum CommentXMLFile {
     }
 
     /// The `<comment>`s of a `<log>`, or nil when the bytes are not one.
-    static func parse(_ bytes: [UInt8]) -> [CommentXMLRow]? {
+    static func parse(_ file: [UInt8]) -> [CommentXMLRow]? {
+        // MultiCommentViewer's file begins with a UTF-8 byte order mark (.NET's XElement.Save),
+        // which GMarkup does not take.
+        let bytes = file.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(file.dropFirst(3)) : file
         let collector = Collector()
         // GMarkup keeps the parser's address for the context's life: it lives on the heap.
         let parser = UnsafeMutablePointer<GMarkupParser>.allocate(capacity: 1)

@@ -184,13 +184,19 @@ public final class CommentXMLWriter: Sendable {
         let pending = state.withLock { state -> (String, String)? in
             guard let path = state.path, state.loaded, state.refusal == nil else { return nil }
             state.document.stamp(at: now)
-            return state.document.text.map { (path, $0) }
+            return state.document.takeChangedText().map { (path, $0) }
         }
         guard let pending else { return }
         let (path, text) = pending
         let failure = await onFileThread { FileReplacement.replace(path, with: Array(text.utf8)) }
         problems.report(failure.map { "comment.xml: cannot write \(path): \($0)" })
-        if failure == nil { state.withLock { $0.written += 1 } }
+        state.withLock { state in
+            if failure == nil {
+                state.written += 1
+            } else if state.path == path {
+                state.document.writeFailed()
+            }
+        }
     }
 
     private func onFileThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {

@@ -122,7 +122,7 @@ final class CommentXMLTests: XCTestCase {
         let writer = writer()
         writer.configure(path: path)
         try await Task.sleep(for: .milliseconds(200))
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), before, "nothing new: the file as it was")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data(before.utf8), "nothing new: the file as it was")
         writer.add(ChatLine(id: "n", user: "New", text: "こんばんは"), platform: "youtube")
         try await waitUntil { (try? self.rows(path).count) == 2 }
         await writer.stop()

@@ -73,7 +73,7 @@ final class OneCommeRealClientsTests: XCTestCase, ServerUnderTest {
     /// A link with `?host=attacker.example` must not make our own pages talk to it, whatever
     /// onesdk.js does: the browser enforces `connect-src`.
     func testOurOwnPagesMayConnectOnlyToThisServer() async throws {
-        for path in ["/templates/preset/bar/", "/templates/preset/simple/index.html", "/templates/preset/bar/__origin/js/onesdk.js", "/"] {
+        for path in ["/templates/preset/bar/", "/templates/preset/simple/index.html", "/templates/preset/__origin/js/onesdk.js", "/"] {
             let answer = try await request(path)
             XCTAssertEqual(answer.status, .ok, path)
             let policy = try XCTUnwrap(answer.headers.first(name: "Content-Security-Policy"), path)
