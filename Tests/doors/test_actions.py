@@ -165,6 +165,7 @@ class ActionsTest(unittest.TestCase):
         port = closed.getsockname()[1]
         closed.close()
         bar.update(actions_target=f"http://127.0.0.1:{port}/DoAction?key=s3cret")
+        bar.wait_log(f"actions: to http://127.0.0.1:{port}, ")
         self.relay.comment("r1", "Aki", "hello")
         line = bar.wait_log("trying again")[0]
         self.assertIn(f"http://127.0.0.1:{port}: ", line)
