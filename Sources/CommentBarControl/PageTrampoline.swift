@@ -7,7 +7,11 @@ import Glibc
 /// browser its one-time link without putting it in a command line, which every user's `ps` shows
 /// (`/proc/PID/cmdline`): the link goes into a small HTML file only this user can read, which
 /// sends the browser on to it, and `xdg-open` is given that file's `file://` address. Jupyter's
-/// server opens its browser the same way (its `*-open.html` redirect file).
+/// server opens its browser the same way (jupyter-server/jupyter_server at 9a4d6ee:
+/// jupyter_server/serverapp.py lines 1774-1777 name `jpserver-PID-open.html` in its runtime folder,
+/// 3000-3041 write it, 3082-3086 hand the browser its file URL; templates/browser-open.html lines
+/// 1-2 say why, line 7 is its refresh). Our file is written fresh, with one difference: it is
+/// one per code, removed once the code is used, where Jupyter keeps one per server.
 ///
 /// The file is `open-H.html`, H from the SHA-256 of the link's code (the name tells nothing of
 /// the code), in `$XDG_RUNTIME_DIR/comment-bar` (else the token's folder), created 0600 with

@@ -6,6 +6,8 @@
 // SHA-256 of the code (the renderer removes it by that name once the code is used), in
 // $XDG_RUNTIME_DIR/comment-bar (else the token's folder), made 0700; the file is created 0600
 // with O_CREAT|O_EXCL|O_NOFOLLOW, so nothing someone else put at that name is written through.
+// Jupyter's server opens its browser the same way (jupyter-server/jupyter_server at 9a4d6ee,
+// jupyter_server/serverapp.py lines 3000-3041 and 3082-3086, templates/browser-open.html).
 #pragma once
 
 #include <QString>
