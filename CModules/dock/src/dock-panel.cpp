@@ -310,6 +310,12 @@ void DockPanel::showState()
 		case ControlClient::State::Unreachable:
 			text = texts_("Dock.Unreachable").arg(client_->port());
 			break;
+		case ControlClient::State::NotRenderer:
+			text = texts_("Dock.NotRenderer").arg(client_->port());
+			break;
+		case ControlClient::State::PortUnbound:
+			text = texts_("Dock.PortUnbound").arg(client_->port());
+			break;
 		default:
 			text = texts_("Dock.Connecting");
 			break;
