@@ -118,7 +118,7 @@ let package = Package(
         .target(name: "CommentBarSupport", dependencies: ["CSysCalls", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // State, events and settings (no drawing, no I/O).
-        .target(name: "CommentBarCore", dependencies: ["CommentBarSettings", "CGLib"], swiftSettings: strictSwift),
+        .target(name: "CommentBarCore", dependencies: ["CommentBarSettings", "CGLib", "CommentBarSupport"], swiftSettings: strictSwift),
         // Frames and frame pools, without Cairo.
         .target(name: "CommentBarFrames", swiftSettings: strictSwift),
         // The Cairo/Pango renderer.
@@ -202,7 +202,7 @@ let package = Package(
         .executableTarget(name: "commentbar-embed-assets", path: "Sources/CommentBarEmbedAssets", swiftSettings: strictSwift),
         // …and HTML5コメジェネ's comment.xml.
         .target(name: "CommentBarCommentXML",
-                dependencies: ["CommentBarCore", "CommentBarSupport", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["CommentBarCore", "CommentBarSupport", "CGLib", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The viewer memory (issue 29): the chat log in SQLite, viewers, nicknames, 初見; its
         // writer thread is started only while `remember` is on.

@@ -21,8 +21,7 @@ enum CommentXMLFile {
         case .missing:
             return .rows([])
         case .refused(let why):
-            let described = ["a ", "not ", "larger "].contains { why.hasPrefix($0) } ? "is \(why)" : "cannot be read (\(why))"
-            return .refused("\(path) \(described): choose another file")
+            return .refused("\(path) \(why): choose another file")
         case .bytes(let bytes):
             if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return .rows([]) }
             guard let rows = parse(bytes) else {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import FoundationEssentials
 import Glibc
 
@@ -93,34 +94,14 @@ public enum ThemeFile {
         func problem(_ message: String) -> Result<[UInt8], ThemeProblem> {
             .failure(ThemeProblem(source: path, message: message))
         }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            return problem(errno == ENOENT ? "no such file" : "cannot be read (\(String(cString: strerror(errno))))")
+        switch BoundedFileRead.read(path, maxBytes: maxBytes) {
+        case .bytes(let bytes): return .success(bytes)
+        case .missing: return problem("no such file")
+        case .refused(.folder): return problem("is a folder, not a theme file")
+        case .refused(.notRegular): return problem("not a regular file (a FIFO, a socket or a device), not a theme file")
+        case .refused(.tooLarge): return problem("too large (a theme file is at most \(maxBytes / 1024) KiB)")
+        case .refused(.unreadable(let why)): return problem("cannot be read (\(why))")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return problem("cannot be read (\(String(cString: strerror(errno))))") }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: return problem("is a folder, not a theme file")
-        default: return problem("not a regular file (a FIFO, a socket or a device), not a theme file")
-        }
-        let tooLarge = "too large (a theme file is at most \(maxBytes / 1024) KiB)"
-        guard Int(info.st_size) <= maxBytes else { return problem(tooLarge) }
-        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(fd, base + count, buffer.count - count)
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { return problem("cannot be read (\(String(cString: strerror(errno))))") }
-            if got == 0 { break }
-            count += got
-        }
-        guard count <= maxBytes else { return problem(tooLarge) }
-        return .success(Array(bytes.prefix(count)))
     }
 
     /// The look of `settings` as a theme file's text: every look key, sorted, the font nested as

@@ -50,11 +50,12 @@ import Testing
     @Test func boundedReadNamesAFIFOAndAFolderWithoutBlocking() throws {
         let folder = TemporaryFolder()
         #expect(mkfifo(folder.file("fifo"), 0o600) == 0)
-        #expect(BoundedFileRead.read(folder.file("fifo"), maxBytes: 10) == .refused("not a regular file (a FIFO, a socket or a device)"))
-        #expect(BoundedFileRead.read(folder.path, maxBytes: 10) == .refused("a folder, not a file"))
+        #expect(BoundedFileRead.read(folder.file("fifo"), maxBytes: 10) == .refused(.notRegular))
+        #expect(BoundedFileRead.read(folder.path, maxBytes: 10) == .refused(.folder))
         #expect(BoundedFileRead.read(folder.file("none"), maxBytes: 10) == .missing)
         #expect(FileManager.default.createFile(atPath: folder.file("big"), contents: Data(count: 11)))
-        #expect(BoundedFileRead.read(folder.file("big"), maxBytes: 10) == .refused("larger than 10 bytes"))
+        #expect(BoundedFileRead.read(folder.file("big"), maxBytes: 10) == .refused(.tooLarge(maxBytes: 10)))
+        #expect(BoundedFileRead.Refusal.tooLarge(maxBytes: 4 << 20).description == "is larger than 4 MiB")
         #expect(BoundedFileRead.read(folder.file("big"), maxBytes: 11) == .bytes([UInt8](repeating: 0, count: 11)))
     }
 }
