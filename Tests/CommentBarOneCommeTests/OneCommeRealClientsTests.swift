@@ -19,11 +19,7 @@ final class OneCommeRealClientsTests: XCTestCase, ServerUnderTest {
 
     override func setUp() async throws {
         folder = TemporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder.file("templates/mine"), withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder.file("templates/mine/index.html"),
-                                                     contents: Data("<p>mine</p>".utf8)))
-        server = try await OneCommeServer.start(port: ReservedPort().port, templates: folder.file("templates"),
-                                                log: Logger(label: "test"), hosts: ["127.0.0.1"])
+        server = try await Self.startServer(in: folder)
     }
 
     override func tearDown() async throws {

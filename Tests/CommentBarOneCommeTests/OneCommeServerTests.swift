@@ -19,13 +19,8 @@ final class OneCommeServerTests: XCTestCase, ServerUnderTest {
 
     override func setUp() async throws {
         folder = TemporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder.file("templates/mine"), withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder.file("templates/mine/index.html"),
-                                                     contents: Data("<p>mine</p>".utf8)))
         XCTAssertTrue(FileManager.default.createFile(atPath: folder.file("secret.txt"), contents: Data("secret".utf8)))
-        // A port free now (the reservation ends at once): the server checks the Host against its own port.
-        server = try await OneCommeServer.start(port: ReservedPort().port, templates: folder.file("templates"),
-                                                log: Logger(label: "test"), hosts: ["127.0.0.1"])
+        server = try await Self.startServer(in: folder)
     }
 
     override func tearDown() async throws {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import AsyncHTTPClient
 @testable import CommentBarOneComme
+import CommentBarTestSupport
 import Foundation
 import Glibc
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -14,6 +16,17 @@ protocol ServerUnderTest: AnyObject {
 
 extension ServerUnderTest {
     var port: Int { server.port }
+
+    /// A server on 127.0.0.1 at a port free now (the reservation ends at once: the server checks
+    /// the Host against its own port), its user templates `folder/templates` holding `mine/`.
+    static func startServer(in folder: TemporaryFolder) async throws -> OneCommeServer {
+        try FileManager.default.createDirectory(atPath: folder.file("templates/mine"), withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: folder.file("templates/mine/index.html"), contents: Data("<p>mine</p>".utf8)) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return try await OneCommeServer.start(port: ReservedPort().port, templates: folder.file("templates"),
+                                              log: Logger(label: "test"), hosts: ["127.0.0.1"])
+    }
 
     func request(_ path: String, method: HTTPMethod = .GET, host: String? = nil, headers: [(String, String)] = [],
                  body: [UInt8]? = nil) async throws -> (status: HTTPResponseStatus, body: String, headers: HTTPHeaders) {
