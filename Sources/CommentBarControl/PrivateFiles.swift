@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import Glibc
 
 /// Small files only this user may read, as the control token is kept: a folder of ours with mode
@@ -43,15 +44,10 @@ enum PrivateFiles {
         return true
     }
 
-    /// `path` holds `text` from now on: written to a new name beside it, then renamed over it.
+    /// `path` holds `text` from now on, 0600, replaced whole (`FileReplacement`: a new file of a
+    /// random name beside it, then renamed over it).
     static func replace(_ path: String, _ text: String) throws(Problem) {
-        let temporary = path + "." + ControlToken.random(hexDigits: 16) + ".new"
-        guard try create(temporary, text) else {
-            throw Problem(description: "cannot write \(temporary): it exists")
-        }
-        guard rename(temporary, path) == 0 else {
-            let why = ControlToken.errnoText()
-            unlink(temporary)
+        if let why = FileReplacement.replace(path, with: Array(text.utf8), mode: 0o600) {
             throw Problem(description: "cannot replace \(path): \(why)")
         }
     }

@@ -74,11 +74,13 @@ class ControlTokenTest(unittest.TestCase):
         os.makedirs(fakes)
         cls.opened_path = os.path.join(cls.work, "xdg-open.log")
         with open(os.path.join(fakes, "xdg-open"), "w") as fake:
+            # The entry is appended in one write: control-url's xdg-open and the renderer's may run
+            # at once, and lines appended one by one interleaved (the test read half an entry).
             fake.write(f'#!/bin/sh\nlog="{cls.opened_path}"\n'
-                       'tr "\\0" " " < /proc/$$/cmdline >> "$log"; echo >> "$log"\n'
+                       'entry="$(tr "\\0" " " < /proc/$$/cmdline)"\n'
                        'file="${1#file://}"\n'
-                       'if [ -f "$file" ]; then echo "mode $(stat -c %a "$file")" >> "$log"; cat "$file" >> "$log"; fi\n'
-                       'echo "--" >> "$log"\nsleep 0.5\n')
+                       'if [ -f "$file" ]; then entry="$entry\nmode $(stat -c %a "$file")\n$(cat "$file")"; fi\n'
+                       'printf "%s\\n--\\n" "$entry" >> "$log"\nsleep 0.5\n')
         os.chmod(os.path.join(fakes, "xdg-open"), 0o755)
         cls.env = {**os.environ, "XDG_CONFIG_HOME": cls.config, "XDG_DATA_HOME": os.path.join(cls.work, "data"),
                    "XDG_RUNTIME_DIR": cls.runtime, "PATH": fakes + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin")}
