@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// Who may use the control server: requests that name it on loopback (the `Host` header, against
-/// DNS rebinding), prove they may (the token in a bearer header, or the page's session cookie
-/// under the page's path), and, from a browser, come from its own page (the `Origin` header).
+import CommentBarNet
+
+/// Who may use the control server: requests that name it on loopback and, from a browser, come
+/// from its own page (`LoopbackNames`, the OneComme server's rule too), and prove they may (the
+/// token in a bearer header, or the page's session cookie under the page's path).
 /// No CORS header is ever sent, so another site's page can neither read an answer nor send JSON.
 struct ControlAccess: Sendable {
     let port: Int
@@ -11,22 +13,17 @@ struct ControlAccess: Sendable {
     /// Where the page's link files are (`PageTrampoline`; nil: its default folder).
     var linkFileFolder: String? = nil
 
+    var names: LoopbackNames { LoopbackNames(port: port) }
+
     /// The host names a request may give: this server's own loopback addresses, with its port.
-    var allowedHosts: [String] { ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"] }
+    var allowedHosts: [String] { names.hosts }
 
     /// The `Host` header as allowed (lower case), or nil: refused.
-    func host(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let host = header.lowercased()
-        return allowedHosts.contains(host) ? host : nil
-    }
+    func host(_ header: String?) -> String? { names.host(header) }
 
-    /// A browser's `Origin` must be the page's own (`http://` and the host it asked for); a
-    /// program that sends none (websocat, a script) is judged by its token alone.
-    func originAllowed(_ origin: String?, host: String) -> Bool {
-        guard let origin else { return true }
-        return origin.lowercased() == "http://" + host
-    }
+    /// A browser's `Origin` must be the page's own; a program that sends none (websocat, a
+    /// script) is judged by its token alone.
+    func originAllowed(_ origin: String?, host: String) -> Bool { names.originAllowed(origin, host: host) }
 
     /// How a request proved it may use the server.
     enum Credential: Sendable, Equatable {

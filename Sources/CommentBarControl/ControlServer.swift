@@ -15,7 +15,7 @@ import Synchronization
 /// credential), a deadline for each whole request (`RequestDeadline`), request heads of
 /// `maxHeaderBytes`, bodies of `ControlHTTPHandler.maxBodyBytes`, an idle HTTP connection closed
 /// after `idleTimeout`, and each event client's queue bounded (`PushSocket`).
-public final class ControlServer: Sendable {
+public final class ControlServer: LoopbackServer {
     public let port: Int
     /// The addresses it listens on (::1 is left out where the machine has no IPv6).
     public let addresses: [String]
@@ -59,9 +59,13 @@ public final class ControlServer: Sendable {
         /// Another program (or another source's server) has the port.
         case portTaken(Int)
         case cannotListen(String)
+        /// The token file cannot be made or read (`ControlToken.Problem`'s words).
+        case noToken(String)
 
         public var description: String {
             switch self {
+            case .noToken(let why):
+                return "control page: \(why)"
             case .portTaken(let port):
                 return "control page: port \(port) is in use by another program; choose another Control port"
             case .cannotListen(let why):

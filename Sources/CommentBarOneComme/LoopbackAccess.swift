@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/// Who may use the OneComme server: only requests that name it by one of its own loopback names,
-/// with its port (the `Host` header: against DNS rebinding, where another site's name is made to
-/// point at 127.0.0.1 so its page could read this server), and, for the WebSocket, from one of
-/// its own pages (`Origin`: a page of another site could otherwise open it and read the chat).
-/// A few lines of the control server's rule (`ControlAccess`), written here: this server has no
-/// token, its answers are the chat the templates show, and nothing on it changes the bar.
+import CommentBarNet
+
+/// Who may use the OneComme server: requests that name it by one of its own loopback names, and,
+/// for the WebSocket, from one of its own pages (`LoopbackNames`, the control server's rule too);
+/// this server has no token, its answers are the chat the templates show, and nothing on it
+/// changes the bar. Its pages may call its other name (CORS), and may connect only to it (CSP).
 struct LoopbackAccess: Sendable {
-    let port: Int
+    let names: LoopbackNames
+    var port: Int { names.port }
+
+    init(port: Int) {
+        names = LoopbackNames(port: port)
+    }
 
     /// The `Host` header as allowed (lower case), or nil: refused.
-    func host(_ header: String?) -> String? {
-        guard let host = header?.lowercased(),
-              ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"].contains(host) else { return nil }
-        return host
-    }
+    func host(_ header: String?) -> String? { names.host(header) }
 
     /// This server's own origins: a page of one name may call the other (OneComme's templates
     /// ping `http://localhost:11180` or `http://127.0.0.1:11180` whatever their own address; a
     /// page on the other name is cross-origin to the browser, and without this header the
     /// template decides OneComme is not running). Never `*`, never another port.
-    var origins: [String] { ["http://127.0.0.1:\(port)", "http://localhost:\(port)", "http://[::1]:\(port)"] }
+    var origins: [String] { names.origins }
 
     /// The `Access-Control-Allow-Origin` for a request from `origin`, or nil: none is sent.
     func corsOrigin(_ origin: String?) -> String? {
@@ -36,10 +37,7 @@ struct LoopbackAccess: Sendable {
         return "connect-src 'self' \(own.joined(separator: " ")); frame-ancestors 'none'; object-src 'none'; base-uri 'none'"
     }
 
-    /// A browser's `Origin` must be this server's own page (`http://` and the host it asked for);
-    /// a program that sends none (a script, OBS's own requests) is judged by the Host alone.
-    func originAllowed(_ origin: String?, host: String) -> Bool {
-        guard let origin else { return true }
-        return origin.lowercased() == "http://" + host
-    }
+    /// A browser's `Origin` must be this server's own page; a program that sends none (a script,
+    /// OBS's own requests) is judged by the Host alone.
+    func originAllowed(_ origin: String?, host: String) -> Bool { names.originAllowed(origin, host: host) }
 }

@@ -1,146 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarNet
 import CommentBarSupport
 import FoundationEssentials
 import Logging
-import Synchronization
 
 /// What `serve` holds of the OneComme-compatible server (issue 39): it starts, moves and stops the
-/// server as the `onecomme` and `onecomme_port` settings say (off: no socket, no thread), and tells
-/// it what the bar applied: rows as the bar shows them (filtered, NG words masked), deletions, bans,
-/// clears, viewers, and the pin. A port already taken is a line on the bar's status and in the log
-/// (`problems`), tried again with `Backoff` while the settings name it. Every call returns at once.
+/// server as the `onecomme` and `onecomme_port` settings say (off: no socket, no thread; the wanted
+/// port's machine, its retries and its status line are `LoopbackService`'s), and tells it what the
+/// bar applied: rows as the bar shows them (filtered, NG words masked), deletions, bans, clears,
+/// viewers, and the pin. Every call returns at once.
 public final class OneCommeHook: Sendable {
-    public let problems: ProblemReporter
-    private let log: Logger
-    private let templates: String?
-    private let state: Mutex<State>
+    private let service: LoopbackService<OneCommeServer>
+    /// Shared with the service's events (a box: they are made before `self` is).
+    private let told: LockedBox<Told>
 
-    private struct State {
-        var wantedPort: Int?
-        var server: OneCommeServer?
+    private struct Told {
         var streams: [OneCommeStream] = []
         /// The pinned row last told (nil: none).
         var announcedPin: String?
-        /// The last start or stop, which the next one waits for, and a start's next try.
-        var lastChange: Task<Void, Never>?
-        var retry: Task<Void, Never>?
-        var backoff: Backoff
     }
 
     /// `templates`: the user's templates folder (default `$XDG_DATA_HOME/comment-bar/templates`);
     /// `retry`: the waits between tries of a start that failed; `changed`: the status text changed.
     public init(log: Logger, templates: String? = OneCommeHook.standardTemplates,
                 retry: Backoff = Backoff(base: .seconds(1), cap: .seconds(30)), changed: @escaping @Sendable () -> Void = {}) {
-        self.log = log
-        self.templates = templates
-        state = Mutex(State(backoff: retry))
-        problems = ProblemReporter(log: log, level: .error, changed: changed)
+        let told = LockedBox(Told())
+        var events = LoopbackService<OneCommeServer>.Events { port in
+            try await OneCommeServer.start(port: port, templates: templates, log: log)
+        }
+        events.started = { (server: OneCommeServer, port: Int) in
+            let streams = told.withLock { told -> [OneCommeStream] in
+                told.announcedPin = nil
+                return told.streams
+            }
+            server.publish(.services(streams.map(Self.service)))
+            let vue = server.vuePath.map { "Vue from \($0)" } ?? "no vue.min.js found: templates that use Vue will not start"
+            log.info("OneComme templates: on http://127.0.0.1:\(port)/templates/ (\(server.addresses.joined(separator: ", "))); \(vue)")
+        }
+        service = LoopbackService(name: "OneComme templates", log: log, retry: retry, events: events, changed: changed)
+        self.told = told
     }
 
     /// `$XDG_DATA_HOME/comment-bar/templates` (else `~/.local/share/…`); nil without either variable.
     public static var standardTemplates: String? { TemplateFiles.standardRoot() }
 
+    /// Why the server does not work, for the bar's status line (nil: it works, or is off).
+    public var problems: ProblemReporter { service.problems }
+
     /// The running server's port (nil: off, or not started yet).
-    public var port: Int? { state.withLock { $0.server?.port } }
+    public var port: Int? { service.port }
 
     /// The settings' `onecomme` and `onecomme_port`.
     public func configure(enabled: Bool, port: Int) {
-        let wanted = enabled ? port : nil
-        let changed = state.withLock { state -> Bool in
-            guard state.wantedPort != wanted else { return false }
-            state.wantedPort = wanted
-            state.retry?.cancel()
-            state.retry = nil
-            state.backoff.reset()
-            enqueue(in: &state)
-            return true
-        }
-        if changed { problems.forgetLogged() }
-    }
-
-    private func enqueue(in state: inout State) {
-        let previous = state.lastChange
-        state.lastChange = Task { [self] in
-            await previous?.value
-            await apply()
-        }
+        service.configure(port: enabled ? port : nil)
     }
 
     /// Waits for the last start or stop (tests; the end of `serve`).
     public func settle() async {
-        await state.withLock { $0.lastChange }?.value
+        await service.settle()
     }
 
     /// Turns the server off and waits until it is gone.
     public func shutdown() async {
-        configure(enabled: false, port: 0)
-        await settle()
-    }
-
-    private func apply() async {
-        let (wanted, running) = state.withLock { ($0.wantedPort, $0.server) }
-        if let running, running.port == wanted { return }
-        if let running {
-            await running.stop()
-            state.withLock { $0.server = nil }
-            log.info("OneComme templates: off (port \(running.port) closed)")
-        }
-        guard let port = wanted else {
-            problems.report(nil)
-            return
-        }
-        do {
-            let server = try await OneCommeServer.start(port: port, templates: templates, log: log)
-            let streams = state.withLock { state -> [OneCommeStream]? in
-                guard state.wantedPort == port else { return nil }
-                state.server = server
-                state.announcedPin = nil
-                state.backoff.reset()
-                return state.streams
-            }
-            guard let streams else { return await server.stop() }
-            server.publish(.services(streams.map(Self.service)))
-            let vue = server.vuePath.map { "Vue from \($0)" } ?? "no vue.min.js found: templates that use Vue will not start"
-            log.info("OneComme templates: on http://127.0.0.1:\(port)/templates/ (\(server.addresses.joined(separator: ", "))); \(vue)")
-            problems.report(nil)
-        } catch {
-            problems.report("\(error.description); trying again until it is free or the settings change")
-            retryLater(port)
-        }
-    }
-
-    private func retryLater(_ port: Int) {
-        state.withLock { waiting in
-            guard waiting.wantedPort == port else { return }
-            let delay = waiting.backoff.nextDelay()
-            waiting.retry = Task { [self] in
-                do { try await Task.sleep(for: delay) } catch { return }
-                state.withLock { state in
-                    guard state.wantedPort == port, state.server == nil, !Task.isCancelled else { return }
-                    state.retry = nil
-                    enqueue(in: &state)
-                }
-            }
-        }
+        await service.shutdown()
     }
 
     /// The bar's streams, in origin order (a new feed started).
     public func streamsChanged(_ streams: [OneCommeStream]) {
-        let server = state.withLock { state -> OneCommeServer? in
-            state.streams = streams
-            return state.server
-        }
-        server?.publish(.services(streams.map(Self.service)))
+        told.withLock { $0.streams = streams }
+        service.server?.publish(.services(streams.map(Self.service)))
     }
 
     /// An event the bar applied (rows named as the bar names them), with the row it added as shown
     /// (nil: none, or filtered out), from the bar's stream `index`.
     public func heard(_ event: FeedEvent, shown: ChatLine?, index: Int) {
-        guard let (server, stream) = state.withLock({ state -> (OneCommeServer, OneCommeStream)? in
-            guard let server = state.server else { return nil }
-            return (server, state.streams.indices.contains(index) ? state.streams[index] : .unknown)
-        }) else { return }
+        guard let server = service.server else { return }
+        let stream = told.withLock { $0.streams.indices.contains(index) ? $0.streams[index] : .unknown }
         switch event {
         case .comment, .gift:
             guard let shown else { return }
@@ -161,11 +97,11 @@ public final class OneCommeHook: Sendable {
     /// The pin the bar shows now (from the frame loop): a change is told once.
     public func pinShown(_ pin: BarState.Pin?) {
         let id = pin?.line.id
-        guard let (server, streams) = state.withLock({ state -> (OneCommeServer?, [OneCommeStream])? in
-            guard state.announcedPin != id else { return nil }
-            state.announcedPin = id
-            return (state.server, state.streams)
-        }), let server else { return }
+        guard let streams = told.withLock({ told -> [OneCommeStream]? in
+            guard told.announcedPin != id else { return nil }
+            told.announcedPin = id
+            return told.streams
+        }), let server = service.server else { return }
         let comment = pin.map { OneCommeComment($0.line, stream: Self.stream(ofRow: $0.line.id, in: streams),
                                                 now: Date().timeIntervalSince1970) }
         server.publish(.pinned(comment))
@@ -187,5 +123,5 @@ public final class OneCommeHook: Sendable {
     }
 
     /// The running server (tests).
-    var server: OneCommeServer? { state.withLock { $0.server } }
+    var server: OneCommeServer? { service.server }
 }

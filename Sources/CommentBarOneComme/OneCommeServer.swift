@@ -16,7 +16,7 @@ import NIOWebSocket
 /// `/sub` clients without an Origin never shut OBS's browser sources out; a whole request within
 /// `requestDeadline`, heads of `maxHeaderBytes`, no bodies, an idle connection closed after
 /// `idleTimeout`, each `/sub` client's unsent messages bounded (`PushSocket`).
-final class OneCommeServer: Sendable {
+final class OneCommeServer: LoopbackServer {
     let port: Int
     /// The addresses it listens on (::1 is left out where the machine has no IPv6).
     let addresses: [String]
