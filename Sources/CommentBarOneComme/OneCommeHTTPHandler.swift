@@ -4,9 +4,9 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
-/// The HTTP side of one connection. Read-only: GET and HEAD are answered, any other method is
-/// 405 (JSON under `/api/`, for a template's write to fail at once) and a request with a body
-/// 413, each closing the connection without reading on. The Host is checked before anything is
+/// The HTTP side of one connection. Read-only: a method the route table does not take is 405 at
+/// once (`OneCommeRoutes.refusal`: JSON for an API route, for a template's write to fail at once)
+/// and a request with a body 413, each closing the connection without reading on. The Host is checked before anything is
 /// looked up (`LoopbackAccess`); the answer is made by `OneCommeRoutes` (files off the event loop)
 /// and written in order. A request that came whole ends its deadline and earns its connection a
 /// kept slot (`ConnectionSlots`): a socket that trickles a request never does.
@@ -32,11 +32,8 @@ final class OneCommeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
         case .head(let request):
             head = request
             refused = false
-            if request.method != .GET, request.method != .HEAD {
-                let why = "This server is read-only: GET only."
-                let answer = request.uri.hasPrefix("/api/") ? OneCommeResponse.jsonError(.methodNotAllowed, why, closes: true)
-                    : .text(.methodNotAllowed, why, closes: true)
-                refuse(answer.adding(("Allow", "GET, HEAD")), context: context)
+            if let answer = OneCommeRoutes.refusal(method: request.method, uri: request.uri) {
+                refuse(answer, context: context)
             } else if request.headers.contains(name: "Transfer-Encoding")
                         || (request.headers.first(name: "Content-Length").flatMap { Int($0) } ?? 0) > 0 {
                 refuse(.text(.payloadTooLarge, "This server takes no request bodies.", closes: true), context: context)

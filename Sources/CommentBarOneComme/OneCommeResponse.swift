@@ -13,6 +13,10 @@ struct OneCommeResponse: Sendable {
         OneCommeResponse(status: .ok, headers: [("Content-Type", type)], body: body)
     }
 
+    static func redirect(_ location: String) -> OneCommeResponse {
+        OneCommeResponse(status: .movedPermanently, headers: [("Location", location)])
+    }
+
     static func json(_ body: [UInt8]) -> OneCommeResponse { bytes(body, type: "application/json; charset=utf-8") }
 
     static func text(_ status: HTTPResponseStatus, _ message: String, closes: Bool = false) -> OneCommeResponse {
@@ -54,4 +58,32 @@ struct OneCommeResponse: Sendable {
         ("Referrer-Policy", "no-referrer"),
         ("Cache-Control", "no-cache"),
     ]
+
+    /// The Content-Type of a file by its extension (a template's own files may be anything a page uses).
+    static func contentType(ofFile name: String) -> String {
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        switch ext {
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "js", "mjs": return "text/javascript; charset=utf-8"
+        case "json": return "application/json; charset=utf-8"
+        case "txt": return "text/plain; charset=utf-8"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "webp": return "image/webp"
+        case "svg": return "image/svg+xml"
+        case "ico": return "image/x-icon"
+        case "woff": return "font/woff"
+        case "woff2": return "font/woff2"
+        case "ttf": return "font/ttf"
+        case "otf": return "font/otf"
+        case "mp3": return "audio/mpeg"
+        case "wav": return "audio/wav"
+        case "ogg", "oga": return "audio/ogg"
+        case "mp4": return "video/mp4"
+        case "webm": return "video/webm"
+        default: return "application/octet-stream"
+        }
+    }
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarControl
-import Foundation
+import CommentBarTestSupport
 import Testing
 
 /// docs/control-api.md lists the routes of `ControlRoutes.table`, the one list in the code:
@@ -16,12 +16,7 @@ import Testing
     }
 
     @Test func theDocsListEveryRouteOfTheTable() throws {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/control-api.md")
-        let lines = try String(contentsOf: docs, encoding: .utf8).components(separatedBy: "\n")
-        let first = try #require(lines.firstIndex(of: Self.start), "docs/control-api.md has no \(Self.start)")
-        let last = try #require(lines[first...].firstIndex(of: Self.end), "docs/control-api.md has no \(Self.end)")
-        let listed = Array(lines[(first + 1)..<last])
+        let listed = try DocsList.lines(in: "control-api.md", between: Self.start, and: Self.end)
         #expect(listed == Self.markdown(), "docs/control-api.md's route list should be:\n\(Self.markdown().joined(separator: "\n"))")
     }
 
