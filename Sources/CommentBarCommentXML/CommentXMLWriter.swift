@@ -105,13 +105,13 @@ public final class CommentXMLWriter: Sendable {
     }
 
     /// A moderator deleted row `id`, banned `user`, or cleared the chat (neither): the file loses
-    /// them. `stream`: only rows whose id begins with it (`1/`, when the bar reads several streams).
-    public func remove(id: String? = nil, user: String? = nil, stream: String? = nil) {
+    /// them. `stream`: only that stream's rows (when the bar reads several: `RowID`).
+    public func remove(id: String? = nil, user: String? = nil, stream: Int? = nil) {
         let key = user?.lowercased()
         let changed = state.withLock { state -> Bool in
             guard state.path != nil else { return false }
             return state.document.remove { row in
-                !row.id.isEmpty && (stream.map { row.id.hasPrefix($0) } ?? true) && (id.map { row.id == $0 } ?? true)
+                !row.id.isEmpty && (stream.map { RowID(parsing: row.id).stream == $0 } ?? true) && (id.map { row.id == $0 } ?? true)
                     && (key.map { row.user == $0 } ?? true)
             }
         }

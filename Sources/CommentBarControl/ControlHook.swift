@@ -151,12 +151,10 @@ public final class ControlHook: Sendable {
         }
     }
 
-    /// The stream a row belongs to: `N/` before its id when the bar reads several.
+    /// The stream a row belongs to (`RowID`).
     static func stream(ofRow id: String, in streams: [ControlStream]) -> ControlStream {
         guard streams.count > 1 else { return streams.first ?? .unknown }
-        guard let slash = id.firstIndex(of: "/"), let index = Int(id[..<slash]), streams.indices.contains(index) else {
-            return .unknown
-        }
+        guard let index = RowID.stream(ofRow: id, among: streams.count), streams.indices.contains(index) else { return .unknown }
         return streams[index]
     }
 

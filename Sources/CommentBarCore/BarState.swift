@@ -82,8 +82,8 @@ public struct BarState: Sendable, Equatable {
         }
 
         /// Row ids are made unique per stream, so one stream's deletions touch only its rows.
-        func rowID(_ id: String) -> String { "\(index)/\(id)" }
-        func owns(_ line: ChatLine) -> Bool { line.id.hasPrefix("\(index)/") }
+        func rowID(_ id: String) -> String { RowID(id, stream: index).text }
+        func owns(_ line: ChatLine) -> Bool { RowID(parsing: line.id).stream == index }
     }
 
     public init() {}

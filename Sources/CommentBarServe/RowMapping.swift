@@ -16,7 +16,7 @@ enum RowMapping {
 
     /// Deletions name rows as the bar does: a stream's own ids are tagged when there are several.
     static func rowEvent(_ event: FeedEvent, _ origin: BarState.Origin) -> FeedEvent {
-        if case .delete(let id) = event, origin.count > 1 { return .delete(id: "\(origin.index)/\(id)") }
+        if case .delete(let id) = event { return .delete(id: RowID(id, from: origin).text) }
         return event
     }
 
@@ -30,6 +30,6 @@ enum RowMapping {
     }
 
     private static func matches(_ row: ChatLine, _ line: ChatLine, _ origin: BarState.Origin) -> ChatLine? {
-        row.id == (origin.count > 1 ? "\(origin.index)/\(line.id)" : line.id) ? row : nil
+        row.id == RowID(line.id, from: origin).text ? row : nil
     }
 }

@@ -204,6 +204,23 @@ final class CommentXMLTests: XCTestCase {
         XCTAssertTrue(text.contains(">hello</comment>"), text)
     }
 
+    /// With several streams, one stream's clear and ban leave the other stream's rows (`RowID`).
+    func testAStreamsClearLeavesTheOtherStreamsRows() async throws {
+        let folder = TemporaryFolder()
+        let writer = writer()
+        writer.configure(path: folder.file("comment.xml"))
+        writer.add(ChatLine(id: RowID("a", stream: 0).text, user: "Fan", login: "fan", text: "from zero"), platform: "twitch")
+        writer.add(ChatLine(id: RowID("a", stream: 1).text, user: "Fan", login: "fan", text: "from one"), platform: "youtube")
+        writer.add(ChatLine(id: RowID("b", stream: 1).text, user: "Other", text: "kept"), platform: "youtube")
+        writer.remove(stream: 0)
+        writer.remove(user: "fan", stream: 1)
+        try await waitUntil { FileManager.default.fileExists(atPath: folder.file("comment.xml")) }
+        await writer.stop()
+        let text = try String(contentsOfFile: folder.file("comment.xml"), encoding: .utf8)
+        XCTAssertFalse(text.contains("from zero") || text.contains("from one"), text)
+        XCTAssertTrue(text.contains(">kept</comment>"), text)
+    }
+
     func testARelativePathIsRefused() {
         let writer = CommentXMLWriter(log: CapturedLog().logger)
         writer.configure(path: "comment.xml")

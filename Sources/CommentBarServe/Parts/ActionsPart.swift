@@ -48,8 +48,7 @@ final class ActionsPart: SessionPart {
             return id != nil && id != seen.pinned
         }
         guard fresh, let line = state.pinned?.line else { return }
-        // With several streams a row's id begins with its stream's index ("1/…").
-        let index = state.streams.count > 1 ? line.id.split(separator: "/").first.flatMap { Int($0) } ?? 0 : 0
+        let index = RowID.stream(ofRow: line.id, among: state.streams.count) ?? 0
         let (service, channel) = stream(index, service: line.platform ?? "")
         hook.pinned(ActionRow(line: line, platform: service, channel: channel))
     }

@@ -22,8 +22,8 @@ final class CommentXMLPart: SessionPart {
     }
 
     func heard(_ event: FeedEvent, shown: ChatLine?, origin: BarState.Origin) {
-        // With several streams, a ban or a clear is one stream's: its rows' ids begin with "N/".
-        let stream = origin.count > 1 ? "\(origin.index)/" : nil
+        // With several streams, a ban or a clear is one stream's (`RowID`).
+        let stream = origin.count > 1 ? origin.index : nil
         switch event {
         case .comment, .gift:
             if let shown { writer.add(shown, platform: origin.service) }
