@@ -21,12 +21,13 @@ SERVICES_HEADER := $(GENERATED_DIR)/commentbar_services.h
 PLUGIN_SOURCES := $(addprefix $(PLUGIN_DIR)/,plugin-main.c module-origin.c comment-bar-source.c settings-line.c \
 	source-properties.c source-secrets.c source-commands.c renderer-input.c renderer-supervisor.c \
 	renderer-run.c child-process.c stdin-queue.c stderr-log.c log-limiter.c pool-watch.c \
-	shim-threads.c safe-text.c frame-pool.c on-air.c mic-watch.c mic-meter.c bar-live-state.c speech-ring.c speech-audio.c) \
+	shim-threads.c safe-text.c frame-pool.c on-air.c mic-watch.c mic-meter.c bar-live-state.c speech-ring.c speech-audio.c \
+	$(addprefix properties/,stream.c filters.c size.c look.c bar.c speech.c overlay.c memory.c control.c doors.c)) \
 	$(SETTINGS_DIR)/commentbar_settings.c $(POOL_ABI_DIR)/pool_abi.c
 # The version header (from VERSION) names the release in the log line at load.
 VERSION_INCLUDE_DIR := CModules/CommentBarVersion/include
 PLUGIN_INCLUDES := -I$(POOL_ABI_DIR)/include -I$(SETTINGS_DIR)/include -I$(GENERATED_DIR) -I$(VERSION_INCLUDE_DIR)
-PLUGIN_HEADERS := $(wildcard $(PLUGIN_DIR)/*.h) $(POOL_ABI_DIR)/include/commentbar_pool.h \
+PLUGIN_HEADERS := $(wildcard $(PLUGIN_DIR)/*.h $(PLUGIN_DIR)/properties/*.h) $(POOL_ABI_DIR)/include/commentbar_pool.h \
 	$(SETTINGS_DIR)/include/commentbar_settings.h $(SERVICES_HEADER) $(VERSION_INCLUDE_DIR)/commentbar_version.h
 PLUGIN_SO := build/comment-bar.so
 OBS_CFLAGS = $(shell pkg-config --cflags libobs)
@@ -101,7 +102,16 @@ $(FAKE_RENDERER): Tests/shim/fake_renderer.c $(POOL_ABI_DIR)/pool_abi.c $(POOL_A
 SHIM_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
+# Small rooms (issue 47): no shim file over 400 lines, and the properties' table of groups with its
+# helpers at most 200 (a new feature's properties are a file of properties/, not lines there).
+SHIM_MAX_LINES := 400
+PROPERTIES_MAX_LINES := 200
 test-shim-unit: $(SHIM_UNIT)
+	@awk -v max=$(SHIM_MAX_LINES) 'FNR == 1 && NR > 1 && n > max { print last ": " n " lines (at most " max ")"; bad = 1 } \
+		{ n = FNR; last = FILENAME } END { if (n > max) { print last ": " n " lines (at most " max ")"; bad = 1 }; exit bad }' \
+		$(PLUGIN_DIR)/*.c $(PLUGIN_DIR)/*.h $(PLUGIN_DIR)/properties/*.c $(PLUGIN_DIR)/properties/*.h
+	@test $$(wc -l < $(PLUGIN_DIR)/source-properties.c) -le $(PROPERTIES_MAX_LINES) || \
+		{ echo "$(PLUGIN_DIR)/source-properties.c: over $(PROPERTIES_MAX_LINES) lines: put a group's properties in properties/"; exit 1; }
 	$(SHIM_ENV) $(SHIM_UNIT)
 
 test-shim: test-shim-unit $(SHIM_PLUGIN) $(SHIM_HOST) $(FAKE_RENDERER) $(SHIM_RENDERER)

@@ -88,7 +88,7 @@ def run(obs, work, args, env, cleanup):
     seen, scores = closest(obs, references, "dark")
     check(seen == "dark", "the bar first shows the default look", f"closest {seen}: {scores}")
 
-    # The properties' picker sets `theme` to the file it picked (source-properties.c).
+    # The properties' picker sets `theme` to the file it picked (CModules/plugin/properties/look.c).
     obs.request("SetInputSettings", {"inputName": SOURCE, "inputSettings": {"theme": light}})
     seen, scores = closest(obs, references, "light file")
     check(seen == "light file", "a theme file loaded from the properties changes the frames to its look",

@@ -42,6 +42,7 @@ static const struct {
 	void (*run)(void);
 } tests[] = {
 	{"properties", test_defaults_and_properties},
+	{"view", test_properties_view},
 	{"choices", test_choices_and_help},
 	{"prefix", test_prefix_layout},
 	{"unknown-choice", test_unknown_choice},

@@ -5,6 +5,7 @@
 /* test-registration.c: the source's registration, locale, defaults, properties, services. */
 void test_registration(void);
 void test_defaults_and_properties(void);
+void test_properties_view(void);
 /* test-settings-choices.c: the enums' lists, the Stream ID help, an unknown enum value, a prefix layout's renderer. */
 void test_choices_and_help(void);
 void test_unknown_choice(void);
