@@ -40,7 +40,7 @@ XSERVER := $(TEST_PYTHON) -m support.xserver
 
 # Debian 12 packages the build and the tests need.
 APT_PACKAGES := libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libsqlite3-dev libvorbis-dev libobs-dev obs-studio obs-plugins \
-	xvfb xauth libx11-dev libgl1-mesa-dri fonts-noto-cjk fonts-noto-color-emoji pkg-config gcc make libjansson-dev \
+	xvfb xauth libx11-dev libgl1-mesa-dri fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core pkg-config gcc make libjansson-dev \
 	inspircd websocketd openssl python3 python3-venv \
 	ffmpeg python3-pil python3-websockets webp-pixbuf-loader
 # What the build needs, by pkg-config name (the renderer's, the shim's, the overlay helpers'); libobs
