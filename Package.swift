@@ -126,7 +126,7 @@ let package = Package(
                 dependencies: ["CommentBarCore", "CommentBarFrames", "CCairo", "CPangoCairo"],
                 swiftSettings: strictSwift),
         // The feed interface (CommentFeed, ServiceDescription) and timeline replays.
-        .target(name: "CommentBarFeeds", dependencies: ["CommentBarCore"], swiftSettings: strictSwift),
+        .target(name: "CommentBarFeeds", dependencies: ["CommentBarCore", "CommentBarSupport"], swiftSettings: strictSwift),
         // Shared network plumbing: endpoints, TLS, connect-to, connections, framing, keepalive, reconnects.
         .target(name: "CommentBarNet",
                 dependencies: [
@@ -214,7 +214,7 @@ let package = Package(
         // costs, over the entry points those targets expose (public parse functions; the memory's
         // `package` store and reader), so the product's targets carry no benchmark.
         .target(name: "CommentBarBenchmarks",
-                dependencies: ["YouTubePlatform", "NiconicoPlatform", "CommentBarMemory", "CommentBarCore",
+                dependencies: ["YouTubePlatform", "NiconicoPlatform", "CommentBarMemory", "CommentBarCore", "CommentBarSupport",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // `serve`: stdin commands, the feed and the frame loop, driving a frame sink.

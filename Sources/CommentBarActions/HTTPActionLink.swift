@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -57,8 +58,7 @@ final class HTTPActionLink: ActionLink {
         headers.add(name: "Host", value: connection.host)
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.readableBytes))
-        let left = end - ContinuousClock.now
-        let nanoseconds = max(0, left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000)
+        let nanoseconds = (end - ContinuousClock.now).clampedNanoseconds
         let answer = connection.channel.eventLoop.makePromise(of: HTTPResponseStatus.self)
         // A write on a connection already closed never reaches the handler, which would fail the
         // answer: the write's failure does (a promise already failed by the handler stays as it is).

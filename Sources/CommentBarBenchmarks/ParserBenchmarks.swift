@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import FoundationEssentials
 import NiconicoPlatform
 import YouTubePlatform
@@ -40,6 +41,6 @@ public enum ParserBenchmarks {
         for _ in 0..<rounds { count += round() }
         let elapsed = clock.now - start
         return Rate(count: count,
-                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    seconds: elapsed.inSeconds)
     }
 }

@@ -109,7 +109,7 @@ public final class ControlHook: Sendable {
             return stream
         }) else { return }
         guard let (body, line) = ControlEventMapping.body(for: event, shown: shown, stream: stream,
-                                                          now: Date().timeIntervalSince1970) else { return }
+                                                          now: WallClock.now()) else { return }
         server.publish(body, line: line)
     }
 
@@ -144,7 +144,7 @@ public final class ControlHook: Sendable {
             return (previous, Self.stream(ofRow: id ?? previous ?? "", in: state.streams))
         }), let server = service.server else { return }
         if let pin {
-            let comment = ControlEventMapping.comment(pin.line, stream: stream, now: Date().timeIntervalSince1970)
+            let comment = ControlEventMapping.comment(pin.line, stream: stream, now: WallClock.now())
             server.publish(.pin(.init(id: pin.line.id, pinned: true, comment: comment, until: pin.until)))
         } else if let previous {
             server.publish(.pin(.init(id: previous, pinned: false)))

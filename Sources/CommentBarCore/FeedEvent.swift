@@ -160,6 +160,11 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     /// When the viewer sent it (unix seconds), where the platform says: a poll's burst is
     /// replayed spread by these times (`ChatFlow`). Nil: shown as it arrives.
     public var sentAt: Double?
+    /// When the bar received it, on the stream's clock (unix seconds), where that is known (a
+    /// replay's moment: `FeedTimeline`). A row already on the bar when its motion starts is as old
+    /// as this says, so a replay rendered at a moment shows the rows faded that a live bar would
+    /// have faded by then (`RowMotion`). Nil: as old as the first frame that shows it.
+    public var arrivedAt: Double?
     /// Said before the bar connected (the platform's recent messages on join): shown at once,
     /// never a first message, never spoken.
     public var isHistory: Bool

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import CommentBarCore
 import FoundationEssentials
 
@@ -39,7 +40,7 @@ public struct FeedTimeline: Sendable {
         state.filters = filters
         state.status = .live
         for entry in entries where entry.at <= seconds {
-            state.apply(entry.event)
+            state.apply(entry.event.arrived(at: (origin ?? 0) + entry.at))
         }
         return (state, (origin ?? 0) + seconds)
     }
@@ -61,7 +62,8 @@ public struct FeedTimeline: Sendable {
             }
         }
         merged.sort { ($0.at, $0.part, $0.offset) < ($1.at, $1.part, $1.offset) }
-        for item in merged { state.apply(item.event, from: parts[item.part].origin) }
+        let origin = first.timeline.origin ?? 0
+        for item in merged { state.apply(item.event.arrived(at: origin + item.at), from: parts[item.part].origin) }
         return (state, (first.timeline.origin ?? 0) + seconds)
     }
 
@@ -127,7 +129,7 @@ public struct TimelineFeed: CommentFeed {
     public func run(emit: @escaping @Sendable (FeedEvent) -> Void) async {
         let clock = ContinuousClock()
         let started = clock.now
-        let wallAtStart = Date().timeIntervalSince1970
+        let wallAtStart = WallClock.now()
         // Start times are moved from the file's clock onto the wall clock.
         let shift = wallAtStart - (timeline.origin ?? wallAtStart)
         emit(.status(.live))
@@ -166,6 +168,22 @@ public struct TimelineFeed: CommentFeed {
             return .delete(id: id + "#\(lap)")
         default:
             return event
+        }
+    }
+}
+
+extension FeedEvent {
+    /// A comment or a gift as it arrived at unix time `time` on the replay's clock (`ChatLine.arrivedAt`).
+    func arrived(at time: Double) -> FeedEvent {
+        switch self {
+        case .comment(var line):
+            line.arrivedAt = time
+            return .comment(line)
+        case .gift(var line):
+            line.arrivedAt = time
+            return .gift(line)
+        default:
+            return self
         }
     }
 }

@@ -119,7 +119,7 @@ package enum ResolvedChatLoop {
     }
 
     static func seconds(_ delay: Duration) -> String {
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        let seconds = delay.inSeconds
         return seconds < 10 ? "\(Double(Int(seconds * 10)) / 10) s" : "\(Int(seconds)) s"
     }
 }

@@ -80,7 +80,7 @@ public final class OneCommeHook: Sendable {
         switch event {
         case .comment, .gift:
             guard let shown else { return }
-            server.publish(.comment(OneCommeComment(shown, stream: stream, now: Date().timeIntervalSince1970)))
+            server.publish(.comment(OneCommeComment(shown, stream: stream, now: WallClock.now())))
         case .delete(let id):
             server.publish(.deleted(ids: [id]))
         case .deleteUser(let user):
@@ -103,7 +103,7 @@ public final class OneCommeHook: Sendable {
             return told.streams
         }), let server = service.server else { return }
         let comment = pin.map { OneCommeComment($0.line, stream: Self.stream(ofRow: $0.line.id, in: streams),
-                                                now: Date().timeIntervalSince1970) }
+                                                now: WallClock.now()) }
         server.publish(.pinned(comment))
     }
 

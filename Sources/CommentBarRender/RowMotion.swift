@@ -32,13 +32,18 @@ final class RowMotion {
     }
 
     /// Notes when each row of `lines` was first seen (now, for new ones) and forgets rows gone
-    /// from them. The rows there at the first call were on the bar already: they do not enter.
+    /// from them. The rows there at the first call were on the bar already: they do not enter,
+    /// and are as old as their arrival on the stream's clock says (`ChatLine.arrivedAt`), so a
+    /// replay rendered at a moment shows faded what a live bar would have faded by then.
     func note(_ lines: [ChatLine], now: Double) {
-        let seenAt = started ? now : now - Self.enterDuration
+        let first = !started
         started = true
+        let atRest = now - Self.enterDuration
         var kept: [String: Double] = [:]
         kept.reserveCapacity(lines.count)
-        for line in lines { kept[line.id] = firstSeen[line.id] ?? seenAt }
+        for line in lines {
+            kept[line.id] = firstSeen[line.id] ?? (first ? min(atRest, line.arrivedAt ?? atRest) : now)
+        }
         firstSeen = kept
     }
 

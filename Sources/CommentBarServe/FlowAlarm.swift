@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import Synchronization
 
 /// Wakes the frame loop when the next waiting comment (`ChatFlow`) is due, or the picture's next
@@ -16,8 +17,7 @@ final class FlowAlarm: Sendable {
 
     /// The flow's clock: seconds since the alarm was made.
     var now: Double {
-        let elapsed = ContinuousClock.now - epoch
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        (ContinuousClock.now - epoch).inSeconds
     }
 
     /// Rings at `due` (nil: nothing waits); an alarm already set for then or earlier stays.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import CommentBarCore
 import CommentBarRender
 import FoundationEssentials
@@ -26,7 +27,7 @@ extension ServeSession {
                     shared.frameLoopBusySince = clock.now
                     // Comments that came due (the alarm rang, or any other wake-up) are shown now.
                     let heard = shared.apply(shared.flow.release(now: now), now: now)
-                    shared.state.expirePin(now: Date().timeIntervalSince1970)
+                    shared.state.expirePin(now: WallClock.now())
                     return (shared, shared.flow.nextDue, heard)
                 }
                 flowAlarm.set(nextComment)
@@ -68,7 +69,7 @@ extension ServeSession {
             let wait = pacer.earliest(now: flowAlarm.now) - flowAlarm.now
             if wait > 0 { try? await clock.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
             let latest = shared.withLock { $0 }
-            let unixNow = Date().timeIntervalSince1970
+            let unixNow = WallClock.now()
             let notice = self.notice
             if cpu.measure(.frame, { renderer.render(latest.state, obs: latest.obs, notice: notice, now: unixNow, into: sink) }) {
                 cpu.madeFrame()
@@ -82,7 +83,7 @@ extension ServeSession {
             if let due = NextRedraw.after(unixNow, state: latest.state, obs: latest.obs, settings: latest.settings,
                                           animating: renderer.showsAnimation,
                                           rendererDue: renderer.nextChange(after: unixNow)) {
-                redrawAlarm.set(redrawAlarm.now + max(due - Date().timeIntervalSince1970, 0))
+                redrawAlarm.set(redrawAlarm.now + max(due - WallClock.now(), 0))
             }
             if let line = cpu.lineIfDue() { log.info("\(line)") }
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import CommentBarCore
 import FoundationEssentials
 
@@ -9,7 +10,7 @@ extension ServeSession: BarActionHandler {
     func pin(_ line: ChatLine) -> Double? {
         let until = shared.withLock { shared -> Double? in
             let seconds = shared.settings.pinSeconds
-            let until = seconds > 0 ? Date().timeIntervalSince1970 + Double(seconds) : nil
+            let until = seconds > 0 ? WallClock.now() + Double(seconds) : nil
             shared.state.pin(line, until: until)
             return until
         }

@@ -81,8 +81,7 @@ public final class SpeechReader: Sendable {
     }
 
     var now: Double {
-        let elapsed = clock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        (clock.now - start).inSeconds
     }
 
     /// New settings; with speech turned off, what waits to be read goes and a reading stops

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import ArgumentParser
 import CommentBarCore
 import CommentBarFeeds
@@ -209,8 +210,7 @@ struct Bench: ParsableCommand {
     }
 
     private func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        (ContinuousClock.now - start).inSeconds
     }
 
     /// New rows of an emote-heavy chat (3 emotes a comment, an animated one always on screen), and
@@ -329,7 +329,7 @@ struct Bench: ParsableCommand {
     }
 
     func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+        duration.inSeconds * 1e3
     }
 
     func percentiles(_ samples: [Double]) -> Figure {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import ArgumentParser
 import CommentBarCore
 import CommentBarFeeds
@@ -95,7 +96,7 @@ final class TailPrinter: Sendable {
     private let lock = Mutex(())
 
     func printHeader() {
-        write(FeedEventJSON.encode(.recording(time: Date().timeIntervalSince1970)) + "\n", to: STDOUT_FILENO)
+        write(FeedEventJSON.encode(.recording(time: WallClock.now())) + "\n", to: STDOUT_FILENO)
     }
 
     /// `feed`: the stream's name when tail reads several (a `feed` field, and named status lines).
@@ -111,8 +112,7 @@ final class TailPrinter: Sendable {
         default:
             break
         }
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - started).inSeconds
         let at = (seconds * 1000).rounded() / 1000
         // JSON escapes C0 controls itself; C1 controls and bidi controls are escaped here, as
         // `\uXXXX`, so the line is the same JSON and no terminal escape sequence passes.

@@ -22,6 +22,8 @@ final class FeedTimelineTests: XCTestCase {
         XCTAssertEqual(now, 1001.5)
         XCTAssertEqual(BarState.elapsedText(since: state.streamStart, now: now), "00:00:01")
         XCTAssertEqual(timeline.state(at: 2).state.viewers, 5)
+        XCTAssertEqual(timeline.state(at: 2).state.lines.map(\.arrivedAt), [1001, 1002],
+                       "each row arrived at its moment on the replay's clock (RowMotion ages rows by it)")
     }
 
     func testRecordingHeaderAnchorsTheClock() throws {

@@ -70,6 +70,24 @@ final class LookMotionTests: XCTestCase {
         XCTAssertFalse(bench.render(at: t0 + 10), "an idle bar makes no frames")
     }
 
+    /// A bar drawn at a moment of a replay (`commentbar render --at 9`) shows what a live bar
+    /// would: rows that arrived more than `fade_after` and the fade ago are gone, newer ones shown.
+    func testRowsAlreadyOnTheBarAreAsOldAsTheirArrival() throws {
+        let bench = LookBench(try lookSettings(#"{"fade_after":2,"bg_opacity":0,"show_avatar":false}"#))
+        var old = row("old", "Early", "said at one second")
+        old.arrivedAt = t0 - 8
+        var fading = row("fading", "Middle", "said two and a quarter seconds ago")
+        fading.arrivedAt = t0 - 2.25
+        var recent = row("recent", "Late", "said at eight seconds")
+        recent.arrivedAt = t0 - 1
+        for line in [old, fading, recent] { bench.add(line) }
+        XCTAssertTrue(bench.render(at: t0))
+        XCTAssertNil(bench.elements["row old"], "faded out long before")
+        let middle = bench.maxAlpha(in: try XCTUnwrap(bench.elements["row fading"]))
+        XCTAssertTrue(middle > 0 && middle < 255, "half way through its fade: alpha \(middle)")
+        XCTAssertEqual(bench.maxAlpha(in: try XCTUnwrap(bench.elements["row recent"])), 255)
+    }
+
     func testRowsEnterWithinAQuarterSecondAndEndAsARedrawWouldDrawThem() throws {
         for enter in ["fade", "slide"] {
             let settings = try lookSettings(#"{"enter":"\#(enter)","bg_opacity":0,"show_avatar":false}"#)

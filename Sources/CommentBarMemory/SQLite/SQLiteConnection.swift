@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import CSQLite
 import Glibc
 
@@ -82,8 +83,7 @@ package final class SQLiteConnection {
     /// machine steps, stops the running statement (`SQLiteError.isInterrupted`) once `limit` has
     /// passed. For reads that depend on what a user typed (a search), never for writes.
     func withDeadline<T>(_ limit: Duration, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        var deadline = Self.monotonicNanoseconds() &+ UInt64(max(0, limit.components.seconds)) * 1_000_000_000
-            &+ UInt64(max(0, limit.components.attoseconds / 1_000_000_000))
+        var deadline = Self.monotonicNanoseconds() &+ UInt64(limit.clampedNanoseconds)
         return try withUnsafeMutablePointer(to: &deadline) { (pointer) throws(SQLiteError) -> T in
             sqlite3_progress_handler(handle, 1000, { context in
                 guard let context else { return 0 }

@@ -173,8 +173,7 @@ final class MemoryWriter: Sendable {
     }
 
     static func deadline(after timeout: Duration) -> DispatchTime {
-        let (seconds, attoseconds) = timeout.components
-        return .now() + .milliseconds(Int(max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
+        .now() + .milliseconds(timeout.clampedMilliseconds)
     }
 
     // MARK: the writer thread

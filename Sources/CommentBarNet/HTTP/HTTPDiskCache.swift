@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import CommentBarCore
 import FoundationEssentials
 import Glibc
@@ -84,7 +85,7 @@ package final class HTTPDiskCache: Sendable {
 
     /// The cached bytes of `url` while they are fresh. No lock: an entry is renamed into place
     /// whole, and one that vanishes or is cut short is a miss.
-    package func get(_ url: String, now: Double = Date().timeIntervalSince1970) -> [UInt8]? {
+    package func get(_ url: String, now: Double = WallClock.now()) -> [UInt8]? {
         let name = Self.name(for: url)
         let path = directory + "/" + name
         guard let data = FileManager.default.contents(atPath: path),
@@ -95,7 +96,7 @@ package final class HTTPDiskCache: Sendable {
     }
 
     /// Keeps `body` for `url` as `cacheControl` allows.
-    package func put(_ url: String, body: [UInt8], cacheControl: String?, now: Double = Date().timeIntervalSince1970) {
+    package func put(_ url: String, body: [UInt8], cacheControl: String?, now: Double = WallClock.now()) {
         guard let freshness = Self.freshness(cacheControl), freshness > 0, body.count <= limit / 8 else { return }
         let name = Self.name(for: url)
         let entry = Self.encode(url: url, expires: now + freshness, body: body)
@@ -198,7 +199,7 @@ package final class HTTPDiskCache: Sendable {
         index.entries.removeAll(keepingCapacity: true)
         index.total = 0
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        let now = Date().timeIntervalSince1970
+        let now = WallClock.now()
         for name in names where name != ".lock" {
             let path = directory + "/" + name
             var info = stat()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import AsyncHTTPClient
 import CommentBarFeeds
 import FoundationEssentials
@@ -189,9 +190,7 @@ package final class HTTPSTransport: WebFetching {
     }
 
     private static func nio(_ deadline: ContinuousClock.Instant) -> NIODeadline {
-        let left = deadline - ContinuousClock.now
-        let nanoseconds = max(0, left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000)
-        return NIODeadline.now() + .nanoseconds(nanoseconds)
+        NIODeadline.now() + .nanoseconds((deadline - ContinuousClock.now).clampedNanoseconds)
     }
 
     private static func makeSetup(_ environment: [String: String]) -> Result<Setup, WebFailure> {

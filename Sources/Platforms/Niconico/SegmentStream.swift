@@ -163,7 +163,7 @@ struct SegmentStream: Sendable {
                 problems.note("segment \(WebFailure.shown(uri)): \(String("\(error)".prefix(120)))")
             }
             // Only a segment that is still running is worth opening again.
-            let now = Date().timeIntervalSince1970
+            let now = WallClock.now()
             guard attempt < Self.segmentAttempts, !Task.isCancelled, let until, until > now else { return }
             try? await Task.sleep(for: .seconds(1))
         }
