@@ -115,6 +115,7 @@ $(TEST_BUNDLE): $(SWIFT_SOURCES) $(SWIFT_TEST_SOURCES) | build-deps
 # (55 s) in three processes side by side, then the swift-testing tests (Tests/support/swift-tests.sh).
 SWIFT_TEST_SHARDS := '^CommentBarRenderTests\.' '^CommentBarServeTests\.'
 test-swift: swift-tests
+	$(TEST_PYTHON) Tests/support/declared_imports.py $(SWIFT)
 	Tests/support/swift-tests.sh $(TEST_BUNDLE) build/test-swift $(SWIFT_TEST_SHARDS)
 
 # Every group, one after another.

@@ -65,7 +65,8 @@ let platformTargets: [Target] = platforms.map { name in
 let platformTestTargets: [Target] = folders("Tests/Platforms").compactMap { folder in
     guard folder.hasSuffix("Tests"), platforms.contains(String(folder.dropLast(5))) else { return nil }
     return .testTarget(name: "\(folder.dropLast(5))PlatformTests",
-                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarNet", "CommentBarNetTesting",
+                       dependencies: [.target(name: "\(folder.dropLast(5))Platform"), "CommentBarCore", "CommentBarFeeds",
+                                      "CommentBarNet", "CommentBarNetTesting",
                                       .product(name: "NIOEmbedded", package: "swift-nio")],
                        path: "Tests/Platforms/\(folder)",
                        swiftSettings: testSwift)
@@ -153,7 +154,7 @@ let package = Package(
     ] + platformTargets + [
         // The one registry of services, over every platform.
         .target(name: "CommentBarServices",
-                dependencies: ["CommentBarFeeds", "CommentBarNet", .product(name: "Logging", package: "swift-log")]
+                dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarNet", .product(name: "Logging", package: "swift-log")]
                     + platforms.map { .target(name: "\($0)Platform") },
                 swiftSettings: strictSwift),
         // The renderer's side of the shared-memory pool.
@@ -172,7 +173,7 @@ let package = Package(
         // (Assets/*.html, .css, .js) are built into it as string literals by the EmbedAssets plugin;
         // AsyncHTTPClient is `control-url`'s client (already in the renderer through CommentBarNet).
         .target(name: "CommentBarControl",
-                dependencies: ["CommentBarCore", "CommentBarNet", "CommentBarSupport",
+                dependencies: ["CommentBarCore", "CommentBarNet", "CommentBarSupport", "CGLib",
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client")] + nio,
@@ -235,7 +236,7 @@ let package = Package(
             dependencies: [
                 "CommentBarCore", "CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "CommentBarServices",
                 "CommentBarPool", "CommentBarPoolABI", "CommentBarServe", "CommentBarVersion", "CommentBarSpeech",
-                "CommentBarOverlay", "CommentBarControl", "CommentBarMemory",
+                "CommentBarOverlay", "CommentBarControl", "CommentBarMemory", "CommentBarSupport",
                 "CommentBarBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -247,16 +248,18 @@ let package = Package(
         .testTarget(name: "CommentBarCoreTests", dependencies: ["CommentBarCore", "CommentBarSettings"],
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarRenderTests",
-                    dependencies: ["CommentBarRender", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo",
+                    dependencies: ["CommentBarRender", "CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo",
                                    "CommentBarNetTesting"],
                     exclude: ["Golden", "Emotes"],
                     swiftSettings: testSwift),
-        .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds"], swiftSettings: testSwift),
+        .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds", "CommentBarCore"], swiftSettings: testSwift),
         .testTarget(name: "CommentBarNetTests",
-                    dependencies: ["CommentBarNet", "CommentBarNetTesting", .product(name: "NIOEmbedded", package: "swift-nio"),
+                    dependencies: ["CommentBarNet", "CommentBarNetTesting", "CommentBarCore", "CommentBarFeeds", "CommentBarSupport",
+                                   .product(name: "NIOEmbedded", package: "swift-nio"),
                                    .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: testSwift),
-        .testTarget(name: "CommentBarServicesTests", dependencies: ["CommentBarServices", "CommentBarNetTesting"],
+        .testTarget(name: "CommentBarServicesTests",
+                    dependencies: ["CommentBarServices", "CommentBarNetTesting", "CommentBarCore", "CommentBarFeeds", "CommentBarNet"],
                     swiftSettings: testSwift),
         // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
         .testTarget(name: "CommentBarSpeechTests",
@@ -273,16 +276,16 @@ let package = Package(
         // A platform made in a test (not in Sources/Platforms) reaches everything a real one does:
         // URL detection, the rows' badge as drawn, the help in `commentbar services`.
         .testTarget(name: "AddingAPlatformTests",
-                    dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames"],
+                    dependencies: ["CommentBarServices", "CommentBarRender", "CommentBarFrames", "CommentBarCore", "CommentBarFeeds"],
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
-                                   "CommentBarFeeds", "CommentBarServices",
+                                   "CommentBarFeeds", "CommentBarServices", "CommentBarNet", "CommentBarRender",
                                    "CommentBarNetTesting", .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: testSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
         .testTarget(name: "CommentBarControlTests",
-                    dependencies: ["CommentBarTestSupport", "CommentBarControl", "CommentBarCore", "CommentBarSupport",
+                    dependencies: ["CommentBarTestSupport", "CommentBarControl", "CommentBarCore", "CommentBarSupport", "CommentBarNet",
                                    .product(name: "NIOEmbedded", package: "swift-nio"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
