@@ -81,7 +81,6 @@ extension ServeSession {
             // The renderer's own motion (a row entering or fading, the ticker, a fade still to
             // come) is due when it says, so a row fades out on time with no event to wake the loop.
             if let due = NextRedraw.after(unixNow, state: latest.state, obs: latest.obs, settings: latest.settings,
-                                          animating: renderer.showsAnimation,
                                           rendererDue: renderer.nextChange(after: unixNow)) {
                 redrawAlarm.set(redrawAlarm.now + max(due - WallClock.now(), 0))
             }

@@ -2,13 +2,12 @@
 import CommentBarCore
 
 /// When the bar's picture next changes by itself, with no event to say so: the clock's next
-/// second, the end of a timed pin, an animated emote's next step, and the renderer's own motion
-/// (`BarRenderer.nextChange(after:)`: a row entering or fading, the ticker, a row's fade to come).
-/// The frame loop is woken then and by events only; with nothing due (no clock, no pin, nothing
-/// moving) it sleeps until an event comes. Times are unix seconds.
+/// second, the end of a timed pin, and whatever the renderer says of its own picture
+/// (`BarRenderer.nextChange(after:)`: a row entering or fading, the ticker, an animated emote's
+/// step, a row's fade to come), which only it knows. The frame loop is woken then and by events
+/// only; with nothing due (no clock, no pin, nothing moving) it sleeps until an event comes.
+/// Times are unix seconds.
 enum NextRedraw {
-    /// How often the loop comes round while an animated emote shows (its steps).
-    static let animationStep = 0.1
     /// Past the second: a wake-up a hair early would find the clock unchanged.
     static let margin = 0.001
     /// How late the clock's own frame may come after its second (the old 100 ms ticker's worst
@@ -18,7 +17,7 @@ enum NextRedraw {
 
     /// `rendererDue`: the renderer's own next change (`BarRenderer.nextChange(after: now)`).
     static func after(_ now: Double, state: BarState, obs: OBSLiveState, settings: BarSettings,
-                      animating: Bool, rendererDue: Double? = nil) -> Double? {
+                      rendererDue: Double? = nil) -> Double? {
         var due: Double?
         func consider(_ time: Double) { due = min(due ?? time, time) }
         let reading = BroadcastReading.resolve(settings.clockSource, feedStart: state.streamStart,
@@ -29,12 +28,6 @@ enum NextRedraw {
         }
         if let until = state.pinned?.until, until.isFinite { consider(until + margin) }
         if let rendererDue, rendererDue.isFinite { consider(max(rendererDue, now)) }
-        // An animated emote's steps; while a look moves by itself (rows entering or fading, the
-        // ticker) and the loop gives no `rendererDue`, every frame's turn.
-        if animating {
-            let moves = settings.layout == .ticker || settings.enter != .instant || settings.fadeAfter > 0
-            consider(now + (moves && rendererDue == nil ? 1 / Double(max(settings.maxFPS, 1)) : animationStep))
-        }
         return due
     }
 }

@@ -102,12 +102,15 @@ final class EmoteRenderingTests: XCTestCase {
         fresh.render(state, now: start + 0.5, into: freshPool)
         XCTAssert(bytes(pool.newestFrame!) == bytes(freshPool.newestFrame!))
         XCTAssertFalse(renderer.render(state, now: start + 0.51, into: pool), "the same frame of every emote: no frame")
+        XCTAssertEqual(try XCTUnwrap(renderer.nextChange(after: start + 0.51)), start + 0.61, accuracy: 1e-9,
+                       "the renderer says when the loop comes round for the emotes' next step")
 
         var still = BarSettings()
         still.animateEmotes = false
         renderer.update(settings: still)
         renderer.render(state, now: start + 1, into: pool)
         XCTAssertFalse(renderer.render(state, now: start + 1.1, into: pool), "animation off: nothing moves")
+        XCTAssertNil(renderer.nextChange(after: start + 1.1), "and nothing is due")
     }
 
     func testAnArrivingPictureRedrawsItsRowInPlace() throws {

@@ -6,13 +6,13 @@ import XCTest
 /// When the frame loop is woken with no event (issue 31: never for nothing).
 final class NextRedrawTests: XCTestCase {
     private func due(now: Double, clock: Bool, start: Double? = nil, pinUntil: Double? = nil,
-                     animating: Bool = false) -> Double? {
+                     rendererDue: Double? = nil) -> Double? {
         var settings = BarSettings()
         settings.showClock = clock
         var state = BarState()
         state.streamStart = start
         if let pinUntil { state.pin(ChatLine(id: "p", user: "u", text: "pinned"), until: pinUntil) }
-        return NextRedraw.after(now, state: state, obs: OBSLiveState(), settings: settings, animating: animating)
+        return NextRedraw.after(now, state: state, obs: OBSLiveState(), settings: settings, rendererDue: rendererDue)
     }
 
     func testTheClockIsDueAtItsNextWholeSecondWithinTheSlack() throws {
@@ -27,29 +27,24 @@ final class NextRedrawTests: XCTestCase {
         XCTAssertNil(due(now: 1010.3, clock: true, start: nil), "the idle clock (--:--:--) never changes")
     }
 
-    func testAPinsEndAndAnAnimationsStep() throws {
+    func testAPinsEndAndTheRenderersStep() throws {
         XCTAssertEqual(try XCTUnwrap(due(now: 1010.3, clock: false, pinUntil: 1012.5)), 1012.5 + NextRedraw.margin,
                        accuracy: 1e-9)
-        XCTAssertEqual(try XCTUnwrap(due(now: 1010.3, clock: true, start: 1000, animating: true)),
-                       1010.3 + NextRedraw.animationStep, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(due(now: 1010.3, clock: true, start: 1000, rendererDue: 1010.4)), 1010.4,
+                       accuracy: 1e-9, "an animated emote's step, as the renderer says, before the clock's second")
     }
 
-    /// The renderer's own motion (issue 38): its next change when the loop gives it, else every
-    /// frame's turn while a moving look moves; nothing when it is at rest.
+    /// The renderer's own motion (issue 38): its next change, whatever the settings; nothing when
+    /// it is at rest.
     func testTheRenderersMotion() throws {
         var settings = BarSettings()
         settings.showClock = false
         XCTAssertEqual(try XCTUnwrap(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings,
-                                                      animating: false, rendererDue: 1012.5)), 1012.5,
-                       "a row's fade to come")
+                                                      rendererDue: 1012.5)), 1012.5, "a row's fade to come")
         XCTAssertEqual(try XCTUnwrap(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings,
-                                                      animating: true, rendererDue: 999)), 1000,
-                       "a time already past is now")
+                                                      rendererDue: 999)), 1000, "a time already past is now")
         settings.layout = .ticker
-        XCTAssertEqual(try XCTUnwrap(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings,
-                                                      animating: true)), 1000 + 1.0 / 30, accuracy: 1e-9,
-                       "the ticker moving, without rendererDue: each frame's turn at 30 fps")
-        XCTAssertNil(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings, animating: false),
+        XCTAssertNil(NextRedraw.after(1000, state: BarState(), obs: OBSLiveState(), settings: settings),
                      "a ticker at rest wakes nothing")
     }
 }
