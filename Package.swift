@@ -118,13 +118,13 @@ let package = Package(
         // processes, the problem reporter.
         .target(name: "CommentBarSupport", dependencies: ["CSysCalls", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
-        // State, events and settings (no drawing, no I/O).
-        .target(name: "CommentBarCore", dependencies: ["CommentBarSettings", "CGLib", "CommentBarSupport"], swiftSettings: strictSwift),
+        // State, events, settings and themes (no drawing, no I/O: it opens no file and no socket).
+        .target(name: "CommentBarCore", dependencies: ["CommentBarSettings", "CGLib"], swiftSettings: strictSwift),
         // Frames and frame pools, without Cairo.
         .target(name: "CommentBarFrames", swiftSettings: strictSwift),
         // The Cairo/Pango renderer.
         .target(name: "CommentBarRender",
-                dependencies: ["CommentBarCore", "CommentBarFrames", "CCairo", "CPangoCairo"],
+                dependencies: ["CommentBarCore", "CommentBarSupport", "CommentBarFrames", "CCairo", "CPangoCairo"],
                 swiftSettings: strictSwift),
         // The feed interface (CommentFeed, ServiceDescription) and timeline replays.
         .target(name: "CommentBarFeeds", dependencies: ["CommentBarCore", "CommentBarSupport"], swiftSettings: strictSwift),
@@ -280,7 +280,7 @@ let package = Package(
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
-                                   "CommentBarFeeds", "CommentBarServices", "CommentBarNet", "CommentBarRender",
+                                   "CommentBarFeeds", "CommentBarServices", "CommentBarNet", "CommentBarRender", "CommentBarSettings",
                                    "CommentBarNetTesting", .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: testSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
@@ -327,7 +327,7 @@ let package = Package(
                     swiftSettings: testSwift),
         // The CLI's options (`@testable import commentbar`: the executable's own types).
         .testTarget(name: "commentbarTests",
-                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices", "CommentBarMemory",
+                    dependencies: ["commentbar", "CommentBarCore", "CommentBarServices", "CommentBarMemory", "CommentBarServe",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: testSwift),
     ] + platformTestTargets,

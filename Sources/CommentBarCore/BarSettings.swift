@@ -57,6 +57,9 @@ public struct BarSettings: Sendable, Equatable, Codable {
     public var theme: String = SettingsSchema.string("theme")
     /// What is wrong with `theme` (nil: it was applied); the look is then the settings' own.
     public var themeProblem: String?
+    /// The theme file `theme` names, not read yet: Core opens no file, the session reads it
+    /// (`ThemeFiles.resolved` in serve) and applies it (`applyTheme`). Nil once applied.
+    public var themeFile: String?
     public var layout = Layout(rawValue: SettingsSchema.string("layout")) ?? .bar
     public var newest = NewestEdge(rawValue: SettingsSchema.string("newest")) ?? .bottom
     /// Pixels of outline around names and messages (0: none), in `outlineColor`.
@@ -330,14 +333,26 @@ public struct BarSettings: Sendable, Equatable, Codable {
         s = s.clamped()
         // The theme fills in the look under what the source's own settings changed.
         s.theme = (Self.themeOverride.flatMap { decoder.userInfo[$0] as? String }) ?? value(.theme, s.theme)
-        switch Theme.values(for: s.theme) {
-        case .success(let look): s.applyLook(look)
-        case .failure(let problem):
-            s.themeProblem = problem.description
-            unknown.append("theme: \(problem)")
-        }
         s.unknownChoices = unknown
+        switch Theme.choice(s.theme) {
+        case .look(let look): s.applyTheme(.success(look))
+        case .problem(let problem): s.applyTheme(.failure(problem))
+        case .file(let path): s.themeFile = path
+        }
         self = s.clamped()
+    }
+
+    /// The theme's look applied under what the source's own settings changed, or what is wrong
+    /// with it said (`themeProblem`, and a line for the log); the theme file, if one waited, is read.
+    public mutating func applyTheme(_ result: Result<[String: LookValue], ThemeProblem>) {
+        themeFile = nil
+        switch result {
+        case .success(let look): applyLook(look)
+        case .failure(let problem):
+            themeProblem = problem.description
+            unknownChoices.append("theme: \(problem)")
+        }
+        self = clamped()
     }
 
     /// A `userInfo` key of the decoder: a theme used instead of the settings' own `theme`.

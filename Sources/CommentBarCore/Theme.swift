@@ -35,16 +35,25 @@ public enum Theme {
         }
     }
 
-    /// The look `theme` names: a built-in theme, else a theme file's (empty: the default).
-    public static func values(for theme: String) -> Result<[String: LookValue], ThemeProblem> {
+    /// What `theme` names.
+    public enum Choice: Sendable, Equatable {
+        /// A built-in theme's look (empty: the default).
+        case look([String: LookValue])
+        /// A theme file's path: read outside Core, which opens no file (`ThemeFiles` in serve).
+        case file(String)
+        case problem(ThemeProblem)
+    }
+
+    /// What `theme` names: a built-in theme, a theme file, or neither.
+    public static func choice(_ theme: String) -> Choice {
         let name = theme.trimmingWhitespace()
-        if name.isEmpty { return .success([:]) }
-        if let values = builtin(name) { return .success(values) }
+        if name.isEmpty { return .look([:]) }
+        if let values = builtin(name) { return .look(values) }
         guard name.contains("/") || name.hasSuffix(".json") else {
-            return .failure(ThemeProblem(source: String(name.prefix(80)), message: "no such built-in theme (they are "
+            return .problem(ThemeProblem(source: String(name.prefix(80)), message: "no such built-in theme (they are "
                                          + builtinNames.joined(separator: ", ") + ") and not a theme file's path"))
         }
-        return ThemeFile.load(name)
+        return .file(name)
     }
 
     private static func color(_ hex: String) -> LookValue { .int(Int(LookColor.abgr(hex: hex) ?? 0xFF00_0000)) }

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CommentBarSupport
 import FoundationEssentials
-import Glibc
 
 /// What is wrong with a theme, named with its file (or name) and the key: the status line, the
 /// OBS log and `commentbar render`'s exit code say it, and the look stays as it was.
@@ -31,29 +29,31 @@ public struct ThemeProblem: Error, Sendable, Equatable, CustomStringConvertible 
     public var key: String?
     public var message: String
 
+    public init(source: String, key: String? = nil, message: String) {
+        self.source = source
+        self.key = key
+        self.message = message
+    }
+
     public var description: String {
         key.map { "\(source): key \"\($0)\": \(message)" } ?? "\(source): \(message)"
     }
 }
 
 /// Theme files: a JSON object of look settings (`LookKey`), the table's keys and the font as OBS
-/// stores it (`"font": {"face": …, "size": …}`), colours as `"#RRGGBB"` or OBS's integers.
-/// Read within bounds whatever the path names (a huge file, a FIFO, a folder, binary garbage):
-/// one open without blocking, one `fstat`, at most `maxBytes` read.
+/// stores it (`"font": {"face": …, "size": …}`), colours as `"#RRGGBB"` or OBS's integers. Read
+/// outside Core (`ThemeFiles` in serve, within bounds); here their bytes are parsed and a look is
+/// written as their text.
 public enum ThemeFile {
     public static let maxBytes = 64 * 1024
 
-    /// The look `path` holds, or the first thing wrong with it (and how many more there are).
-    public static func load(_ path: String) -> Result<[String: LookValue], ThemeProblem> {
-        let data: [UInt8]
-        switch read(path) {
-        case .success(let bytes): data = bytes
-        case .failure(let problem): return .failure(problem)
+    /// The look a theme file's bytes hold (`source`: its path, for the messages), or the first
+    /// thing wrong with it (and how many more there are).
+    public static func parse(bytes: [UInt8], source: String) -> Result<[String: LookValue], ThemeProblem> {
+        guard let json = try? JSONDecoder().decode(AnyJSON.self, from: Data(bytes)) else {
+            return .failure(ThemeProblem(source: source, message: "not JSON (a theme file is a JSON object of look settings)"))
         }
-        guard let json = try? JSONDecoder().decode(AnyJSON.self, from: Data(data)) else {
-            return .failure(ThemeProblem(source: path, message: "not JSON (a theme file is a JSON object of look settings)"))
-        }
-        return parse(json, source: path)
+        return parse(json, source: source)
     }
 
     /// The look a decoded theme object holds; every key checked, the first problem reported.
@@ -87,21 +87,6 @@ public enum ThemeFile {
         guard var first = problems.first else { return .success(values) }
         if problems.count > 1 { first.message += " (and \(problems.count - 1) more)" }
         return .failure(first)
-    }
-
-    /// The file's bytes, at most `maxBytes`, never blocking on what is not a regular file.
-    private static func read(_ path: String) -> Result<[UInt8], ThemeProblem> {
-        func problem(_ message: String) -> Result<[UInt8], ThemeProblem> {
-            .failure(ThemeProblem(source: path, message: message))
-        }
-        switch BoundedFileRead.read(path, maxBytes: maxBytes) {
-        case .bytes(let bytes): return .success(bytes)
-        case .missing: return problem("no such file")
-        case .refused(.folder): return problem("is a folder, not a theme file")
-        case .refused(.notRegular): return problem("not a regular file (a FIFO, a socket or a device), not a theme file")
-        case .refused(.tooLarge): return problem("too large (a theme file is at most \(maxBytes / 1024) KiB)")
-        case .refused(.unreadable(let why)): return problem("cannot be read (\(why))")
-        }
     }
 
     /// The look of `settings` as a theme file's text: every look key, sorted, the font nested as

@@ -9,13 +9,15 @@ extension ServeSession {
         var feeds = FeedRunner(session: self)
         var actionTracker = ActionTracker()
         for await line in messages {
-            let message: StdinMessage
+            var message: StdinMessage
             do {
                 message = try StdinMessage.decode(line: line)
             } catch {
                 log.error("\(error.description)")
                 continue
             }
+            // The theme file the settings name is read here, once per settings line (Core opens no file).
+            message.settings = message.settings.map(ThemeFiles.resolved)
             let pressed = message.actions.map { actionTracker.actions(for: $0) } ?? []
             var input = SessionInput(message: message, actions: pressed, current: shared.withLock { $0.settings })
             for part in parts { part.apply(&input) }

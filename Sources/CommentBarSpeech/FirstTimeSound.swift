@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarSupport
 import FoundationEssentials
 
 /// The `first_time_sound` setting (issue 29): nothing, the built-in chime, or a WAV or Ogg Vorbis

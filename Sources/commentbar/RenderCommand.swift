@@ -132,7 +132,7 @@ struct CLIError: Error, CustomStringConvertible {
 enum SettingsFile {
     /// `theme`: a theme instead of the settings' own (nil: theirs).
     static func load(_ path: String?, theme: String? = nil) throws -> BarSettings {
-        guard let path else { return try BarSettings.decode(json: Data("{}".utf8), theme: theme) }
+        guard let path else { return ThemeFiles.resolved(try BarSettings.decode(json: Data("{}".utf8), theme: theme)) }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -140,7 +140,7 @@ enum SettingsFile {
             throw CLIError("\(path): cannot be read")
         }
         do {
-            return try BarSettings.decode(json: data, theme: theme)
+            return ThemeFiles.resolved(try BarSettings.decode(json: data, theme: theme))
         } catch {
             throw CLIError("\(path): not a JSON object of settings")
         }

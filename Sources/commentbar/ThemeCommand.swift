@@ -41,7 +41,7 @@ struct ThemeCommand: ParsableCommand {
         @Argument(help: "The theme file (or a built-in theme's name).") var theme: String
 
         func run() throws {
-            switch Theme.values(for: theme) {
+            switch ThemeFiles.look(of: theme) {
             case .success(let values):
                 print("\(theme): a theme of \(values.count) look setting\(values.count == 1 ? "" : "s")")
             case .failure(let problem):

@@ -38,7 +38,7 @@ final class LookSessionTests: XCTestCase {
 
         let builtin = try BarSettings.decode(json: Data(#"{"theme":"box-outline"}"#.utf8))
         for path in [first, second] {
-            let saved = try BarSettings.decode(json: Data(#"{"theme":"\#(path)"}"#.utf8))
+            let saved = ThemeFiles.resolved(try BarSettings.decode(json: Data(#"{"theme":"\#(path)"}"#.utf8)))
             XCTAssertNil(saved.themeProblem, path)
             XCTAssertEqual(saved.look, builtin.look, "the saved file loads as the bar's look")
         }

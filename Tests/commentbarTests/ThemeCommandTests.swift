@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import CommentBarCore
+import CommentBarServe
 @testable import commentbar
 import Foundation
 import XCTest
@@ -63,7 +64,7 @@ final class ThemeCommandTests: XCTestCase {
         let exported = folder + "/exported.json"
         let done = await exitCode { try ThemeCommand.Export.parse(["--theme", "box-outline", "--out", exported]).run() }
         XCTAssertEqual(done, 0)
-        let again = try BarSettings.decode(json: Data(#"{"theme":"\#(exported)"}"#.utf8))
+        let again = ThemeFiles.resolved(try BarSettings.decode(json: Data(#"{"theme":"\#(exported)"}"#.utf8)))
         let builtin = try BarSettings.decode(json: Data(#"{"theme":"box-outline"}"#.utf8))
         XCTAssertNil(again.themeProblem)
         XCTAssertEqual(again.look, builtin.look, "an exported theme loads as the same look")

@@ -2,6 +2,7 @@
 import CCairo
 import CPangoCairo
 import CommentBarCore
+import CommentBarSupport
 import FoundationEssentials
 
 /// Decodes PNG, JPEG, GIF and WebP pictures (and nothing else: see `ImageFormat`) into

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarSupport
 
 /// The `file` service: a JSON-lines recording (docs/feed-protocol.md), replayed in real time.
 /// Local paths are allowed here and only here: the streamer names the file.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarSupport
 import FoundationEssentials
 
 /// The streamer's own Mirrativ login session (its comments need one since 2025-09): the

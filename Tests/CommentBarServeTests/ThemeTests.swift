@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarServe
 import CommentBarSettings
 import Foundation
 import XCTest
 @testable import CommentBarCore
 
-/// Themes (issue 38): the built-ins, how a theme fills in the look, and theme files, whose every
-/// fault is named with the file and the key while the look stays as it was.
+/// Themes (issue 38): the built-ins, how a theme fills in the look, and theme files (read by the
+/// session, `ThemeFiles`: Core opens no file), whose every fault is named with the file and the
+/// key while the look stays as it was.
 final class ThemeTests: XCTestCase {
     /// A folder of this test's own, removed after it.
     private struct Folder { var path = "" }
@@ -29,8 +31,9 @@ final class ThemeTests: XCTestCase {
         return path
     }
 
+    /// The settings as the session has them: decoded, and the theme file they name read.
     private func settings(_ json: String) throws -> BarSettings {
-        try BarSettings.decode(json: Data(json.utf8))
+        ThemeFiles.resolved(try BarSettings.decode(json: Data(json.utf8)))
     }
 
     func testTheBuiltInsAreTheTablesListAndEachIsAValidTheme() throws {
@@ -106,6 +109,18 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(look.fadeAfter, 10)
     }
 
+    /// Core decodes the settings and opens no file: a theme file waits for the session to read it.
+    func testCoreLeavesAThemeFileForTheSessionToRead() throws {
+        let path = try file("mine.json", #"{"layout": "box"}"#)
+        let decoded = try BarSettings.decode(json: Data(#"{"theme":"\#(path)"}"#.utf8))
+        XCTAssertEqual(decoded.themeFile, path)
+        XCTAssertEqual(decoded.layout, .bar, "not applied by Core")
+        let resolved = ThemeFiles.resolved(decoded)
+        XCTAssertNil(resolved.themeFile)
+        XCTAssertEqual(resolved.layout, .box)
+        XCTAssertNil(try BarSettings.decode(json: Data(#"{"theme":"light"}"#.utf8)).themeFile, "a built-in needs no file")
+    }
+
     func testAnExportedLookLoadsAsTheSameLook() throws {
         var original = try settings(#"{"theme":"box-outline","text_color":4278255615,"fade_after":7}"#)
         original.font.size = 31
@@ -157,22 +172,22 @@ final class ThemeTests: XCTestCase {
         let fd = open(huge, O_WRONLY | O_CREAT, 0o644)
         XCTAssertEqual(ftruncate(fd, 10 << 20), 0)
         close(fd)
-        XCTAssertEqual(ThemeFile.load(huge).problem?.message, "too large (a theme file is at most 64 KiB)")
+        XCTAssertEqual(ThemeFiles.load(huge).problem?.message, "too large (a theme file is at most 64 KiB)")
 
         var garbage = [UInt8](repeating: 0, count: 4096)
         var generator = SystemRandomNumberGenerator()
         for index in garbage.indices { garbage[index] = generator.next() }
         let binary = folder.path + "/garbage.json"
         try Data(garbage).write(to: URL(fileURLWithPath: binary))
-        XCTAssertEqual(ThemeFile.load(binary).problem?.message.hasPrefix("not JSON"), true)
+        XCTAssertEqual(ThemeFiles.load(binary).problem?.message.hasPrefix("not JSON"), true)
 
         let fifo = folder.path + "/fifo.json"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         // Nobody writes to it: a reader that waited would hang here.
-        XCTAssertEqual(ThemeFile.load(fifo).problem?.message.hasPrefix("not a regular file"), true)
+        XCTAssertEqual(ThemeFiles.load(fifo).problem?.message.hasPrefix("not a regular file"), true)
 
-        XCTAssertEqual(ThemeFile.load(folder.path).problem?.message, "is a folder, not a theme file")
-        XCTAssertEqual(ThemeFile.load(folder.path + "/missing.json").problem?.message, "no such file")
+        XCTAssertEqual(ThemeFiles.load(folder.path).problem?.message, "is a folder, not a theme file")
+        XCTAssertEqual(ThemeFiles.load(folder.path + "/missing.json").problem?.message, "no such file")
         let unknown = try XCTUnwrap(try settings(#"{"theme":"sparkly"}"#).themeProblem)
         XCTAssertTrue(unknown.contains("no such built-in theme"), unknown)
     }
