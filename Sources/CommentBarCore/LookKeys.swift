@@ -27,59 +27,31 @@ public struct LookKey: Sendable {
         self.set = set
     }
 
-    private static func bool(_ key: String, _ path: WritableKeyPath<BarSettings, Bool> & Sendable) -> LookKey {
+    static func bool(_ key: String, _ path: WritableKeyPath<BarSettings, Bool> & Sendable) -> LookKey {
         LookKey(key, get: { .bool($0[keyPath: path]) }, set: { if case .bool(let v) = $1 { $0[keyPath: path] = v } })
     }
 
-    private static func int(_ key: String, _ path: WritableKeyPath<BarSettings, Int> & Sendable) -> LookKey {
+    static func int(_ key: String, _ path: WritableKeyPath<BarSettings, Int> & Sendable) -> LookKey {
         LookKey(key, get: { .int($0[keyPath: path]) }, set: { if case .int(let v) = $1 { $0[keyPath: path] = v } })
     }
 
-    private static func color(_ key: String, _ path: WritableKeyPath<BarSettings, UInt32> & Sendable) -> LookKey {
+    static func color(_ key: String, _ path: WritableKeyPath<BarSettings, UInt32> & Sendable) -> LookKey {
         LookKey(key, get: { .int(Int($0[keyPath: path])) },
                 set: { if case .int(let v) = $1 { $0[keyPath: path] = UInt32(truncatingIfNeeded: v) } })
     }
 
-    private static func text(_ key: String, _ path: WritableKeyPath<BarSettings, String> & Sendable) -> LookKey {
+    static func text(_ key: String, _ path: WritableKeyPath<BarSettings, String> & Sendable) -> LookKey {
         LookKey(key, get: { .text($0[keyPath: path]) }, set: { if case .text(let v) = $1 { $0[keyPath: path] = v } })
     }
 
-    private static func choice<T: RawRepresentable<String> & Sendable>(
+    static func choice<T: RawRepresentable<String> & Sendable>(
         _ key: String, _ path: WritableKeyPath<BarSettings, T> & Sendable) -> LookKey {
         LookKey(key, get: { .text($0[keyPath: path].rawValue) },
                 set: { if case .text(let v) = $1, let value = T(rawValue: v) { $0[keyPath: path] = value } })
     }
 
-    /// Every look key, in the order an exported theme lists them.
-    public static let all: [LookKey] = [
-        choice("layout", \.layout),
-        choice("newest", \.newest),
-        int("max_lines", \.maxLines),
-        text("font.face", \.font.face),
-        text("font.style", \.font.style),
-        int("font.size", \.font.size),
-        int("font.flags", \.font.flags),
-        color("text_color", \.textColor),
-        color("bg_color", \.backgroundColor),
-        int("bg_opacity", \.backgroundOpacity),
-        int("corner_radius", \.cornerRadius),
-        int("text_outline", \.textOutline),
-        bool("text_shadow", \.textShadow),
-        color("outline_color", \.outlineColor),
-        choice("row_style", \.rowStyle),
-        int("fade_after", \.fadeAfter),
-        choice("enter", \.enter),
-        choice("name_colors", \.nameColors),
-        int("ticker_speed", \.tickerSpeed),
-        bool("show_clock", \.showClock),
-        bool("show_viewers", \.showViewers),
-        bool("show_gifts", \.showGifts),
-        bool("show_mic", \.showMic),
-        bool("mic_meter", \.micMeter),
-        bool("show_avatar", \.showAvatar),
-        bool("show_badges", \.showBadges),
-        bool("animate_emotes", \.animateEmotes),
-    ]
+    /// Every look key: the look settings of the one list of settings (`SettingField.all`), in its order.
+    public static let all: [LookKey] = SettingField.all.compactMap(\.look)
 
     /// The look key named `key` (a table key: `font.size`), if it is one.
     public static func named(_ key: String) -> LookKey? { all.first { $0.key == key } }

@@ -39,4 +39,15 @@ extension BarSettings {
         /// Owner, moderator, member or subscriber, VIP; everyone else one colour.
         case role
     }
+
+    /// The font as OBS stores it (`font.face`, `font.style`, `font.size`, `font.flags`).
+    public struct Font: Sendable, Equatable {
+        public var face: String = SettingsSchema.string("font.face")
+        public var style: String = SettingsSchema.string("font.style")
+        public var size: Int = SettingsSchema.int("font.size")
+        public var flags: Int = SettingsSchema.int("font.flags")
+        public init() {}
+        public var bold: Bool { flags & 1 != 0 }
+        public var italic: Bool { flags & 2 != 0 }
+    }
 }

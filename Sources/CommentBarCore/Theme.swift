@@ -58,3 +58,21 @@ public enum Theme {
 
     private static func color(_ hex: String) -> LookValue { .int(Int(LookColor.abgr(hex: hex) ?? 0xFF00_0000)) }
 }
+
+extension BarSettings {
+    /// The theme's look applied under what the source's own settings changed, or what is wrong
+    /// with it said (`themeProblem`, and a line for the log); the theme file, if one waited, is read.
+    public mutating func applyTheme(_ result: Result<[String: LookValue], ThemeProblem>) {
+        themeFile = nil
+        switch result {
+        case .success(let look): applyLook(look)
+        case .failure(let problem):
+            themeProblem = problem.description
+            unknownChoices.append("theme: \(problem)")
+        }
+        self = clamped()
+    }
+
+    /// A `userInfo` key of the decoder: a theme used instead of the settings' own `theme`.
+    static let themeOverride = CodingUserInfoKey(rawValue: "commentbar.theme")
+}

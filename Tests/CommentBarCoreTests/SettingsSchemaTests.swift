@@ -33,17 +33,31 @@ final class SettingsSchemaTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(Command.self, from: line).settings, BarSettings())
     }
 
-    /// Every key BarSettings decodes is in the table, and every table key is decoded.
+    /// Every key BarSettings decodes is in the table, once, and every table key is decoded: the
+    /// one list of fields (`SettingField.all`) and the table are the same.
     func testEveryKeyIsInTheTable() {
         // The speech rows are decoded by CommentBarSpeech's SpeechSettings (checked in its tests).
-        let tableKeys = Set(rows().map { String(cString: $0.key) }.filter { !$0.hasPrefix("speech") }
-            .map { $0.hasPrefix("font.") ? "font" : $0 })
-        let swiftKeys = Set(BarSettings.CodingKeys.allCases.map(\.rawValue)
-                            + BarSettings.SecretKeys.allCases.map(\.rawValue))
-        XCTAssertEqual(tableKeys, swiftKeys)
+        let tableKeys = Set(rows().map { String(cString: $0.key) }.filter { !$0.hasPrefix("speech") })
+        let fieldKeys = SettingField.all.map(\.key)
+        XCTAssertEqual(Set(fieldKeys).count, fieldKeys.count, "a field listed twice")
+        XCTAssertEqual(tableKeys, Set(fieldKeys + BarSettings.SecretKeys.allCases.map(\.rawValue)))
+        let typeOf = Dictionary(uniqueKeysWithValues: rows().map { (String(cString: $0.key), $0.type) })
+        for field in SettingField.all {
+            XCTAssertEqual(field.clamp != nil, typeOf[field.key] == CB_SETTING_INT, "\(field.key): numbers and only numbers clamp")
+        }
         for row in rows() where row.type == CB_SETTING_STRING {
             XCTAssertNotNil(row.default_string, String(cString: row.key))
         }
+    }
+
+    /// Settings encoded (what `commentbar overlay` hands its session) decode as the same settings.
+    func testEncodedSettingsDecodeAsTheSame() throws {
+        var settings = try BarSettings.decode(json: Data(#"{"theme":"light","max_lines":7,"ng_words":["a","b"]}"#.utf8))
+        settings.font.size = 33
+        settings.textColor = 0xFF00_80FF
+        settings.layout = .ticker
+        let again = try BarSettings.decode(json: JSONEncoder().encode(settings))
+        XCTAssertEqual(again, settings)
     }
 
     /// Each int setting is clamped to the table's range, below and above.
@@ -59,11 +73,8 @@ final class SettingsSchemaTests: XCTestCase {
                     json = #"{"\#(key)":\#(probe)}"#
                 }
                 let settings = try BarSettings.decode(json: Data(json.utf8))
-                let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(settings)) as? [String: Any]
-                let actual = key.hasPrefix("font.")
-                    ? (encoded?["font"] as? [String: Any])?[String(key.dropFirst(5))] as? Int
-                    : encoded?[key] as? Int
-                XCTAssertEqual(actual, Int(expected), "\(key) = \(probe)")
+                let field = try XCTUnwrap(SettingField.all.first { $0.key == key }, key)
+                XCTAssertEqual(field.value(in: settings), .int(Int(expected)), "\(key) = \(probe)")
             }
         }
         XCTAssertEqual(cb_setting_clamp(cb_setting_find("fps"), 1000), 60)
