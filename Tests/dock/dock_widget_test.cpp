@@ -351,6 +351,17 @@ void viewers(Test &t)
 			    requestTo(t.portA, "/api/speech/pause").value("body").toObject().value("paused").toBool() &&
 			    waitFor([&] { return pause->isChecked(); }, 2000);
 	check(speech, "Skip and Pause speech post their commands; Pause stays pressed while paused");
+
+	// The fake has no page link to give (404): the dock asks for one and says it could not open the page.
+	clearRequests(t.portA);
+	auto *openPage = child<QPushButton>(t.panel, "commentbar-open-page");
+	if (openPage)
+		QTest::mouseClick(openPage, Qt::LeftButton);
+	auto *notice = child<QLabel>(t.panel, "commentbar-notice");
+	const bool asked = openPage && waitForRequest(t.portA, "/api/page-link") &&
+			   waitFor([&] { return notice && notice->isVisible() && !notice->text().isEmpty(); }, 2000);
+	check(asked, "Open control page asks the renderer for a one-time link (/api/page-link) and says when it gets none",
+	      notice ? notice->text() : QStringLiteral("no notice"));
 }
 
 void searching(Test &t)
@@ -527,7 +538,7 @@ void keyboard(Test &t)
 			break;
 		reached << focused->objectName();
 	}
-	QStringList wanted{"commentbar-picker", "commentbar-skip", "commentbar-pause", "commentbar-search", "commentbar-chat",
+	QStringList wanted{"commentbar-picker", "commentbar-skip", "commentbar-pause", "commentbar-open-page", "commentbar-search", "commentbar-chat",
 			   "commentbar-pin", "commentbar-nickname", "commentbar-colour", "commentbar-voice", "commentbar-hide"};
 	QStringList missing;
 	for (const QString &name : wanted) {

@@ -135,9 +135,21 @@ void DockPanel::build()
 	back_->setObjectName(QStringLiteral("commentbar-back"));
 	back_->hide();
 	connect(back_, &QPushButton::clicked, this, [this] { backToLive(); });
+	// The control page in the browser, through the same one-time link as the source's button
+	// (a private file for xdg-open: no code in any command line).
+	openPage_ = button(texts_("Dock.OpenPage"), this);
+	openPage_->setObjectName(QStringLiteral("commentbar-open-page"));
+	openPage_->setToolTip(texts_("Dock.OpenPage.Tip"));
+	connect(openPage_, &QPushButton::clicked, this, [this] {
+		client_->openPage([this](const QString &problem) {
+			setNotice(problem.isEmpty() ? QString()
+						    : texts_("Dock.Failed") + QStringLiteral(": ") + defused(problem, 200));
+		});
+	});
 	tools->addWidget(skip_);
 	tools->addWidget(pause_);
 	tools->addStretch(1);
+	tools->addWidget(openPage_);
 	layout->addLayout(tools);
 	auto *searchRow = new QHBoxLayout;
 	searchRow->addWidget(search_, 1);

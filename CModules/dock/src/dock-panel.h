@@ -92,6 +92,7 @@ private:
 	QPushButton *turnOn_ = nullptr;
 	QPushButton *skip_ = nullptr;
 	QPushButton *pause_ = nullptr;
+	QPushButton *openPage_ = nullptr;
 	QLineEdit *search_ = nullptr;
 	QPushButton *back_ = nullptr;
 	QWidget *pinnedBox_ = nullptr;
