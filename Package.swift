@@ -292,7 +292,7 @@ let package = Package(
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarMemoryTests",
-                    dependencies: ["CommentBarTestSupport", "CommentBarMemory", "CommentBarCore", "CommentBarFeeds",
+                    dependencies: ["CommentBarTestSupport", "CommentBarMemory", "CommentBarCore", "CommentBarFeeds", "CommentBarSupport",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: testSwift),
