@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarSupport
 
 /// One comment of comment.xml as MultiCommentViewer writes it for HTML5コメジェネ:
 /// `<comment no="0000000001" time="UNIX" owner="0" service="youtubelive" handle="NAME">text</comment>`.
@@ -102,25 +103,6 @@ public struct CommentXMLRow: Sendable, Equatable {
         return out
     }
 
-    /// `&`, `<`, `>`, quotes as entities; characters XML 1.0 cannot hold at all are dropped
-    /// (the bar's text has no controls, but a file must parse whatever comes).
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                let value = scalar.value
-                guard value >= 0x20, value != 0xFFFE, value != 0xFFFF else { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// Inert in XML 1.0 (`MarkupEscaping`): entities, and what XML cannot hold dropped.
+    static func escaped(_ text: String) -> String { MarkupEscaping.escaped(text.unicodeScalars, for: .xml) }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarNet
+import CommentBarSupport
 
 /// A row's text as the HTML OneComme's `data.comment` holds, which templates put in the page as
 /// markup (`v-html`, `innerHTML`): every character escaped, so a comment can never be markup; an
@@ -35,18 +36,6 @@ enum OneCommeHTML {
         return AddressPolicy.refusal(ofName: host) == nil ? url : nil
     }
 
-    static func escaped<S: Sequence<Unicode.Scalar>>(_ scalars: S) -> String {
-        var out = ""
-        for scalar in scalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// Inert in a page (`MarkupEscaping`).
+    static func escaped<S: Sequence<Unicode.Scalar>>(_ scalars: S) -> String { MarkupEscaping.escaped(scalars, for: .html) }
 }
