@@ -82,8 +82,8 @@ final class AreaKit {
         work.stableRedrawn = true
     }
 
-    /// The stable layer copied whole, with the clock and the meter: the start of a frame drawn
-    /// from nothing. Returns where it wrote (the whole frame).
+    /// The stable layer copied whole: the start of a frame drawn from nothing (the clock and the
+    /// meter come last, `drawClockAndMeter`). Returns where it wrote (the whole frame).
     func composeStable(_ frame: FrameBuffer, stablePixels: UnsafeMutableRawPointer) -> PixelRect {
         copyRows(from: stablePixels, sourceStride: stable.image.stride, to: frame.pixels,
                  destinationStride: frame.stride, rect: damage.bounds)
