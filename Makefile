@@ -121,38 +121,40 @@ test-swift: swift-tests
 # Every group, one after another.
 test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-overlay test-control test-memory test-dock
 
-# make check: deps, then four lanes side by side (Tests/support/check.py), logs in build/check/; a
-# step STEP@AFTER waits until AFTER passed. Two cores: the renderer's build (lane 1, about 9 of the
-# minutes) keeps both busy, so only the C and C++ builds that need no renderer run beside it (lane
-# 4's c-build); everything after it is spread so that the groups that mostly wait (servers,
-# deadlines, OBS) overlap the ones that compute. Lane 1, after the renderer: ask SwiftPM what it
-# resolved (before the Swift tests' build holds SwiftPM's lock for minutes), build the shim and the
-# plugin (they take the services' list from the renderer), the packages, then test-deb, which
-# installs the .deb for a while: dpkg -i puts the module where every OBS loads it and the renderer
-# where the shim looks, so every group that starts OBS or runs the shim waits for it (real OBS, the
-# shim, the dock), then the dock's tests and the packages' sandboxed ones (whose tarball test looks
-# whether the .deb is installed: never while test-deb changes that). Lane 2 compiles the Swift unit
-# tests on the renderer's objects and runs them (none looks where the .deb installs). Lanes 3 and 4
-# run the other groups as soon as what they need is there, real OBS once test-deb is done: in two
-# OBS side by side, the speech test in one (its silences and pauses are a minute and a half of
-# waiting), the other real-OBS tests in the other. The speech test finds the readings in the
-# recording itself, so a loaded machine moving them by a second is not a failure. (A fifth lane, to
-# shorten the chains of waiting groups, made the machine busier, not the run shorter: 14:31.)
+# make check: deps, then every step the .mk files declare, side by side as far as each step's needs,
+# the resources it holds or uses and the machine's cores allow (Tests/support/check_plan.py says how
+# and why); logs in build/check/. `make check-plan` prints the plan and why. A step declares:
+#   CHECK_STEPS += STEP       a make target make check runs
+#   STEP.needs := A B         steps that must have passed first (what it runs was built there)
+#   STEP.holds := R           held alone: swiftpm (SwiftPM's build lock on .build-release),
+#                             obs-system (test-deb: dpkg puts the module in OBS's system folder, where
+#                             every OBS would load it, and the renderer where the shim looks)
+#   STEP.uses := R            shared, never while a step holds it: obs-system for every group that
+#                             starts OBS or the shim
+#   STEP.cores := all         a build: make -jN, N the machine's cores
 CHECK_LOGS := build/check
-CHECK_LANE_1 := renderer package-dependencies check-build@c-build packages test-deb test-dock test-packaging-sandboxed
-CHECK_LANE_2 := swift-tests@package-dependencies test-swift
-CHECK_LANE_3 := test-feeds@renderer test-memory@renderer test-real-obs-others@test-deb
-CHECK_LANE_4 := c-build test-overlay-display@renderer test-speak@renderer test-control@renderer test-doors@renderer \
-	test-obs-host@check-build test-real-obs-speech@test-deb test-shim@test-deb
+CHECK_STEPS := renderer c-build check-build swift-tests test-swift test-check-plan
+renderer.holds := swiftpm
+renderer.cores := all
+c-build.cores := all
+check-build.needs := renderer c-build
+check-build.cores := all
+swift-tests.needs := renderer
+swift-tests.holds := swiftpm
+swift-tests.cores := all
+test-swift.needs := swift-tests
+check_step = --step '$(1);needs=$($(1).needs);holds=$($(1).holds);uses=$($(1).uses);cores=$($(1).cores)'
+CHECK_RUNNER = $(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) $(foreach step,$(CHECK_STEPS),$(call check_step,$(step)))
+.PHONY: check-plan
 check:
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j4 deps || exit; \
-	$(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) --before deps=$$(( $$(date +%s) - t0 )) \
-		--jobs check-build=2 --jobs packages=2 --jobs c-build=2 \
-		--lane $(call commas,$(CHECK_LANE_1)) --lane $(call commas,$(CHECK_LANE_2)) \
-		--lane $(call commas,$(CHECK_LANE_3)) --lane $(call commas,$(CHECK_LANE_4))
-empty :=
-commas = $(subst $(empty) $(empty),$(comma),$(strip $(1)))
-comma := ,
+	$(CHECK_RUNNER) --before deps=$$(( $$(date +%s) - t0 ))
+check-plan:
+	@$(CHECK_RUNNER) --plan
+# The plan itself: the declared steps, run through it with made-up times, keep what they declare.
+.PHONY: test-check-plan
+test-check-plan:
+	$(TEST_PYTHON) -m unittest -v support.test_check_plan
 
 include CModules/plugin/plugin.mk
 include CModules/overlay/overlay.mk
@@ -166,7 +168,7 @@ include Tests/control/control.mk
 include Tests/memory/memory.mk
 include Tests/dock/dock.mk
 # The doors to other tools (issue 39): Vue's file for OneComme templates (fetched by `make deps`, shipped
-# by the packages), and their tests (lane 3 of make check).
+# by the packages), and their tests.
 include packaging/onecomme-vue.mk
 include Tests/doors/doors.mk
 test: test-doors
@@ -174,9 +176,9 @@ include packaging/packaging.mk
 
 # After the .mk files, whose variables these prerequisites name.
 deps: apt-deps $(DEPS_STEPS)
-# What the other lanes' groups run, built before them (test-deb builds the packages): c-build, what
-# needs no renderer (make check builds it beside the renderer), then the plugin and the shim, which
-# take the services' list from the renderer.
+# What make check's test groups run, built once before them (the packages are a step of their own):
+# c-build, what needs no renderer (so it is built beside the renderer), then the plugin and the
+# shim, which take the services' list from the renderer.
 .PHONY: c-build
 c-build: overlay $(FAKE_RENDERER) $(OBS_HOST) dock $(DOCK_TEST_PROGRAMS)
 check-build: renderer c-build plugin $(SHIM_PLUGIN) $(SHIM_HOST) $(SHIM_UNIT)

@@ -66,6 +66,9 @@ PACKAGE_INPUTS := $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXT
 # Every package and what the packaging tests compare against (make check builds them in one step).
 .PHONY: packages package-dependencies
 packages: $(DEB) $(DEB_OLDER) $(DIST) $(DEPENDENCIES_JSON)
+CHECK_STEPS += packages
+packages.needs := check-build package-dependencies
+packages.cores := all
 
 packaging-build-deps:
 	@packaging/check-build-deps.sh --for "$(or $(MAKECMDGOALS),deb)" \
@@ -110,6 +113,9 @@ test-copyright: $(RENDERER) $(DEPENDENCIES_JSON)
 # dpkg -i changes the machine: this test installs, upgrades and removes the system package.
 test-deb: $(DEB) $(DEB_OLDER) $(DIST)
 	$(XSERVER) -- Tests/packaging/test-deb.sh $(DEB) $(DEB_OLDER) $(DIST) $(PACKAGING_DIR)/deb-results.json
+CHECK_STEPS += test-deb
+test-deb.needs := packages
+test-deb.holds := obs-system
 
 # apt-get install of the .deb beside a PPA-like obs-studio (libobs.so.0 inside, Conflicts: libobs0),
 # in a throwaway root: apt must remove nothing.
@@ -120,6 +126,9 @@ test-ppa-deb: $(DEB)
 FLATPAK_DIR := packaging/flatpak
 # make check asks for it right after the renderer, before the Swift tests' build holds SwiftPM's lock.
 package-dependencies: $(DEPENDENCIES_JSON)
+CHECK_STEPS += package-dependencies
+package-dependencies.needs := renderer
+package-dependencies.holds := swiftpm
 $(DEPENDENCIES_JSON): $(RENDERER)
 	@mkdir -p $(PACKAGE_BUILD_DIR)
 	$(SWIFT) package --scratch-path $(RELEASE_SCRATCH) show-dependencies --format json >$@.tmp && mv $@.tmp $@
@@ -150,6 +159,10 @@ test-packaging: test-packaging-sandboxed test-deb
 # installs into a throwaway root), so they may run beside other groups.
 test-packaging-sandboxed: test-licence test-version test-build-deps test-copyright test-ppa-deb test-dist test-hermetic \
 	test-flatpak
+# (test-dist looks whether the .deb is installed: never while test-deb changes that.)
+CHECK_STEPS += test-packaging-sandboxed
+test-packaging-sandboxed.needs := packages
+test-packaging-sandboxed.uses := obs-system
 
 bench-packaging: test-deb
 	python3 packaging/bench-section.py $(PACKAGING_DIR)/deb-results.json --out docs/benchmarks-packaging.md \

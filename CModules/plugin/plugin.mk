@@ -117,6 +117,9 @@ test-shim-unit: $(SHIM_UNIT)
 test-shim: test-shim-unit $(SHIM_PLUGIN) $(SHIM_HOST) $(FAKE_RENDERER) $(SHIM_RENDERER)
 	$(SHIM_ENV) $(SHIM_HOST) --plugin $(SHIM_PLUGIN) --renderer $(SHIM_RENDERER) \
 		--fake $(FAKE_RENDERER) --fixtures Tests/shim/fixtures --work build/shim/work
+CHECK_STEPS += test-shim
+test-shim.needs := check-build
+test-shim.uses := obs-system
 
 # The benchmark runs the release plugin in a stub host without sanitizers.
 BENCH_HOST := $(SHIM_BUILD)/stub_host_bench

@@ -24,6 +24,8 @@ check-control-page:
 
 test-control: check-control-page test-control-token $(if $(CONTROL_BIN),,renderer)
 	$(CONTROL_PYTHON) Tests/control/test_control_page.py
+CHECK_STEPS += test-control
+test-control.needs := renderer
 
 test-control-token: $(if $(CONTROL_BIN),,renderer)
 	$(CONTROL_PYTHON) Tests/control/test_control_token.py

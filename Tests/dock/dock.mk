@@ -44,6 +44,9 @@ $(DOCK_QT_MAJOR_TEST): Tests/dock/qt_major_test.c $(DOCK_DIR)/loader/qt-major.c 
 	$(PLUGIN_CC) -std=c11 -Wall -Wextra -Werror -O1 -g -I$(DOCK_DIR)/loader -o $@ $< $(DOCK_DIR)/loader/qt-major.c -ldl
 
 test-dock: test-dock-loader test-dock-widget test-dock-token test-dock-obs
+CHECK_STEPS += test-dock
+test-dock.needs := check-build
+test-dock.uses := obs-system
 
 test-dock-loader: $(DOCK_QT_MAJOR_TEST)
 	$(TEST_PYTHON) Tests/dock/test_qt_major.py $(DOCK_QT_MAJOR_TEST)

@@ -19,6 +19,8 @@ DOORS_PYTHON = COMMENTBAR_BIN=$(abspath $(or $(DOORS_BIN),$(RENDERER))) COMMENTB
 ONECOMME_SCRIPTS := $(shell find Sources/CommentBarOneComme/Assets Tests/doors/templates -name '*.js')
 READER_SCRIPTS := $(shell find Tests/doors/readers -name '*.js')
 test-doors: test-doors-actions test-doors-templates test-doors-xml test-doors-readers
+CHECK_STEPS += test-doors
+test-doors.needs := renderer
 
 test-doors-actions: $(if $(DOORS_BIN),,renderer)
 	$(DOORS_PYTHON) Tests/doors/test_actions.py

@@ -32,6 +32,8 @@ feeds-venv-present:
 # The benchmark prints figures and asserts nothing about speed: it runs only in bench-feeds.
 test-feeds: $(if $(FEEDS_BIN),,renderer) feeds-venv-present
 	$(FEEDS_PYTEST) -n $(FEEDS_WORKERS) Tests/feeds --ignore=Tests/feeds/test_benchmark.py
+CHECK_STEPS += test-feeds
+test-feeds.needs := renderer
 
 bench-feeds: $(if $(FEEDS_BIN),,renderer) feeds-venv-present
 	$(FEEDS_PYTEST) -s Tests/feeds/test_benchmark.py

@@ -11,3 +11,5 @@ MEMORY_BIN ?=
 
 test-memory: $(if $(MEMORY_BIN),,renderer)
 	COMMENTBAR_BIN=$(abspath $(or $(MEMORY_BIN),$(RENDERER))) $(TEST_PYTHON) Tests/memory/memory_freeze_test.py
+CHECK_STEPS += test-memory
+test-memory.needs := renderer

@@ -14,6 +14,8 @@ DEPS_STEPS += overlay-test-user
 	test-overlay-wayland test-overlay-obs
 test-overlay: test-overlay-display test-overlay-obs
 test-overlay-display: test-overlay-x11 test-overlay-wayland
+CHECK_STEPS += test-overlay-display
+test-overlay-display.needs := renderer c-build
 
 test-overlay-deps: overlay-deps
 	$(call apt_install,$(OVERLAY_TEST_APT_PACKAGES))

@@ -29,6 +29,8 @@ test-speech: test-speak test-speech-obs
 
 test-speak: $(if $(SPEECH_BIN),,renderer)
 	COMMENTBAR_BIN=$(SPEECH_RENDERER) SPEECH_CACHE=$(SPEECH_CACHE) $(TEST_PYTHON) -m unittest -v speech.test_speak
+CHECK_STEPS += test-speak
+test-speak.needs := renderer
 
 test-speech-obs: $(if $(SPEECH_BIN),,renderer) $(PLUGIN_SO)
 	$(TEST_PYTHON) -m speech.obs_speech_test --plugin $(PLUGIN_SO) --data plugin/data --renderer $(SPEECH_RENDERER)

@@ -10,5 +10,6 @@
     support.tls         a test CA made for the run, TLS server contexts, COMMENTBAR_CONNECT_TO routes
     support.fakes       the shared parts of a loopback fake service: its routes, its env, its close
     support.pool_frames `commentbar serve` on a frame pool made as the OBS shim makes it, every frame kept
-    support.check       `make check`'s runner: lanes of make targets side by side, a table of times
+    support.check       `make check`'s runner: the declared steps side by side, a table of times
+    support.check_plan  what make check starts next, from each step's needs, held and used resources
 """

@@ -1,17 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`make check`'s runner: lanes of steps that run side by side, each lane's steps one after another.
-A step is a make target; `TARGET@AFTER` waits until step AFTER (of any lane) has passed, and is not
-run if it failed. Each step's output goes to LOGDIR/TARGET.log; one line says when a step starts
-and how it ended; at the end a table gives every step's lane, time and verdict (with the counts
-its log ends with), the failed ones' log tails, and the total. Exits non-zero if a step failed
-or was not run.
+"""`make check`'s runner: every step its group's .mk file declares (CHECK_STEPS), as many side by side
+as the plan in support/check_plan.py allows (what a step needs, holds and uses; the machine's cores).
+A step is a make target. Each step's output goes to LOGDIR/STEP.log; one line says when a step
+starts and how it ended; at the end a table gives every step's start, time, CPU and verdict (with
+the counts its log ends with), the failed ones' log tails, and the total. Exits non-zero if a step
+failed or was not run. --plan prints the plan and why instead (make check-plan).
 
-    python3 -m support.check --logdir DIR [--before NAME=SECONDS] [--jobs TARGET=N] \\
-        --lane TARGET,TARGET@AFTER,... --lane ...
-
-Groups that must not overlap are ordered with `@` or put in one lane: every group that starts real
-OBS or runs the shim waits for test-deb (dpkg -i puts the module in OBS's system folder, where every
-OBS would load it, and the renderer where the shim looks)."""
+    python3 -m support.check --logdir DIR [--before NAME=SECONDS] [--plan] \\
+        --step 'NAME;needs=A B;holds=R;uses=R;cores=all' ..."""
 import argparse
 import os
 import re
@@ -19,6 +15,8 @@ import subprocess
 import sys
 import threading
 import time
+
+from support.check_plan import Plan, Step
 
 TAIL_LINES = 25
 # Lines that name what failed, wherever they are in a long log (XCTest's "File.swift:N: error: -[…] :
@@ -32,26 +30,25 @@ def minutes(seconds):
     return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
-class Step:
-    def __init__(self, spec, lane, logdir):
-        self.target, _, self.after = spec.partition("@")
-        self.lane, self.log = lane, os.path.join(logdir, f"{self.target}.log")
-        self.status, self.seconds, self.cpu = None, None, None
-        self.done = threading.Event()
+class Run:
+    """One step's run: its log, time, CPU and exit status."""
+    def __init__(self, step, logdir):
+        self.step, self.log = step, os.path.join(logdir, f"{step.name}.log")
+        self.status, self.seconds, self.cpu, self.began = None, None, None, None
 
-    def run(self, make, jobs, say):
-        started = time.monotonic()
-        say(f"start  {self.target}")
+    def run(self, make, jobs, say, began):
+        started, self.began = time.monotonic(), began
+        say(f"start  {self.step.name}")
         with open(self.log, "wb") as out:
-            process = subprocess.Popen([make, "--no-print-directory", f"-j{jobs}", self.target], stdout=out,
+            process = subprocess.Popen([make, "--no-print-directory", f"-j{jobs}", self.step.name], stdout=out,
                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
             # wait4: this step's own CPU time (make and every process it waited for), whatever the
-            # other lanes run meanwhile.
+            # other steps run meanwhile.
             _, status, usage = os.wait4(process.pid, 0)
             process.returncode = self.status = os.waitstatus_to_exitcode(status)
         self.seconds = time.monotonic() - started
         self.cpu = usage.ru_utime + usage.ru_stime
-        say(f"{'ok   ' if self.status == 0 else 'FAIL '} {self.target} ({minutes(self.seconds)}; log {self.log})")
+        say(f"{'ok   ' if self.status == 0 else 'FAIL '} {self.step.name} ({minutes(self.seconds)}; log {self.log})")
 
     def result(self):
         return "not run" if self.status is None else "ok" if self.status == 0 else "FAILED"
@@ -78,72 +75,96 @@ def main():
     parser.add_argument("--make", default=os.environ.get("MAKE", "make"))
     parser.add_argument("--before", action="append", default=[], metavar="NAME=SECONDS",
                         help="a step make ran before this runner (its time, for the table)")
-    parser.add_argument("--jobs", action="append", default=[], metavar="TARGET=N",
-                        help="make -jN for that step (default 1: a group's output stays in order)")
-    parser.add_argument("--lane", action="append", default=[], help="comma-separated steps, run in order")
+    parser.add_argument("--step", action="append", default=[], metavar="NAME;needs=…;holds=…;uses=…;cores=all",
+                        help="a step as its .mk file declares it (support/check_plan.py)")
+    parser.add_argument("--plan", action="store_true", help="print the plan and why, run nothing")
     args = parser.parse_args()
+    try:
+        plan = Plan([Step.parse(spec, order) for order, spec in enumerate(args.step)])
+    except ValueError as error:
+        parser.error(str(error))
+    if args.plan:
+        print_plan(plan)
+        return 0
     os.makedirs(args.logdir, exist_ok=True)
     started = time.monotonic()
-    lock = threading.Lock()
+    printing = threading.Lock()
 
     def say(text):
-        with lock:
+        with printing:
             print(f"[check {minutes(time.monotonic() - started)}] {text}", flush=True)
 
-    jobs = {target: int(n) for target, n in (item.split("=", 1) for item in args.jobs)}
-    lanes = [[Step(spec, number, args.logdir) for spec in lane.split(",") if spec]
-             for number, lane in enumerate(args.lane, 1)]
-    steps = {step.target: step for lane in lanes for step in lane}
-    unknown = [step.after for step in steps.values() if step.after and step.after not in steps]
-    if unknown:
-        parser.error(f"a step waits for one that is not there: {', '.join(unknown)}")
+    runs = {name: Run(step, args.logdir) for name, step in plan.steps.items()}
+    changed = threading.Condition()
+    passed, failed, running = set(), set(), set()
 
-    def run_lane(lane):
-        for step in lane:
-            if step.after:
-                steps[step.after].done.wait()
-            if step.after and steps[step.after].status != 0:
-                say(f"skip   {step.target} ({step.after} did not pass)")
-            else:
-                step.run(args.make, jobs.get(step.target, 1), say)
-            step.done.set()
-        for step in lane:  # a lane that stopped early still releases whoever waits for its steps
-            step.done.set()
-    threads = [threading.Thread(target=run_lane, args=(lane,)) for lane in lanes]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    def run(step_run):
+        step_run.run(args.make, plan.cores if step_run.step.builds else 1, say, time.monotonic() - started)
+        with changed:
+            running.discard(step_run.step.name)
+            (passed if step_run.status == 0 else failed).add(step_run.step.name)
+            changed.notify()
+    with changed:
+        while True:
+            start, skipped = plan.next_steps(passed, failed, running)
+            for step in skipped:
+                say(f"skip   {step.name} (needs {', '.join(n for n in step.needs if n not in passed)}, "
+                    "which did not pass)")
+                failed.add(step.name)
+            for step in start:
+                running.add(step.name)
+                threading.Thread(target=run, args=(runs[step.name],)).start()
+            if skipped:
+                continue
+            if not running:
+                break
+            changed.wait()
 
     before = [(name, float(seconds)) for name, seconds in (item.split("=", 1) for item in args.before)]
     total = time.monotonic() - started + sum(seconds for _, seconds in before)
-    bad = [step for step in steps.values() if step.status != 0]
-    for step in bad:
-        if step.status is None:
+    bad = [run for run in runs.values() if run.status != 0]
+    for run in bad:
+        if run.status is None:
             continue
-        with open(step.log, errors="replace") as f:
+        with open(run.log, errors="replace") as f:
             lines = f.readlines()
         failures = [line for line in lines if FAILURE_LINE.search(line)]
         if failures:
-            print(f"\n---- {step.target} failed; the lines of {step.log} that say what failed:")
+            print(f"\n---- {run.step.name} failed; the lines of {run.log} that say what failed:")
             print("".join(failures[:FAILURE_LINES]), end="")
-        print(f"\n---- {step.target} failed; the end of {step.log}:")
+        print(f"\n---- {run.step.name} failed; the end of {run.log}:")
         print("".join(lines[-TAIL_LINES:]), end="")
-    print("\n| step | lane | after | time | CPU | result |\n|---|---|---|---|---|---|")
+    print("\n| step | needs | started | time | CPU | result |\n|---|---|---|---|---|---|")
     for name, seconds in before:
         print(f"| {name} | - | - | {minutes(seconds)} | - | ok |")
-    for lane in lanes:
-        for step in lane:
-            counts = step.counts()
-            cpu = minutes(step.cpu) if step.cpu is not None else "-"
-            print(f"| {step.target} | {step.lane} | {step.after or '-'} | {minutes(step.seconds or 0)} | {cpu} | "
-                  f"{step.result()}{' (' + counts + ')' if counts else ''} |")
-    busy = ", ".join(f"lane {lane[0].lane} {minutes(sum(step.seconds or 0 for step in lane))}" for lane in lanes)
-    cpu = sum(step.cpu or 0 for step in steps.values())
-    print(f"\nmake check: {minutes(total)} in all ({busy} busy; the steps' CPU {minutes(cpu)}); "
-          + (f"FAILED or not run: {', '.join(step.target for step in bad)}" if bad else "every step passed"),
+    for run in sorted(runs.values(), key=lambda run: (run.began is None, run.began or 0, run.step.order)):
+        counts = run.counts()
+        cpu = minutes(run.cpu) if run.cpu is not None else "-"
+        began = minutes(run.began) if run.began is not None else "-"
+        print(f"| {run.step.name} | {' '.join(run.step.needs) or '-'} | {began} | {minutes(run.seconds or 0)} | {cpu} | "
+              f"{run.result()}{' (' + counts + ')' if counts else ''} |")
+    cpu = sum(run.cpu or 0 for run in runs.values())
+    print(f"\nmake check: {minutes(total)} in all on {plan.cores} cores (the steps' CPU {minutes(cpu)}); "
+          + (f"FAILED or not run: {', '.join(run.step.name for run in bad)}" if bad else "every step passed"),
           flush=True)
     return 1 if bad else 0
+
+
+def print_plan(plan):
+    print(f"make check's plan on {plan.cores} cores: at most {plan.capacity} steps side by side, a build "
+          f"with make -j{plan.cores}.\n")
+    print("| step | needs | holds | uses | chain behind it (why it goes first) |\n|---|---|---|---|---|")
+    for step in plan.ranked():
+        chain = plan.longest_chain(step)
+        why = " → ".join(chain) + (f" (and {step.waiting - len(chain) + 1} more wait)"
+                                    if step.waiting > len(chain) - 1 else "")
+        kind = " (build)" if step.builds else " (before the holder)" if step.yields else ""
+        print(f"| {step.name}{kind} | {' '.join(step.needs) or '-'} | {' '.join(step.holds) or '-'} | "
+              f"{' '.join(step.uses) or '-'} | {why} |")
+    print("\nThe order they start in if every step took equally long (a real run differs: the renderer's "
+          "build takes most of it):")
+    for number, step in plan.simulate():
+        print(f"  {number}. {step.name}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@
 # change); they run the test bundle itself, as `swift test` does, since two `swift test` cannot
 # share a build folder (its build database is locked). The swift-testing tests come after them, not
 # beside: the memory's kill -9 test times its writer's commits against the wall clock ("loses at
-# most the last second"), and beside the XCTest processes and make check's other lanes a clean
+# most the last second"), and beside the XCTest processes and make check's other steps a clean
 # clone of c2feeaa found its commits 1.5 s behind. They run from the same bundle, as `swift test`
 # runs them on Linux (the bundle with `--testing-library swift-testing`): `swift test --skip-build
 # --disable-xctest` took 24.5 s for the 141 tests the bundle runs in 11.2, SwiftPM planning a build
