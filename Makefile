@@ -29,7 +29,9 @@ SWIFT_RELEASE := -c release -Xswiftc -enable-testing -debug-info-format none --d
 # The renderer every test runs and every package packs: that build's objects linked again with the
 # Swift runtime static (packaging/link-static.py): no Swift library to install, no RUNPATH.
 RENDERER := $(RELEASE_SCRATCH)/static/commentbar
-SWIFT_SOURCES := $(shell find Sources CModules/CSysCalls CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CGLib CModules/CSQLite CModules/CVorbisFile CModules/CommentBarVersion -type f) Package.swift
+# The build plugins (Plugins/) and the locale files the renderer embeds (the control page's words) too.
+SWIFT_SOURCES := $(shell find Sources Plugins CModules/CSysCalls CModules/CommentBarPoolABI CModules/CommentBarSettings CModules/CCairo CModules/CPangoCairo CModules/CGLib CModules/CSQLite CModules/CVorbisFile CModules/CommentBarVersion -type f) \
+	Package.swift $(wildcard plugin/data/locale/*.ini)
 # The one version: the renderer, the shim, the packages and the docs all take it from this file.
 VERSION := $(shell cat VERSION)
 # The test scripts' Python: Debian's (its python3-websockets, -pil, -xlib), the shared test

@@ -170,7 +170,8 @@ let package = Package(
                 swiftSettings: strictSwift),
         // The control page and event API on loopback (issue 30): SwiftNIO HTTP/1 and WebSocket,
         // with a thread of its own only while the `control` setting is on. The page's files
-        // (Assets/*.html, .css, .js) are built into it as string literals by the EmbedAssets plugin;
+        // (Assets/*.html, .css, .js) are built into it as string literals by the EmbedAssets plugin,
+        // the OBS locale files (the page's words, plugin/data/locale) by the EmbedLocale plugin;
         // AsyncHTTPClient is `control-url`'s client (already in the renderer through CommentBarNet).
         .target(name: "CommentBarControl",
                 dependencies: ["CommentBarCore", "CommentBarNet", "CommentBarSupport", "CGLib",
@@ -179,7 +180,7 @@ let package = Package(
                                .product(name: "AsyncHTTPClient", package: "async-http-client")] + nio,
                 exclude: ["Assets"],
                 swiftSettings: strictSwift,
-                plugins: ["EmbedAssets"]),
+                plugins: ["EmbedAssets", "EmbedLocale"]),
         // The doors to the tools streamers already use (issue 39), each a module of its own with a
         // session part in CommentBarServe/Parts: Streamer.bot's and Cuebot's DoAction (HTTP, their
         // WebSocket with its password, UDP) to the streamer's own machine or network…
@@ -199,6 +200,8 @@ let package = Package(
                 swiftSettings: strictSwift,
                 plugins: ["EmbedAssets"]),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["commentbar-embed-assets"]),
+        // The OBS bundle's locale files (plugin/data/locale), for the control page's words.
+        .plugin(name: "EmbedLocale", capability: .buildTool(), dependencies: ["commentbar-embed-assets"]),
         // The plugin's tool (built for the machine that builds; never in the renderer).
         .executableTarget(name: "commentbar-embed-assets", path: "Sources/CommentBarEmbedAssets", swiftSettings: strictSwift),
         // …and HTML5コメジェネ's comment.xml.

@@ -22,7 +22,5 @@ $(ONECOMME_VUE): packaging/fetch-vue.py | $(if $(ONECOMME_WHEEL),,apt-deps)
 $(ONECOMME_VUE_BESIDE): $(ONECOMME_VUE) | renderer
 	install -m 0644 $< $@
 
-# The EmbedAssets plugin (Plugins/) is part of the renderer's build too.
-$(RENDERER): $(shell find Plugins -type f)
 # `make install` puts it in the user plugin folder too (plugin/install.sh takes it from beside the renderer).
 install: $(ONECOMME_VUE_BESIDE)

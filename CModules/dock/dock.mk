@@ -14,8 +14,9 @@ DOCK_MAJORS ?= 5 6
 DOCK_LOADER := $(DOCK_BUILD)/comment-bar-dock.so
 DOCK_LIBRARY = $(DOCK_BUILD)/comment-bar-dock/comment-bar-dock-qt$(1).so
 DOCK_LIBRARIES := $(foreach major,$(DOCK_MAJORS),$(call DOCK_LIBRARY,$(major)))
-# Its locale files, installed as the module comment-bar-dock's data (locale/*.ini).
-DOCK_DATA := $(DOCK_DIR)/data
+# Its locale files, made from the plugin's (words.mk), installed as the module comment-bar-dock's data (locale/*.ini).
+DOCK_DATA := $(DOCK_BUILD)/data
+include $(DOCK_DIR)/words.mk
 DOCK_APT_PACKAGES := qtbase5-dev qt6-base-dev g++
 APT_PACKAGES += $(DOCK_APT_PACKAGES)
 DOCK_QT_PKGS = Qt$(1)Widgets Qt$(1)Network
@@ -54,7 +55,7 @@ $(foreach major,$(DOCK_MAJORS),$(eval $(call dock_major_rules,$(major))))
 
 # The packages carry the loader, every library built and the locale files (packaging/packaging.mk
 # passes them to the package scripts as DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA).
-PACKAGE_DOCK_FILES := $(DOCK_LOADER) $(DOCK_LIBRARIES) $(wildcard $(DOCK_DATA)/locale/*.ini)
+PACKAGE_DOCK_FILES := $(DOCK_LOADER) $(DOCK_LIBRARIES) $(DOCK_LOCALE_FILES)
 PACKAGE_DOCK_ENV = DOCK_LOADER=$(DOCK_LOADER) DOCK_LIBRARIES="$(DOCK_LIBRARIES)" DOCK_DATA=$(DOCK_DATA)
 
 # `make install` and `make uninstall` (plugin.mk) take the dock along: a plugin folder of its own in
@@ -73,6 +74,6 @@ install-dock: dock
 # Only what install-dock put there.
 uninstall-dock:
 	rm -f "$(DOCK_USER_DIR)/bin/64bit/comment-bar-dock.so" "$(DOCK_USER_DIR)"/bin/64bit/comment-bar-dock/comment-bar-dock-qt*.so \
-		$(foreach ini,$(notdir $(wildcard $(DOCK_DATA)/locale/*.ini)),"$(DOCK_USER_DIR)/data/locale/$(ini)")
+		$(foreach ini,$(notdir $(DOCK_LOCALE_FILES)),"$(DOCK_USER_DIR)/data/locale/$(ini)")
 	rmdir "$(DOCK_USER_DIR)/bin/64bit/comment-bar-dock" "$(DOCK_USER_DIR)/bin/64bit" "$(DOCK_USER_DIR)/bin" \
 		"$(DOCK_USER_DIR)/data/locale" "$(DOCK_USER_DIR)/data" "$(DOCK_USER_DIR)" 2>/dev/null || true

@@ -2,8 +2,8 @@
 
 /// The control page's files (Assets/control.html, control.css, control.js), built into the binary
 /// by the EmbedAssets plugin (`EmbeddedAssets`): the page needs no network but this server, and its
-/// Content-Security-Policy allows nothing else. Its words are set by the script, in English or
-/// Japanese, from one table.
+/// Content-Security-Policy allows nothing else. Its words are set by the script from `GET
+/// /api/words` (`PageWords`: the OBS locale files' `Page.*` keys), in the browser's language.
 enum ControlPage {
     static let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
                         "js": "text/javascript; charset=utf-8"]

@@ -7,6 +7,9 @@ extension ControlRoutes {
         .get("/", "the control page") { _, _ in ControlPage.answer("control.html") },
         .get("/control.js", "the page's script") { _, _ in ControlPage.answer("control.js") },
         .get("/control.css", "the page's style") { _, _ in ControlPage.answer("control.css") },
+        .get("/api/words", "the page's words in the browser's language (the locale files' Page.* keys)") { _, call in
+            PageWords.answer(call.request.query["lang"])
+        },
         .get("/api/events", "the events, as a WebSocket (426 without the upgrade)") { _, _ in
             .error(.upgradeRequired, "this is a WebSocket: connect with a WebSocket client")
         },

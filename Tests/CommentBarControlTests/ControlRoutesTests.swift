@@ -55,7 +55,7 @@ import Testing
         #expect(foreign.status == .forbidden)
         let script = await harness.call("/control.js")
         #expect(script.headers.first(name: "Content-Type") == "text/javascript; charset=utf-8")
-        #expect(script.body.contains("const WORDS = {"))
+        #expect(script.body.contains("api/words?lang="))
     }
 
     /// The token in an address opens nothing: an old `/?token=` link (in a browser's history)

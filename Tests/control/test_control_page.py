@@ -38,6 +38,19 @@ from support.processes import free_port
 BIN = os.path.abspath(os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar"))
 
 SHOTS = os.environ.get("CONTROL_SHOTS") or tempfile.mkdtemp(prefix="control-shots-")
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plugin", "data", "locale")
+
+
+def page_words(locale):
+    """The page's words as plugin/data/locale/<locale>.ini writes them: its `Page.key="word"` lines
+    whose word holds no escape (the renderer reads the whole format: OBSLocaleFileTests)."""
+    words = {}
+    with open(os.path.join(LOCALE_DIR, f"{locale}.ini"), encoding="utf-8") as ini:
+        for line in ini:
+            key, equals, value = line.rstrip("\n").partition("=")
+            if key.startswith("Page.") and equals and len(value) > 1 and value[0] == value[-1] == '"' and "\\" not in value:
+                words[key.removeprefix("Page.")] = value[1:-1]
+    return words
 
 
 def nio_threads(pid):
@@ -444,12 +457,22 @@ class ControlPageTest(unittest.TestCase):
         self.assertNotIn(self.token, self.driver.page_source)
 
     def test_7_japanese_page(self):
+        """A browser in Japanese gets ja-JP.ini's words: every text of the page, and the rows' buttons."""
+        words = page_words("ja-JP")
         japanese = self.open_page("ja")
         try:
             self.wait_for(lambda: japanese.find_elements(By.CSS_SELECTOR, "li.comment button.pin"), "rows")
-            self.assertEqual(japanese.find_element(By.CSS_SELECTOR, "li.comment button.pin").text, "固定")
-            self.assertEqual(japanese.find_element(By.CSS_SELECTOR, "li.comment button.voice").text, "声")
+            self.assertEqual(japanese.find_element(By.CSS_SELECTOR, "li.comment button.pin").text, words["pin"])
+            self.assertEqual(words["pin"], "固定")
+            self.assertEqual(japanese.find_element(By.CSS_SELECTOR, "li.comment button.voice").text, words["voice"])
             self.assertEqual(japanese.find_element(By.ID, "speech-skip").text, "スキップ")
+            shown = japanese.execute_script(
+                "return [...document.querySelectorAll('[data-text]')].map(e => [e.dataset.text, e.textContent])")
+            self.assertGreater(len(shown), 10)
+            for key, text in shown:
+                self.assertEqual(text, words[key], key)
+            self.assertEqual(japanese.title, words["title"])
+            self.assertEqual(japanese.execute_script("return document.documentElement.lang"), "ja")
             japanese.save_screenshot(os.path.join(SHOTS, "page-ja.png"))
         finally:
             japanese.quit()

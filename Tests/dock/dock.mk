@@ -26,8 +26,8 @@ DOCK_OBS_ARGS = --plugin $(PLUGIN_SO) --data plugin/data --renderer $(RENDERER) 
 $(DOCK_WIDGET_TEST): Tests/dock/dock_widget_test.cpp $(call DOCK_CORE_OBJECTS,6) $(DOCK_HEADERS) Tests/dock/dock.mk
 	@mkdir -p $(@D)
 	$(DOCK_CXX) -std=c++17 -Wall -Wextra -Werror -O1 -g -fPIC -I$(DOCK_DIR)/src \
-		$$(pkg-config --cflags Qt6Widgets Qt6Network Qt6Test) -o $@ $< $(call DOCK_CORE_OBJECTS,6) \
-		$$(pkg-config --libs Qt6Widgets Qt6Network Qt6Test)
+		$$(pkg-config --cflags Qt6Widgets Qt6Network Qt6Test) $(OBS_CFLAGS) -o $@ $< $(call DOCK_CORE_OBJECTS,6) \
+		$$(pkg-config --libs Qt6Widgets Qt6Network Qt6Test) $(OBS_LIBS)
 
 $(DOCK_CLIENT_PROBE): Tests/dock/dock_client_probe.cpp $(call DOCK_CORE_OBJECTS,6) $(DOCK_HEADERS) Tests/dock/dock.mk
 	@mkdir -p $(@D)
@@ -52,7 +52,7 @@ test-dock-loader: $(DOCK_QT_MAJOR_TEST)
 	$(TEST_PYTHON) Tests/dock/test_qt_major.py $(DOCK_QT_MAJOR_TEST)
 
 test-dock-widget: $(DOCK_WIDGET_TEST)
-	$(TEST_PYTHON) Tests/dock/test_dock_widget.py --binary $(DOCK_WIDGET_TEST) --locale-dir $(DOCK_DATA)/locale
+	$(TEST_PYTHON) Tests/dock/test_dock_widget.py --binary $(DOCK_WIDGET_TEST) --locale-dir $(PLUGIN_LOCALE_DIR)
 
 test-dock-token: $(DOCK_CLIENT_PROBE)
 	$(TEST_PYTHON) Tests/dock/test_dock_token.py --probe $(DOCK_CLIENT_PROBE)

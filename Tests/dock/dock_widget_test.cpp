@@ -14,7 +14,6 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
-#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -29,6 +28,10 @@
 
 #include <cstdio>
 #include <functional>
+#include <set>
+#include <string>
+
+#include <util/text-lookup.h>
 
 namespace {
 
@@ -56,27 +59,36 @@ bool waitFor(const std::function<bool()> &predicate, int ms)
 	return true;
 }
 
-// ---- the dock's words: the module's locale files, parsed as OBS reads them (Key="value") ----
+// ---- the dock's words: the plugin's locale files (plugin/data/locale, whose Dock.* lines become the
+// dock module's own), read by OBS's own text lookup, as obs_module_text reads them ----
 
-QHash<QByteArray, QByteArray> words;
+lookup_t *words;
+// Keys the panel asked for that the file lacks (the panel would show the key itself).
+std::set<std::string> missing;
 
 const char *lookup(const char *key)
 {
-	auto found = words.constFind(QByteArray(key));
-	return found == words.constEnd() ? key : found->constData();
+	const char *text = nullptr;
+	if (words && text_lookup_getstr(words, key, &text))
+		return text;
+	missing.insert(key);
+	return key;
+}
+
+void checkNoneMissing(const QString &file)
+{
+	QStringList keys;
+	for (const std::string &key : missing)
+		keys << QString::fromStdString(key);
+	check(missing.empty(), "every word the panel asked for is in " + file, keys.join(QStringLiteral(", ")));
+	missing.clear();
 }
 
 void loadWords(const QString &file)
 {
-	words.clear();
-	QFile ini(file);
-	if (!ini.open(QIODevice::ReadOnly))
-		return;
-	for (const QByteArray &line : ini.readAll().split('\n')) {
-		const int eq = line.indexOf('=');
-		if (eq > 0)
-			words.insert(line.left(eq), line.mid(eq + 1).trimmed().replace('"', ""));
-	}
+	text_lookup_destroy(words);
+	words = text_lookup_create(QFile::encodeName(file).constData());
+	check(words != nullptr, "the locale file is read", file);
 }
 
 // ---- the fake server's own routes ----
@@ -587,6 +599,7 @@ int main(int argc, char **argv)
 	keyboard(t);
 	controlAndPorts(t);
 	delete t.panel;
+	checkNoneMissing(QStringLiteral("en-US.ini"));
 
 	loadWords(locales + "/ja-JP.ini");
 	auto *japanese = new FakeDirectory;
@@ -597,6 +610,7 @@ int main(int argc, char **argv)
 		      child<QPushButton>(&ja, "commentbar-hide")->text() == QString::fromUtf8("非表示"),
 	      "in Japanese (OBS's ja-JP): the buttons read 固定, 声, 非表示",
 	      child<QPushButton>(&ja, "commentbar-pin")->text());
+	checkNoneMissing(QStringLiteral("ja-JP.ini"));
 
 	std::printf("%d passed, %d failed\n", passed, failed);
 	return failed || !passed ? 1 : 0;

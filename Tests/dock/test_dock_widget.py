@@ -3,7 +3,7 @@
 the documented API) and a token file; Tests/dock/dock_widget_test.cpp drives the panel and checks it.
 
     PYTHONPATH=Tests python3 Tests/dock/test_dock_widget.py --binary build/dock/test/dock_widget_test \
-        --locale-dir CModules/dock/data/locale"""
+        --locale-dir plugin/data/locale"""
 import argparse
 import os
 import secrets

@@ -5,55 +5,11 @@
 // live under the server's page path (docs/control-api.md).
 'use strict';
 (() => {
-  // The page's words, one row per word: [English, Japanese].
-  const WORDS = {
-    title: ['Comment Bar: control', 'Comment Bar: コントロール'],
-    speech: ['Speech', '読み上げ'],
-    skip: ['Skip', 'スキップ'],
-    pause: ['Pause', '一時停止'],
-    pinned: ['Pinned on the bar', 'バーに固定中'],
-    pin: ['Pin', '固定'],
-    unpin: ['Unpin', '固定解除'],
-    nickname: ['Nickname', 'コテハン'],
-    colour: ['Colour', '色'],
-    voice: ['Voice', '声'],
-    hide: ['Hide', '非表示'],
-    show: ['Show', '表示'],
-    searchLabel: ['Search the chat log', 'チャットログを検索'],
-    search: ['Search', '検索'],
-    back: ['Back to the live chat', 'ライブチャットに戻る'],
-    liveChat: ['Live chat', 'ライブチャット'],
-    results: ['Search results', '検索結果'],
-    nicknameLabel: ['Nickname (up to 16 characters; empty: none)', 'コテハン（16文字まで。空欄で解除）'],
-    colourLabel: ['Name colour', '名前の色'],
-    colourNone: ["the platform's colour", 'プラットフォームの色'],
-    voiceLabel: ['Voice: an eSpeak NG voice (ja+f3), a VOICEVOX speaker id (3), a 棒読みちゃん number or an Open JTalk .htsvoice file, as the source\'s speech engine takes; empty: the source\'s voice',
-      '声: eSpeak NGの声（ja+f3）、VOICEVOXの話者ID（3）、棒読みちゃんの声番号、Open JTalkの.htsvoiceファイル（ソースの読み上げエンジンに合わせて）。空欄でソースの声'],
-    save: ['Save', '保存'],
-    cancel: ['Cancel', 'キャンセル'],
-    first: ['first', '初見'],
-    connected: ['Connected', '接続中'],
-    connecting: ['Connecting…', '接続しています…'],
-    disconnected: ['Disconnected: trying again…', '切断されました。再接続しています…'],
-    noToken: ['This page is no longer signed in: open it again with OBS\'s "Open control page" button.',
-      'このページはサインインしていません。OBSの「コントロールページを開く」からもう一度開いてください。'],
-    rotated: ['The control token was changed: open this page again with OBS\'s "Open control page" button.',
-      'コントロールトークンが変更されました。OBSの「コントロールページを開く」からもう一度開いてください。'],
-    searching: ['A search is still running: wait for it.', '検索中です。終わるまでお待ちください。'],
-    failed: ['The command failed', 'コマンドに失敗しました'],
-    viewers: ['viewers', '人'],
-    found: ['found', '件'],
-    pinLabel: ['Pin this comment on the bar', 'このコメントをバーに固定'],
-    unpinLabel: ['Unpin this comment', 'このコメントの固定を解除'],
-    nicknameFor: ['Set a nickname for', 'コテハンを設定:'],
-    colourFor: ['Set a name colour for', '名前の色を設定:'],
-    voiceFor: ['Set a voice for', '読み上げの声を設定:'],
-    hideLabel: ['Hide this viewer\'s comments', 'この視聴者のコメントを非表示'],
-    showLabel: ['Show this viewer\'s comments again', 'この視聴者のコメントを再表示']
-  };
-  const lang = (navigator.language || 'en').toLowerCase().startsWith('ja') ? 'ja' : 'en';
-  const T = {};
-  for (const [key, texts] of Object.entries(WORDS)) { T[key] = texts[lang === 'ja' ? 1 : 0]; }
+  // The page's words (T.pin, …): the Page.* keys of the OBS locale files (plugin/data/locale, one
+  // file per language for OBS, the dock and this page), in the browser's language, from this server
+  // (showWords). A word it could not give shows as its key.
+  const words = Object.create(null);
+  const T = new Proxy(words, { get: (known, key) => known[key] ?? String(key) });
   // The server closes the event socket with this code when its token was changed (rotated).
   const TOKEN_CHANGED = 4001;
   const MAX_ROWS = 500;
@@ -70,12 +26,6 @@
   const waiting = [];
   let speechPaused = false;
   let dialogTarget = null;
-
-  document.documentElement.lang = lang;
-  for (const element of document.querySelectorAll('[data-text]')) {
-    element.textContent = T[element.dataset.text];
-  }
-  document.title = T.title;
 
   function notice(text) { $('notice').textContent = text; }
   function colourOf(value) { return /^#[0-9a-fA-F]{6}$/.test(value || '') ? value : null; }
@@ -367,6 +317,21 @@
     for (const event of events) { handle(event); }
   }
 
+  // The words first, then the texts the page shows before anything happens.
+  async function showWords() {
+    try {
+      const answer = await get('api/words?lang=' + encodeURIComponent(navigator.language || 'en'));
+      Object.assign(words, answer.words);
+      document.documentElement.lang = answer.language.split('-')[0];
+    } catch (error) {
+      // The keys stand in; start() says what is wrong.
+    }
+    for (const element of document.querySelectorAll('[data-text]')) {
+      element.textContent = T[element.dataset.text];
+    }
+    document.title = T.title;
+  }
+
   async function start() {
     try {
       const state = await get('api/state');
@@ -475,6 +440,6 @@
     chat.parentElement.scrollTop = chat.parentElement.scrollHeight;
   });
 
-  start();
+  showWords().then(start);
 })();
 
