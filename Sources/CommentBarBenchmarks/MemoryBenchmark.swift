@@ -83,12 +83,12 @@ public enum MemoryBenchmark {
         let written = min(comments, 200_000)
         progress("writing \(written) comments through the writer thread")
         var memory = ChatMemory(path: path, log: log)
-        var session = memory.openSession(channel, now: MemoryClock.now())
+        var session = memory.openSession(channel, now: WallClock.now())
         let began = clock.now
         let cpuBegan = processCPUSeconds()
         for number in 0..<written {
             if number % 1000 == 0 { while memory.backlog > 10_000 { usleep(500) } }
-            _ = memory.receive(line(number), session: session, channel: channel, options: options, now: MemoryClock.now())
+            _ = memory.receive(line(number), session: session, channel: channel, options: options, now: WallClock.now())
         }
         memory.flush(timeout: .seconds(600))
         let insertSeconds = seconds(clock.now - began)
@@ -103,7 +103,7 @@ public enum MemoryBenchmark {
                 if index % 1000 == 0 { while memory.backlog > 5_000 { usleep(500) } }
                 let next = line(numbered(index))
                 let start = clock.now
-                _ = memory.receive(next, session: session, channel: channel, options: options, now: MemoryClock.now())
+                _ = memory.receive(next, session: session, channel: channel, options: options, now: WallClock.now())
                 samples.append(seconds(clock.now - start) * 1e6)
             }
             return samples
@@ -111,7 +111,7 @@ public enum MemoryBenchmark {
         let cached = time(50_000) { written + $0 }
         memory.close()
         memory = ChatMemory(path: path, log: log)
-        session = memory.openSession(channel, now: MemoryClock.now())
+        session = memory.openSession(channel, now: WallClock.now())
         memory.flush()
         let uncached = time(min(viewers, 20_000)) { written + 50_000 + $0 }
         memory.close()
@@ -120,13 +120,13 @@ public enum MemoryBenchmark {
         let store = try ChatStore(path: path)
         var total = Int(try store.connection.scalarInt("SELECT count(*) FROM messages") ?? 0)
         if total < comments { progress("filling the log to \(comments) comments") }
-        let open = try store.openSession(channel, at: MemoryClock.now())
+        let open = try store.openSession(channel, at: WallClock.now())
         while total < comments {
             let batch = min(10_000, comments - total)
             let start = total + 100_000
             try store.connection.transaction { () throws(SQLiteError) in
                 for number in start..<(start + batch) {
-                    let record = MessageRecord(session: 0, line: line(number), time: MemoryClock.now(), hiddenByMemory: false,
+                    let record = MessageRecord(session: 0, line: line(number), time: WallClock.now(), hiddenByMemory: false,
                                                firstTime: false, nicknameFromChat: nil)
                     try store.insert(record, in: open, verdict: .shown)
                 }

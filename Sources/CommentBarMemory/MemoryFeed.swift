@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarSupport
 import Synchronization
 
 /// A stream's feed with the memory in its path: a session in the log for as long as it runs,
@@ -66,13 +67,13 @@ final class MemoryRun: Sendable {
     func history() -> [ChatLine] {
         let current = hook.current()
         guard let memory = current.memory else { return [] }
-        return memory.history(of: channel, limit: current.maxLines, now: MemoryClock.now())
+        return memory.history(of: channel, limit: current.maxLines, now: WallClock.now())
     }
 
     /// The events as the bar should get them: a row annotated, or dropped (a hidden viewer's);
     /// a channel named by the feed moves the run to it.
     func pass(_ event: FeedEvent) -> [FeedEvent] {
-        let now = MemoryClock.now()
+        let now = WallClock.now()
         let current = hook.current()
         if case .channel(let id) = event {
             // Named before any row: the bar starts with that channel's history, as it would have
@@ -152,7 +153,7 @@ final class MemoryRun: Sendable {
     /// The run is over: its session ends. A run that was live without a row or a deletion is
     /// logged as a session now (from when it went live).
     func end() {
-        let now = MemoryClock.now()
+        let now = WallClock.now()
         let (open, liveAt) = state.withLock { state -> ((memory: ChatMemory, token: UInt64)?, Double?) in
             defer { state.session = nil }
             return (state.session, state.liveAt)

@@ -180,7 +180,7 @@ final class MemoryWriter: Sendable {
 
     private func run() {
         var work = WriterWork(path: path, log: log, problems: problems, events: events)
-        _ = work.write([], now: MemoryClock.now())
+        _ = work.write([], now: WallClock.now())
         commit(through: 1)
         while true {
             // The upkeep's chunks follow one another closely, comments written between them.
@@ -200,11 +200,11 @@ final class MemoryWriter: Sendable {
                 return (queue.items, queue.queued, queue.stopping)
             }
             // A batch held back (another program holds the file's lock) is not committed yet.
-            if work.write(batch, now: MemoryClock.now()) { commit(through: last) }
+            if work.write(batch, now: WallClock.now()) { commit(through: last) }
             if stopping, queue.withLock({ $0.items.isEmpty }) { break }
-            work.keepUp(now: MemoryClock.now())
+            work.keepUp(now: WallClock.now())
         }
-        work.close(now: MemoryClock.now())
+        work.close(now: WallClock.now())
         commit(through: .max)
         finished.signal()
     }
