@@ -26,8 +26,10 @@ public final class CommentXMLWriter: Sendable {
     private let files = DispatchQueue(label: "commentbar.comment-xml", qos: .utility)
 
     private struct State {
-        /// Where to write (nil: off).
+        /// The setting: comment.xml, or HTML5コメジェネ's setting.xml (nil: off).
         var path: String?
+        /// The file written, once the setting is resolved (`GeneratorSettingFile`).
+        var target: String?
         var document = CommentXMLDocument()
         /// The file's own rows were read (once per path, before its first write).
         var loaded = false
@@ -42,7 +44,7 @@ public final class CommentXMLWriter: Sendable {
 
     /// `clock`: Unix seconds now (tests move it by hand).
     public init(log: Logger, interval: Duration = CommentXMLWriter.defaultInterval,
-                clock: @escaping @Sendable () -> Double = CommentXMLWriter.wallClock,
+                clock: @escaping @Sendable () -> Double = WallClock.now,
                 changed: @escaping @Sendable () -> Void = {}) {
         self.log = log
         self.interval = interval
@@ -55,14 +57,9 @@ public final class CommentXMLWriter: Sendable {
         task.withLock { $0 = started }
     }
 
-    public static func wallClock() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
     /// The `comment_xml_path` setting: empty turns it off; a new path starts anew, after the rows
-    /// that file has.
+    /// that file has. A path to HTML5コメジェネ's setting.xml writes comment.xml in the folder its
+    /// `<HcgPath>` names (read on the file thread, before the first write).
     public func configure(path setting: String) {
         let path = setting.trimmingWhitespace(andNewlines: true)
         var problem: String?
@@ -78,6 +75,7 @@ public final class CommentXMLWriter: Sendable {
         let changed = state.withLock { state -> Bool in
             guard state.path != wanted else { return false }
             state.path = wanted
+            state.target = nil
             state.document = CommentXMLDocument()
             state.loaded = false
             state.refusal = nil
@@ -145,14 +143,22 @@ public final class CommentXMLWriter: Sendable {
         }
     }
 
-    /// Before a path's first write: the rows its file has (read on the file thread).
+    /// Before a path's first write: where it leads (`GeneratorSettingFile`) and the rows that file
+    /// has (read on the file thread).
     private func loadIfNew() async {
         guard let path = state.withLock({ $0.loaded ? nil : $0.path }) else { return }
-        let loaded = await onFileThread { CommentXMLFile.load(path) }
+        let (target, loaded) = await onFileThread { () -> (String?, CommentXMLFile.Loaded) in
+            guard GeneratorSettingFile.names(path) else { return (path, CommentXMLFile.load(path)) }
+            switch GeneratorSettingFile.commentXMLPath(from: path) {
+            case .commentXML(let target): return (target, CommentXMLFile.load(target))
+            case .refused(let why): return (nil, .refused(why))
+            }
+        }
         let now = Int(clock())
         let refusal = state.withLock { state -> String?? in
             guard state.path == path, !state.loaded else { return .none }
             state.loaded = true
+            state.target = target
             switch loaded {
             case .rows(let rows):
                 // A new file (or an empty <log>) is written at once with its seed row.
@@ -166,6 +172,9 @@ public final class CommentXMLWriter: Sendable {
             return .some(state.refusal)
         }
         if case .some(let problem) = refusal { problems.report(problem) }
+        if case .some(.none) = refusal, let target, target != path {
+            log.info("comment.xml: writing \(target), in the folder \(path) names")
+        }
     }
 
     /// New rows are never written in the second of the last write that added some (at most a
@@ -182,7 +191,7 @@ public final class CommentXMLWriter: Sendable {
     private func writePending() async {
         let now = Int(clock())
         let pending = state.withLock { state -> (String, String)? in
-            guard let path = state.path, state.loaded, state.refusal == nil else { return nil }
+            guard let path = state.target, state.loaded, state.refusal == nil else { return nil }
             state.document.stamp(at: now)
             return state.document.takeChangedText().map { (path, $0) }
         }
@@ -193,7 +202,7 @@ public final class CommentXMLWriter: Sendable {
         state.withLock { state in
             if failure == nil {
                 state.written += 1
-            } else if state.path == path {
+            } else if state.target == path {
                 state.document.writeFailed()
             }
         }
