@@ -150,7 +150,6 @@ public struct BarSettings: Sendable, Equatable, Decodable {
         var s = BarSettings()
         var unknown: [String] = []
         for field in SettingField.all { field.decode(object, &s, &unknown) }
-        s = s.clamped()
         if let secrets = try? decoder.container(keyedBy: SecretKeys.self) {
             for key in SecretKeys.allCases {
                 if let text = (try? secrets.decodeIfPresent(String.self, forKey: key)) ?? nil, !text.isEmpty {
@@ -169,7 +168,8 @@ public struct BarSettings: Sendable, Equatable, Decodable {
         self = s.clamped()
     }
 
-    /// Every number within the settings table's range, and a font face to draw with.
+    /// Every number within the settings table's range, and a font face to draw with: where settings
+    /// come in (decoding, a theme's look), so the renderer takes them as they are.
     public func clamped() -> BarSettings {
         var s = self
         for field in SettingField.all { field.clamp?(&s) }

@@ -85,7 +85,7 @@ public final class BarRenderer {
                 emotes: EmoteImages? = nil) {
         self.width = width
         self.height = height
-        kit = AreaKit(settings: settings.clamped(), width: width, height: height,
+        kit = AreaKit(settings: settings, width: width, height: height,
                       images: ImageCache(remote: remoteImages), emotes: emotes)
         quietLayout = kit.layout
         area = Self.makeArea(kit)
@@ -106,7 +106,7 @@ public final class BarRenderer {
     /// A theme that cannot be used (`themeProblem`) leaves the look as it was: what the streamer
     /// left at its default keeps the look the bar had.
     public func update(settings newSettings: BarSettings) {
-        var newSettings = newSettings.clamped()
+        var newSettings = newSettings
         if newSettings.themeProblem != nil { newSettings.applyLook(settings.look) }
         guard newSettings != settings else { return }
         let lookChanged = newSettings.layout != settings.layout || newSettings.enter != settings.enter
