@@ -119,7 +119,7 @@ public final class MemoryHook: Sendable {
     /// The channel a stream's rows belong to until its feed names its own (`FeedEvent.channel`):
     /// its service and stream id (a relay's address when it has no id).
     public static func channel(of address: StreamAddress) -> ChannelRef {
-        ChannelRef(platform: address.service, channel: address.streamID.isEmpty ? address.server : address.streamID)
+        ChannelRef(platform: address.service, channel: address.channel)
     }
 
     /// `feed`, with its comments looked up, badged and logged on the channel of `address`.

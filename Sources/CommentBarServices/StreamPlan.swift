@@ -18,8 +18,9 @@ public struct StreamPlan: Sendable {
         /// Where it reads (service, stream id, server): the viewer memory's channel. Nil for a
         /// stream that could not be made (it only reports why).
         public var address: StreamAddress?
-        /// The stream's id on its service (a channel, a video): what the control page's events name.
-        public var channel: String { address?.streamID ?? "" }
+        /// The stream's id on its service (a channel, a video), or a relay's address: what the
+        /// control page's events name (`StreamAddress.channel`).
+        public var channel: String { address?.channel ?? "" }
     }
 
     public var streams: [Stream]

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
 import CommentBarFeeds
 import CommentBarServices
 import XCTest
@@ -85,5 +86,16 @@ final class StreamAddressTests: XCTestCase {
         XCTAssertEqual(StreamAddress.legacy(service: "youtube", streamID: "https://example.com/watch?v=x", server: "",
                                             table: table),
                        StreamAddress(service: "youtube", streamID: "https://example.com/watch?v=x"))
+    }
+
+    /// Two JSON relays with no stream id are two streams: each is named by its address, for the
+    /// memory, the event API and the doors alike (issue 48: votes and places are per stream).
+    func testTwoRelaysWithoutAnIdAreTwoChannels() {
+        var settings = BarSettings()
+        settings.feeds = ["wss://relay.example/chat/1", "wss://relay.example/chat/2", "twitch:name"]
+        let plan = StreamPlan(settings: settings)
+        XCTAssertEqual(plan.streams.map(\.channel), ["wss://relay.example/chat/1", "wss://relay.example/chat/2", "name"])
+        XCTAssertEqual(plan.streams.compactMap(\.address?.description),
+                       ["websocket:wss://relay.example/chat/1", "websocket:wss://relay.example/chat/2", "twitch:name"])
     }
 }

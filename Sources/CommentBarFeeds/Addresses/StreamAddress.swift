@@ -19,10 +19,13 @@ public struct StreamAddress: Sendable, Hashable, CustomStringConvertible {
     /// The most streams one bar reads: each is a connection and a share of the renderer.
     public static let maxStreams = 8
 
+    /// The channel this stream is, as the memory, the event API and the doors name it: the stream
+    /// id, or for a relay with none its address (two relays are two streams).
+    public var channel: String { streamID.isEmpty ? server : streamID }
+
     /// How a log line or the bar names this stream: `youtube:ID`, or the relay's URL.
     public var description: String {
-        if streamID.isEmpty { return "\(service):\(server)" }
-        return "\(service):\(streamID)"
+        "\(service):\(channel)"
     }
 
     /// One entry of the stream list: a URL (service detected by `table`) or `service:id`
