@@ -214,6 +214,11 @@ let package = Package(
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarSupport", "CSQLite",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
+        // The audience takes part (issue 48): polls over every merged stream, one vote per viewer
+        // account as the memory keys viewers; no I/O of its own.
+        .target(name: "CommentBarParticipation",
+                dependencies: ["CommentBarCore", "CommentBarMemory"],
+                swiftSettings: strictSwift),
         // `bench-parsers` and `bench-memory`: the platforms' parse rates and the viewer memory's
         // costs, over the entry points those targets expose (public parse functions; the memory's
         // `package` store and reader), so the product's targets carry no benchmark.
@@ -293,6 +298,9 @@ let package = Package(
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")] + nio,
+                    swiftSettings: testSwift),
+        .testTarget(name: "CommentBarParticipationTests",
+                    dependencies: ["CommentBarParticipation", "CommentBarCore", "CommentBarMemory"],
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarMemoryTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarMemory", "CommentBarCore", "CommentBarFeeds", "CommentBarSupport",

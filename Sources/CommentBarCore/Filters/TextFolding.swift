@@ -32,7 +32,7 @@ struct FoldedText: Sendable, Equatable {
 /// characters by themselves (lower case), characters folding leaves as they are
 /// (`isFoldedAlready`: most kanji and kana) as they are, all the others together, in one GLib
 /// call per step.
-enum TextFolding {
+public enum TextFolding {
     static func fold(_ text: String) -> FoldedText {
         // ASCII characters' keys at once; nil: a character folded with the others below.
         var keys: [String?] = []
@@ -67,7 +67,8 @@ enum TextFolding {
         return result
     }
 
-    static func foldedString(_ text: String) -> String {
+    /// The text as the filters compare it, and as a poll compares a vote with its options.
+    public static func foldedString(_ text: String) -> String {
         fold(text).joined
     }
 

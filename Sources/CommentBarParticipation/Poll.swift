@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+import CommentBarMemory
+
+/// One poll (アンケート) over every stream the bar reads: each viewer account votes once (per
+/// platform and channel, as the memory keys a viewer: a new display name is the same account),
+/// counted per option and per platform. Open until closed, or until `closesAt`: the first comment
+/// or look after it closes it at that moment, so a late vote never counts.
+public struct Poll: Sendable {
+    /// A viewer who votes again: their first vote stands, or their latest replaces it.
+    public enum Revote: String, Sendable, CaseIterable {
+        case firstStands = "first"
+        case latestReplaces = "latest"
+    }
+
+    /// What a comment did to the poll.
+    public enum Outcome: Sendable, Equatable {
+        /// A first vote, for this option (0-based).
+        case counted(Int)
+        /// The viewer's vote moved (`latestReplaces`).
+        case changed(from: Int, to: Int)
+        /// The viewer had voted: the vote stands as it was.
+        case alreadyVoted(Int)
+        case notAVote
+        case closed
+    }
+
+    public let question: PollQuestion
+    public let revote: Revote
+    public let openedAt: Double
+    public let closesAt: Double?
+    public private(set) var closedAt: Double?
+    private let ballot: PollBallot
+    private var votes: [ViewerKey: Vote] = [:]
+
+    private struct Vote: Sendable {
+        var option: Int
+        var platform: String
+    }
+
+    /// `seconds`: closes by itself that long after `now` (nil: when the streamer closes it).
+    public init(_ question: PollQuestion, revote: Revote = .firstStands, bareNumbers: Bool = false,
+                seconds: Double? = nil, now: Double) {
+        self.question = question
+        self.revote = revote
+        openedAt = now
+        closesAt = seconds.map { now + max(0, $0) }
+        ballot = PollBallot(options: question.options, bareNumbers: bareNumbers)
+    }
+
+    public func isOpen(at now: Double) -> Bool {
+        closedAt == nil && closesAt.map { now < $0 } ?? true
+    }
+
+    /// A comment from `channel`, read `now`.
+    public mutating func take(_ line: ChatLine, channel: ChannelRef, at now: Double) -> Outcome {
+        closeIfDue(at: now)
+        guard closedAt == nil else { return .closed }
+        guard !line.isHistory, let option = ballot.choice(line.text) else { return .notAVote }
+        let voter = ViewerKey(channel: channel, line: line)
+        guard let earlier = votes[voter] else {
+            votes[voter] = Vote(option: option, platform: channel.platform)
+            return .counted(option)
+        }
+        guard revote == .latestReplaces, earlier.option != option else { return .alreadyVoted(earlier.option) }
+        votes[voter]?.option = option
+        return .changed(from: earlier.option, to: option)
+    }
+
+    public mutating func close(at now: Double) {
+        closeIfDue(at: now)
+        if closedAt == nil { closedAt = now }
+    }
+
+    /// Past `closesAt`: closed at that moment (not when someone looked).
+    public mutating func closeIfDue(at now: Double) {
+        if closedAt == nil, let closesAt, now >= closesAt { closedAt = closesAt }
+    }
+
+    /// The count so far.
+    public var tally: PollTally {
+        var tally = PollTally(options: question.options.count)
+        for vote in votes.values { tally.add(option: vote.option, platform: vote.platform) }
+        return tally
+    }
+}
+
+/// A poll's votes: per option, and per option for each platform.
+public struct PollTally: Sendable, Equatable {
+    public private(set) var votes: [Int]
+    public private(set) var byPlatform: [String: [Int]] = [:]
+
+    init(options: Int) {
+        votes = Array(repeating: 0, count: options)
+    }
+
+    public var voters: Int { votes.reduce(0, +) }
+
+    mutating func add(option: Int, platform: String) {
+        votes[option] += 1
+        byPlatform[platform, default: Array(repeating: 0, count: votes.count)][option] += 1
+    }
+}

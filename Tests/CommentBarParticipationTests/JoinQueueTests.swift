@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+import CommentBarMemory
+@testable import CommentBarParticipation
+import Testing
+
+/// The 参加型 queue: one place per account over every stream, the words, the capacity, the rules,
+/// calling the next ones and the times each account played.
+@Suite struct JoinQueueTests {
+    let twitch = ChannelRef(platform: "twitch", channel: "streamer")
+    let youtube = ChannelRef(platform: "youtube", channel: "UCstreamer")
+
+    func comment(_ text: String, from login: String) -> ChatLine {
+        ChatLine(id: "\(login)-\(text)", user: login.capitalized, login: login, text: text)
+    }
+
+    @Test func viewersJoinOnceAndLeaveWithTheirWords() {
+        var queue = JoinQueue()
+        #expect(queue.take(comment("!join", from: "a"), channel: twitch, standing: Standing()) == .joined(place: 1))
+        #expect(queue.take(comment("！参加", from: "b"), channel: youtube, standing: Standing()) == .joined(place: 2))
+        #expect(queue.take(comment("!JOIN", from: "a"), channel: twitch, standing: Standing()) == .alreadyIn(place: 1))
+        // The same login on another platform is another account.
+        #expect(queue.take(comment("!join", from: "a"), channel: youtube, standing: Standing()) == .joined(place: 3))
+        #expect(queue.take(comment("!join please", from: "c"), channel: twitch, standing: Standing()) == .notAWord)
+        #expect(queue.take(comment("!キャンセル", from: "b"), channel: youtube, standing: Standing()) == .left)
+        #expect(queue.take(comment("!leave", from: "b"), channel: youtube, standing: Standing()) == .notWaiting)
+        #expect(queue.waiting.map(\.viewer.user) == ["a", "a"])
+        #expect(queue.waiting.map(\.name) == ["A", "A"])
+    }
+
+    @Test func aFullQueueSaysSoAndTheRulesKeepViewersOut() {
+        var queue = JoinQueue(rules: JoinRules(capacity: 1, minimumStreamsSeen: 2, membersOnly: true))
+        #expect(queue.take(comment("!join", from: "new"), channel: twitch, standing: Standing(streamsSeen: 1))
+                == .refused("regulars only: seen on 1 of the 2 earlier streams needed"))
+        #expect(queue.take(comment("!join", from: "guest"), channel: twitch, standing: Standing(streamsSeen: 5, member: false))
+                == .refused("members only"))
+        #expect(queue.take(comment("!join", from: "hidden"), channel: twitch, standing: Standing(streamsSeen: 5, hidden: true))
+                == .refused("hidden by the streamer"))
+        // A platform that does not say who is a member lets its regulars in.
+        #expect(queue.take(comment("!join", from: "regular"), channel: youtube, standing: Standing(streamsSeen: 3))
+                == .joined(place: 1))
+        #expect(queue.take(comment("!join", from: "sub"), channel: twitch, standing: Standing(streamsSeen: 3, member: true))
+                == .full)
+    }
+
+    @Test func firstTimeViewersGoFirstInTheOrderTheyCame() {
+        var queue = JoinQueue(rules: JoinRules(firstTimeFirst: true))
+        _ = queue.take(comment("!join", from: "regular1"), channel: twitch, standing: Standing(streamsSeen: 4))
+        #expect(queue.take(comment("!join", from: "new1"), channel: twitch, standing: Standing(firstTime: true)) == .joined(place: 1))
+        #expect(queue.take(comment("!join", from: "new2"), channel: youtube, standing: Standing(firstTime: true)) == .joined(place: 2))
+        _ = queue.take(comment("!join", from: "regular2"), channel: twitch, standing: Standing(streamsSeen: 4))
+        #expect(queue.waiting.map(\.viewer.user) == ["new1", "new2", "regular1", "regular2"])
+    }
+
+    @Test func theStreamerCallsTheNextOnesAndEachAccountsPlaysAreCounted() {
+        var queue = JoinQueue()
+        for login in ["a", "b", "c"] { _ = queue.take(comment("!join", from: login), channel: twitch, standing: Standing()) }
+        let called = queue.next(2)
+        #expect(called.map(\.viewer.user) == ["a", "b"])
+        #expect(queue.playing.map(\.played) == [1, 1])
+        // Playing now: joining again says so; once done, they may join again and go to the back.
+        #expect(queue.take(comment("!join", from: "a"), channel: twitch, standing: Standing()) == .playing)
+        queue.markDone()
+        #expect(queue.take(comment("!join", from: "a"), channel: twitch, standing: Standing()) == .joined(place: 2))
+        #expect(queue.waiting.map(\.played) == [0, 1])
+        let moved = queue.move(ViewerKey(channel: twitch, user: "a"), to: 1)
+        #expect(moved)
+        let next = queue.next()
+        #expect(next.map(\.viewer.user) == ["a"])
+        #expect(queue.playing.first?.played == 2)
+        let removed = queue.remove(ViewerKey(channel: twitch, user: "C"))
+        let removedNobody = queue.remove(ViewerKey(channel: twitch, user: "nobody"))
+        #expect(removed && !removedNobody)
+        #expect(queue.waiting.isEmpty)
+        let none = queue.next()
+        #expect(none.isEmpty)
+        #expect(queue.playing.isEmpty)
+    }
+}
