@@ -141,7 +141,7 @@ let package = Package(
         // Test support for the network (never in the renderer): an in-process `WebFetching` double
         // and a real HTTPS server on loopback with a test CA.
         .target(name: "CommentBarNetTesting",
-                dependencies: ["CommentBarFeeds", "CommentBarNet",
+                dependencies: ["CommentBarFeeds", "CommentBarNet", "CommentBarSupport",
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOSSL", package: "swift-nio-ssl")] + nio,
                 swiftSettings: strictSwift),
@@ -257,7 +257,7 @@ let package = Package(
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarRenderTests",
                     dependencies: ["CommentBarRender", "CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "DemoPlatform", "CCairo",
-                                   "CommentBarNetTesting"],
+                                   "CommentBarNetTesting", "CommentBarSupport"],
                     exclude: ["Golden", "Emotes"],
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarFeedsTests", dependencies: ["CommentBarFeeds", "CommentBarCore"], swiftSettings: testSwift),
@@ -271,7 +271,7 @@ let package = Package(
                     swiftSettings: testSwift),
         // Loopback fakes of the engines' servers speak HTTP through NIOHTTP1.
         .testTarget(name: "CommentBarSpeechTests",
-                    dependencies: ["CommentBarTestSupport", "CommentBarSpeech", "CommentBarCore", "CommentBarSettings",
+                    dependencies: ["CommentBarTestSupport", "CommentBarSpeech", "CommentBarCore", "CommentBarSettings", "CommentBarSupport",
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "InMemoryLogging", package: "swift-log")] + nio,
                     exclude: ["Sounds"],
@@ -328,7 +328,7 @@ let package = Package(
                                    .product(name: "InMemoryLogging", package: "swift-log")] + nio,
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarCommentXMLTests",
-                    dependencies: ["CommentBarTestSupport", "CommentBarCommentXML", "CommentBarCore",
+                    dependencies: ["CommentBarTestSupport", "CommentBarCommentXML", "CommentBarCore", "CommentBarSupport",
                                    .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: testSwift),
         .testTarget(name: "CommentBarSupportTests", dependencies: ["CommentBarTestSupport", "CommentBarSupport"], swiftSettings: testSwift),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -130,8 +131,7 @@ private final class RouteHandler: ChannelInboundHandler {
             headers.add(name: "Content-Length", value: String(bytes))
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
                                   promise: nil)
-            let interval = TimeAmount.nanoseconds(Int64(every.components.seconds) * 1_000_000_000
-                                                  + every.components.attoseconds / 1_000_000_000)
+            let interval = TimeAmount.nanoseconds(every.clampedNanoseconds)
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             drip = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
                 let (handler, context) = loopBound.value

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarCommentXML
 import CommentBarCore
+import CommentBarSupport
 import CommentBarTestSupport
 import Foundation
 import Glibc
@@ -17,7 +18,7 @@ final class CommentXMLTests: XCTestCase {
         let began = ContinuousClock.now
         return {
             let elapsed = ContinuousClock.now - began
-            return start + (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 10
+            return start + elapsed.inSeconds * 10
         }
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 @testable import CommentBarSpeech
+import CommentBarSupport
 import Foundation
 import InMemoryLogging
 import Logging
@@ -222,8 +223,7 @@ final class PlayingSink: SpeechAudioSink, Sendable {
     private func advance(_ ring: inout Ring) {
         let now = ContinuousClock.now
         let elapsed = now - ring.last
-        let frames = Int(Double(elapsed.components.seconds) * Double(sampleRate)
-            + Double(elapsed.components.attoseconds) * 1e-18 * Double(sampleRate))
+        let frames = Int(elapsed.inSeconds * Double(sampleRate))
         guard frames > 0 else { return }
         ring.last = now
         let played = min(frames, ring.waiting.count)
