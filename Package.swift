@@ -217,7 +217,7 @@ let package = Package(
         // The audience takes part (issue 48): polls over every merged stream, one vote per viewer
         // account as the memory keys viewers; no I/O of its own.
         .target(name: "CommentBarParticipation",
-                dependencies: ["CommentBarCore", "CommentBarMemory"],
+                dependencies: ["CommentBarCore", "CommentBarMemory", "CommentBarSupport"],
                 swiftSettings: strictSwift),
         // `bench-parsers` and `bench-memory`: the platforms' parse rates and the viewer memory's
         // costs, over the entry points those targets expose (public parse functions; the memory's
@@ -230,7 +230,7 @@ let package = Package(
         .target(name: "CommentBarServe",
                 dependencies: ["CommentBarCore", "CommentBarFeeds", "CommentBarFrames", "CommentBarRender", "CommentBarSpeech",
                                "CommentBarServices", "CommentBarNet", "CommentBarSupport", "CommentBarControl",
-                               "CommentBarMemory", "CommentBarActions", "CommentBarOneComme", "CommentBarCommentXML",
+                               "CommentBarMemory", "CommentBarActions", "CommentBarOneComme", "CommentBarCommentXML", "CommentBarParticipation",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictSwift),
         // The overlay (issue 24): starts and feeds the helper programs of CModules/overlay, which

@@ -19,6 +19,19 @@ public protocol ControlBackend: Sendable {
     func skipSpeech()
     /// Pauses (true) or resumes (false) speech, or toggles it (nil); the state it is in after.
     func pauseSpeech(_ paused: Bool?) -> Bool
+    /// Starts a poll (an open one closes first), or says why not.
+    func startPoll(_ request: PollStart) -> PollStartOutcome
+    /// Closes the open poll: the poll as closed, or nil when none was open.
+    func closePoll() -> ControlPoll?
+    /// The open poll, or the last one closed.
+    func currentPoll() -> ControlPoll?
+}
+
+/// A backend without polls (a test's): refused, none open.
+extension ControlBackend {
+    public func startPoll(_ request: PollStart) -> PollStartOutcome { .refused("polls are not available here") }
+    public func closePoll() -> ControlPoll? { nil }
+    public func currentPoll() -> ControlPoll? { nil }
 }
 
 /// `POST /api/viewer`: a viewer of one channel, and what the streamer chose for them.

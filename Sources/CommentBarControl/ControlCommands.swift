@@ -79,7 +79,7 @@ extension ControlRoutes {
     }
 
     /// The body as `Value`; an empty body is `empty` (nil: refused).
-    private func decode<Value: Decodable>(_ call: ControlCall, empty: Value? = nil) -> Value? {
+    func decode<Value: Decodable>(_ call: ControlCall, empty: Value? = nil) -> Value? {
         let body = Array(call.request.body.readableBytesView)
         if body.isEmpty { return empty }
         return try? JSONDecoder().decode(Value.self, from: Data(body))

@@ -27,6 +27,9 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case speech(Speech)
         /// A stream's feed named the channel it belongs to: its events name that channel from now on.
         case channel(Channel)
+        case pollStarted(ControlPoll)
+        case pollVote(PollVote)
+        case pollClosed(ControlPoll)
 
         public var type: String {
             switch self {
@@ -40,6 +43,9 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             case .status: return "status"
             case .speech: return "speech"
             case .channel: return "channel"
+            case .pollStarted: return "poll_started"
+            case .pollVote: return "poll_vote"
+            case .pollClosed: return "poll_closed"
             }
         }
     }
@@ -277,6 +283,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case .status(let value): try value.encode(to: encoder)
         case .speech(let value): try value.encode(to: encoder)
         case .channel(let value): try value.encode(to: encoder)
+        case .pollStarted(let value), .pollClosed(let value): try value.encode(to: encoder)
+        case .pollVote(let value): try value.encode(to: encoder)
         }
     }
 
@@ -295,6 +303,9 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case "status": body = .status(try Status(from: decoder))
         case "speech": body = .speech(try Speech(from: decoder))
         case "channel": body = .channel(try Channel(from: decoder))
+        case "poll_started": body = .pollStarted(try ControlPoll(from: decoder))
+        case "poll_vote": body = .pollVote(try PollVote(from: decoder))
+        case "poll_closed": body = .pollClosed(try ControlPoll(from: decoder))
         default: throw WireError(description: "unknown event type \(type)")
         }
     }

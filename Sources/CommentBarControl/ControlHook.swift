@@ -119,6 +119,11 @@ public final class ControlHook: Sendable {
         service.server?.publish(.speech(.init(action: action)))
     }
 
+    /// A poll started, counted a vote or closed (the session's `PollBoard`): the event API hears it.
+    public func pollChanged(_ body: ControlEvent.Body) {
+        service.server?.publish(body)
+    }
+
     /// A stream's feed named its channel: the stream's events carry it from now on (as the viewer
     /// memory keys viewers, so `/api/viewer` takes what the events give), announced once.
     private func named(_ id: String, origin: BarState.Origin) {

@@ -21,6 +21,9 @@ extension ControlRoutes {
         .post("/api/viewer", "a viewer's nickname, colour, voice or hiding") { routes, call in await routes.viewer(call) },
         .post("/api/speech/skip", "stop what speech reads now") { routes, _ in routes.skipSpeech() },
         .post("/api/speech/pause", "pause or resume speech") { routes, call in routes.pauseSpeech(call) },
+        .post("/api/poll", "start a poll (an open one closes first)") { routes, call in routes.startPoll(call) },
+        .post("/api/poll/close", "close the open poll") { routes, _ in routes.closePoll() },
+        .get("/api/poll", "the open poll, or the last one closed") { routes, _ in routes.currentPoll() },
         .post("/api/page-link", "a one-time link that opens the page") { routes, _ in routes.pageLink() },
         .openGet(ControlHello.path, "proves this is the token holder's renderer (no credential)") { routes, request in
             routes.hello(request)

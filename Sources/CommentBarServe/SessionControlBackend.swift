@@ -2,7 +2,9 @@
 import CommentBarControl
 import CommentBarCore
 import CommentBarMemory
+import CommentBarParticipation
 import CommentBarSpeech
+import CommentBarSupport
 import Synchronization
 
 /// The control server's side of a `ServeSession`: pins on the session's bar, speech's skip and
@@ -12,6 +14,7 @@ import Synchronization
 final class SessionControlBackend: ControlBackend {
     private let speech: SpeechHook
     private let memory: MemoryHook
+    private let polls: PollBoard
     /// Weak: the session owns the control hook, which owns this.
     private let session = Mutex(WeakSession())
 
@@ -19,9 +22,10 @@ final class SessionControlBackend: ControlBackend {
         weak var value: ServeSession?
     }
 
-    init(speech: SpeechHook, memory: MemoryHook) {
+    init(speech: SpeechHook, memory: MemoryHook, polls: PollBoard) {
         self.speech = speech
         self.memory = memory
+        self.polls = polls
     }
 
     func connect(_ session: ServeSession) {
@@ -76,4 +80,32 @@ final class SessionControlBackend: ControlBackend {
     func skipSpeech() { speech.skip() }
 
     func pauseSpeech(_ paused: Bool?) -> Bool { speech.pause(paused) }
+
+    func startPoll(_ request: PollStart) -> PollStartOutcome {
+        let revote: Poll.Revote
+        switch request.revote {
+        case nil: revote = .firstStands
+        case let text?:
+            guard let chosen = Poll.Revote(rawValue: text) else { return .refused("revote is \"first\" or \"latest\"") }
+            revote = chosen
+        }
+        if let seconds = request.seconds, !(1...86_400).contains(seconds) {
+            return .refused("seconds is 1 to 86400, or left out to close the poll yourself")
+        }
+        do throws(PollProblem) {
+            let question = try PollQuestion(question: request.question, options: request.options)
+            let poll = polls.start(question, revote: revote, bareNumbers: request.bareNumbers ?? false, seconds: request.seconds)
+            return .started(PollPart.wire(poll, now: WallClock.now()))
+        } catch {
+            return .refused(error.description)
+        }
+    }
+
+    func closePoll() -> ControlPoll? {
+        polls.close().map { PollPart.wire($0, now: WallClock.now()) }
+    }
+
+    func currentPoll() -> ControlPoll? {
+        polls.current.map { PollPart.wire($0, now: WallClock.now()) }
+    }
 }

@@ -31,6 +31,7 @@ from selenium.webdriver.common.keys import Keys
 from control.browser import chromium, wait_for
 from control.link_files import link_in
 from control.links import first_use
+from control.event_client import EventClient
 from control.relay import BLUE, Relay
 from obs import shared_obs
 from support import websocket
@@ -145,37 +146,6 @@ def websocket_answer(port, token, origin):
         return f"refused ({error})"
     client.close()
     return "accepted"
-
-
-class EventClient:
-    """A tool's WebSocket on /api/events (bearer token, no Origin): every message read as it comes."""
-
-    def __init__(self, port, token):
-        self.client = websocket.Client(f"ws://127.0.0.1:{port}/api/events", timeout=1,
-                                       extra_headers={"Authorization": f"Bearer {token}"})
-        self.events, self.bad = [], []
-        self.open = True
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        while self.open:
-            try:
-                text = self.client.recv_text()
-            except TimeoutError:
-                continue
-            except (OSError, websocket.Error):
-                break
-            try:
-                self.events.append(json.loads(text))
-            except ValueError:
-                self.bad.append(text)
-
-    def comments(self):
-        return [event for event in list(self.events) if event.get("type") == "comment"]
-
-    def close(self):
-        self.open = False
-        self.client.close()
 
 
 def listeners(port):

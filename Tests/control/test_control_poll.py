@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A poll through the control API (issue 48) against `commentbar serve` reading two JSON relays on
+loopback (the `websocket` service, no stream id: two streams, each named by its address): the
+streamer starts it with `POST /api/poll`, viewers vote in the chat of both streams, a tool on
+/api/events hears `poll_started`, every `poll_vote` and `poll_closed`, and `GET /api/poll` gives
+the count per option and per platform; a timed poll closes itself at its moment.
+
+    PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_poll.py"""
+import json
+import os
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+from control.browser import wait_for
+from control.event_client import EventClient
+from control.relay import Relay
+from support.pool_frames import QUIET, ServedBar
+from support.processes import free_port
+
+BIN = os.path.abspath(os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar"))
+
+
+class ControlPollTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.config = tempfile.mkdtemp(prefix="control-poll-")
+        cls.env = {"XDG_CONFIG_HOME": cls.config, "XDG_DATA_HOME": os.path.join(cls.config, "data")}
+        cls.relays = [Relay(), Relay()]
+        cls.port = free_port()
+        feeds = [{"value": f"ws://127.0.0.1:{relay.port}/chat"} for relay in cls.relays]
+        cls.settings = {**QUIET, "service": "websocket", "feeds": feeds, "control": True, "control_port": cls.port,
+                        "remember": False}
+        cls.bar = ServedBar(BIN, cls.settings, width=640, height=240, env=cls.env)
+        cls.bar.wait_log(f"control page: on port {cls.port} ")
+        wait_for(lambda: all(relay.clients for relay in cls.relays), "the bar to connect to both relays", timeout=30)
+        with open(os.path.join(cls.config, "comment-bar", "control-token")) as file:
+            cls.token = file.read().strip()
+        cls.events = EventClient(cls.port, cls.token)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.events.close()
+        cls.bar.stop()
+        for relay in cls.relays:
+            relay.close()
+
+    def call(self, method, path, body=None):
+        """(status, answer as JSON) of one request with the token."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
+                                         headers={"Authorization": f"Bearer {self.token}",
+                                                  "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+    def of_type(self, kind):
+        return [event for event in list(self.events.events) if event.get("type") == kind]
+
+    def test_1_votes_from_both_streams_count_once_per_account(self):
+        status, poll = self.call("POST", "/api/poll", {"question": "次はどれ？", "options": ["ラーメン", "Sushi", "カレー"]})
+        self.assertEqual(status, 200, poll)
+        self.assertEqual([option["text"] for option in poll["options"]], ["ラーメン", "Sushi", "カレー"])
+        self.assertTrue(poll["open"])
+        wait_for(lambda: self.of_type("poll_started"), "poll_started on /api/events")
+        first, second = self.relays
+        first.comment("v1", "Alice", "!vote 1")
+        first.comment("v2", "Alice", "!vote 2")  # the first vote stands
+        first.comment("v3", "Bob", "ｓｕｓｈｉ")
+        first.comment("v4", "Carol", "2")  # no bare numbers: talk, not a vote
+        # The same login on the other relay is another stream's account: it counts.
+        second.comment("w1", "Alice", "！ｖｏｔｅ　３")
+        second.comment("w2", "Dave", "カレー")
+        wait_for(lambda: len(self.of_type("poll_vote")) >= 4, "four poll_vote events", timeout=10)
+        status, poll = self.call("GET", "/api/poll")
+        self.assertEqual(status, 200, poll)
+        self.assertEqual([option["votes"] for option in poll["options"]], [1, 1, 2])
+        self.assertEqual(poll["voters"], 4)
+        self.assertEqual(poll["options"][2]["platforms"], {"websocket": 2})
+        votes = self.of_type("poll_vote")
+        self.assertEqual(len(votes), 4, votes)
+        channels = {vote["channel"] for vote in votes}
+        self.assertEqual(channels, {f"ws://127.0.0.1:{relay.port}/chat" for relay in self.relays},
+                         "each relay is its own stream, named by its address")
+        self.assertEqual(votes[0]["option"], 1)
+        self.assertEqual(votes[-1]["votes"], [1, 1, 2])
+
+        status, closed = self.call("POST", "/api/poll/close", {})
+        self.assertEqual(status, 200, closed)
+        self.assertFalse(closed["open"])
+        wait_for(lambda: self.of_type("poll_closed"), "poll_closed on /api/events")
+        first.comment("late", "Erin", "!vote 1")
+        time.sleep(0.5)
+        status, poll = self.call("GET", "/api/poll")
+        self.assertEqual(poll["voters"], 4, "a vote after the close does not count")
+        self.assertEqual(self.call("POST", "/api/poll/close", {})[0], 404)
+
+    def test_2_a_timed_poll_closes_itself(self):
+        before = len(self.of_type("poll_closed"))
+        status, poll = self.call("POST", "/api/poll", {"question": "Q", "options": ["a", "b"], "seconds": 1,
+                                                      "bare_numbers": True})
+        self.assertEqual(status, 200, poll)
+        self.relays[0].comment("t1", "Frank", "２")
+        wait_for(lambda: len(self.of_type("poll_closed")) > before, "poll_closed by itself", timeout=5)
+        closed = self.of_type("poll_closed")[-1]
+        self.assertEqual(closed["closed_at"], closed["closes_at"])
+        self.assertEqual([option["votes"] for option in closed["options"]], [0, 1])
+
+    def test_3_a_poll_that_cannot_run_is_refused_in_words(self):
+        for body, words in (({"question": "Q", "options": ["only"]}, "2 to 9 options"),
+                            ({"question": "Q", "options": ["Ａ", "a"]}, "the same word"),
+                            ({"question": "Q", "options": ["a", "b"], "revote": "sometimes"}, "revote"),
+                            ({"question": "Q", "options": ["a", "b"], "seconds": 0}, "seconds"),
+                            ({"options": ["a", "b"]}, "question")):
+            status, answer = self.call("POST", "/api/poll", body)
+            self.assertEqual(status, 400, body)
+            self.assertIn(words, answer["error"], body)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
