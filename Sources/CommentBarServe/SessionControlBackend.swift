@@ -92,6 +92,12 @@ final class SessionControlBackend: ControlBackend {
         if let seconds = request.seconds, !(1...86_400).contains(seconds) {
             return .refused("seconds is 1 to 86400, or left out to close the poll yourself")
         }
+        // The strip shows the question and the options on the broadcast: the bar's NG words stay off it.
+        let filters = current?.shared.withLock { $0.settings.filters } ?? .none
+        if filters.containsNGWord(request.question) { return .refused("the question holds an NG word: change it") }
+        if let index = request.options.firstIndex(where: filters.containsNGWord) {
+            return .refused("option \(index + 1) holds an NG word: change it")
+        }
         do throws(PollProblem) {
             let question = try PollQuestion(question: request.question, options: request.options)
             let poll = polls.start(question, revote: revote, bareNumbers: request.bareNumbers ?? false, seconds: request.seconds)

@@ -4,7 +4,8 @@
 loopback (the `websocket` service, no stream id: two streams, each named by its address): the
 streamer starts it with `POST /api/poll`, viewers vote in the chat of both streams, a tool on
 /api/events hears `poll_started`, every `poll_vote` and `poll_closed`, and `GET /api/poll` gives
-the count per option and per platform; a timed poll closes itself at its moment.
+the count per option and per platform; a timed poll closes itself at its moment; a poll that cannot
+run (or would put an NG word on the bar) is refused in words.
 
     PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_poll.py"""
 import json
@@ -33,7 +34,7 @@ class ControlPollTest(unittest.TestCase):
         cls.port = free_port()
         feeds = [{"value": f"ws://127.0.0.1:{relay.port}/chat"} for relay in cls.relays]
         cls.settings = {**QUIET, "service": "websocket", "feeds": feeds, "control": True, "control_port": cls.port,
-                        "remember": False}
+                        "remember": False, "ng_words": [{"value": "ばか"}]}
         cls.bar = ServedBar(BIN, cls.settings, width=640, height=240, env=cls.env)
         cls.bar.wait_log(f"control page: on port {cls.port} ")
         wait_for(lambda: all(relay.clients for relay in cls.relays), "the bar to connect to both relays", timeout=30)
@@ -117,7 +118,9 @@ class ControlPollTest(unittest.TestCase):
                             ({"question": "Q", "options": ["Ａ", "a"]}, "the same word"),
                             ({"question": "Q", "options": ["a", "b"], "revote": "sometimes"}, "revote"),
                             ({"question": "Q", "options": ["a", "b"], "seconds": 0}, "seconds"),
-                            ({"options": ["a", "b"]}, "question")):
+                            ({"options": ["a", "b"]}, "question"),
+                            ({"question": "Q", "options": ["a", "ＢＡＫＡ", "バカ", "ばか"]}, "option 4 holds an NG word"),
+                            ({"question": "ばかな質問", "options": ["a", "b"]}, "the question holds an NG word")):
             status, answer = self.call("POST", "/api/poll", body)
             self.assertEqual(status, 400, body)
             self.assertIn(words, answer["error"], body)
