@@ -25,13 +25,31 @@ public protocol ControlBackend: Sendable {
     func closePoll() -> ControlPoll?
     /// The open poll, or the last one closed.
     func currentPoll() -> ControlPoll?
+    /// Opens the 参加型 queue (or gives an open one new rules).
+    func openQueue(_ request: QueueOpen) -> ControlQueue
+    /// Closes it; whether it was open.
+    func closeQueue() -> Bool
+    /// The queue (nil: closed).
+    func currentQueue() -> ControlQueue?
+    /// Calls the next `count` (nil: the queue is closed).
+    func nextInQueue(_ count: Int) -> [ControlQueue.Entry]?
+    /// Those playing are done; whether the queue is open.
+    func queueDone() -> Bool
+    /// Takes a viewer out; whether they were there.
+    func removeFromQueue(_ viewer: QueueViewer) -> Bool
 }
 
-/// A backend without polls (a test's): refused, none open.
+/// A backend without polls or a queue (a test's): refused, none open.
 extension ControlBackend {
     public func startPoll(_ request: PollStart) -> PollStartOutcome { .refused("polls are not available here") }
     public func closePoll() -> ControlPoll? { nil }
     public func currentPoll() -> ControlPoll? { nil }
+    public func openQueue(_ request: QueueOpen) -> ControlQueue { ControlQueue(open: false, capacity: 0, playing: [], waiting: []) }
+    public func closeQueue() -> Bool { false }
+    public func currentQueue() -> ControlQueue? { nil }
+    public func nextInQueue(_ count: Int) -> [ControlQueue.Entry]? { nil }
+    public func queueDone() -> Bool { false }
+    public func removeFromQueue(_ viewer: QueueViewer) -> Bool { false }
 }
 
 /// `POST /api/viewer`: a viewer of one channel, and what the streamer chose for them.

@@ -30,6 +30,9 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case pollStarted(ControlPoll)
         case pollVote(PollVote)
         case pollClosed(ControlPoll)
+        case queueJoin(QueueJoin)
+        case queueLeave(QueueViewer)
+        case queueNext(QueueNext)
 
         public var type: String {
             switch self {
@@ -46,6 +49,9 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             case .pollStarted: return "poll_started"
             case .pollVote: return "poll_vote"
             case .pollClosed: return "poll_closed"
+            case .queueJoin: return "queue_join"
+            case .queueLeave: return "queue_leave"
+            case .queueNext: return "queue_next"
             }
         }
     }
@@ -285,6 +291,9 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case .channel(let value): try value.encode(to: encoder)
         case .pollStarted(let value), .pollClosed(let value): try value.encode(to: encoder)
         case .pollVote(let value): try value.encode(to: encoder)
+        case .queueJoin(let value): try value.encode(to: encoder)
+        case .queueLeave(let value): try value.encode(to: encoder)
+        case .queueNext(let value): try value.encode(to: encoder)
         }
     }
 
@@ -306,6 +315,9 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case "poll_started": body = .pollStarted(try ControlPoll(from: decoder))
         case "poll_vote": body = .pollVote(try PollVote(from: decoder))
         case "poll_closed": body = .pollClosed(try ControlPoll(from: decoder))
+        case "queue_join": body = .queueJoin(try QueueJoin(from: decoder))
+        case "queue_leave": body = .queueLeave(try QueueViewer(from: decoder))
+        case "queue_next": body = .queueNext(try QueueNext(from: decoder))
         default: throw WireError(description: "unknown event type \(type)")
         }
     }

@@ -119,8 +119,9 @@ public final class ControlHook: Sendable {
         service.server?.publish(.speech(.init(action: action)))
     }
 
-    /// A poll started, counted a vote or closed (the session's `PollBoard`): the event API hears it.
-    public func pollChanged(_ body: ControlEvent.Body) {
+    /// A poll started, counted a vote or closed (the session's `PollBoard`), a viewer joined or
+    /// left the queue or was called (`QueueBoard`): the event API hears it.
+    public func participationChanged(_ body: ControlEvent.Body) {
         service.server?.publish(body)
     }
 

@@ -24,6 +24,12 @@ extension ControlRoutes {
         .post("/api/poll", "start a poll (an open one closes first)") { routes, call in routes.startPoll(call) },
         .post("/api/poll/close", "close the open poll") { routes, _ in routes.closePoll() },
         .get("/api/poll", "the open poll, or the last one closed") { routes, _ in routes.currentPoll() },
+        .get("/api/queue", "the 参加型 queue: who plays now and who waits") { routes, _ in routes.currentQueue() },
+        .post("/api/queue/open", "open the queue (or give it new rules)") { routes, call in routes.openQueue(call) },
+        .post("/api/queue/close", "close the queue (its list goes)") { routes, _ in routes.closeQueue() },
+        .post("/api/queue/next", "call the next ones to play") { routes, call in routes.nextInQueue(call) },
+        .post("/api/queue/done", "those playing are done") { routes, _ in routes.queueDone() },
+        .post("/api/queue/remove", "take a viewer out of the queue") { routes, call in routes.removeFromQueue(call) },
         .post("/api/page-link", "a one-time link that opens the page") { routes, _ in routes.pageLink() },
         .openGet(ControlHello.path, "proves this is the token holder's renderer (no credential)") { routes, request in
             routes.hello(request)

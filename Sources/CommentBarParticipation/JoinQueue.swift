@@ -35,13 +35,19 @@ public struct JoinQueue: Sendable {
         case notAWord
     }
 
-    public let rules: JoinRules
+    public private(set) var rules: JoinRules
     public private(set) var waiting: [Entry] = []
     public private(set) var playing: [Entry] = []
     private var timesPlayed: [ViewerKey: Int] = [:]
-    private let words: JoinWords
+    private var words: JoinWords
 
     public init(rules: JoinRules = JoinRules(), words: JoinWords = JoinWords()) {
+        self.rules = rules
+        self.words = words
+    }
+
+    /// New rules and words from now on: who waits stays, beyond a smaller capacity too.
+    public mutating func reconfigure(rules: JoinRules, words: JoinWords) {
         self.rules = rules
         self.words = words
     }
@@ -69,7 +75,8 @@ public struct JoinQueue: Sendable {
         }
     }
 
-    /// The next `count` waiting viewers play now; the ones playing before are done. Those called.
+    /// The next `count` waiting viewers play now; the ones playing before are done. Those called,
+    /// their times played counting this one.
     @discardableResult
     public mutating func next(_ count: Int = 1) -> [Entry] {
         markDone()
@@ -81,7 +88,7 @@ public struct JoinQueue: Sendable {
             entry.played += 1
             return entry
         }
-        return called
+        return playing
     }
 
     /// The viewers playing now are done.

@@ -15,6 +15,7 @@ final class SessionControlBackend: ControlBackend {
     private let speech: SpeechHook
     private let memory: MemoryHook
     private let polls: PollBoard
+    private let queue: QueueBoard
     /// Weak: the session owns the control hook, which owns this.
     private let session = Mutex(WeakSession())
 
@@ -22,10 +23,11 @@ final class SessionControlBackend: ControlBackend {
         weak var value: ServeSession?
     }
 
-    init(speech: SpeechHook, memory: MemoryHook, polls: PollBoard) {
+    init(speech: SpeechHook, memory: MemoryHook, polls: PollBoard, queue: QueueBoard) {
         self.speech = speech
         self.memory = memory
         self.polls = polls
+        self.queue = queue
     }
 
     func connect(_ session: ServeSession) {
@@ -101,17 +103,42 @@ final class SessionControlBackend: ControlBackend {
         do throws(PollProblem) {
             let question = try PollQuestion(question: request.question, options: request.options)
             let poll = polls.start(question, revote: revote, bareNumbers: request.bareNumbers ?? false, seconds: request.seconds)
-            return .started(PollPart.wire(poll, now: WallClock.now()))
+            return .started(ParticipationWire.poll(poll, now: WallClock.now()))
         } catch {
             return .refused(error.description)
         }
     }
 
     func closePoll() -> ControlPoll? {
-        polls.close().map { PollPart.wire($0, now: WallClock.now()) }
+        polls.close().map { ParticipationWire.poll($0, now: WallClock.now()) }
     }
 
     func currentPoll() -> ControlPoll? {
-        polls.current.map { PollPart.wire($0, now: WallClock.now()) }
+        polls.current.map { ParticipationWire.poll($0, now: WallClock.now()) }
+    }
+
+    func openQueue(_ request: QueueOpen) -> ControlQueue {
+        let rules = JoinRules(capacity: request.capacity ?? JoinRules().capacity, firstTimeFirst: request.firstTimeFirst ?? false)
+        let words = JoinWords(join: request.join ?? JoinWords.defaultJoin, leave: request.leave ?? JoinWords.defaultLeave)
+        return ParticipationWire.queue(queue.open(rules: rules, words: words))
+    }
+
+    func closeQueue() -> Bool { queue.close() }
+
+    func currentQueue() -> ControlQueue? { queue.current.map(ParticipationWire.queue) }
+
+    func nextInQueue(_ count: Int) -> [ControlQueue.Entry]? {
+        guard queue.current != nil else { return nil }
+        return queue.next(count).map(ParticipationWire.entry)
+    }
+
+    func queueDone() -> Bool {
+        guard queue.current != nil else { return false }
+        queue.done()
+        return true
+    }
+
+    func removeFromQueue(_ viewer: QueueViewer) -> Bool {
+        queue.remove(ViewerKey(platform: viewer.platform, channel: viewer.channel, user: viewer.user))
     }
 }

@@ -57,6 +57,7 @@ import Testing
         for login in ["a", "b", "c"] { _ = queue.take(comment("!join", from: login), channel: twitch, standing: Standing()) }
         let called = queue.next(2)
         #expect(called.map(\.viewer.user) == ["a", "b"])
+        #expect(called.map(\.played) == [1, 1], "this time counted")
         #expect(queue.playing.map(\.played) == [1, 1])
         // Playing now: joining again says so; once done, they may join again and go to the back.
         #expect(queue.take(comment("!join", from: "a"), channel: twitch, standing: Standing()) == .playing)

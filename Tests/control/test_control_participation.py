@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""A poll through the control API (issue 48) against `commentbar serve` reading two JSON relays on
+"""A poll and the 参加型 queue through the control API (issue 48) against `commentbar serve` reading two JSON relays on
 loopback (the `websocket` service, no stream id: two streams, each named by its address): the
 streamer starts it with `POST /api/poll`, viewers vote in the chat of both streams, a tool on
 /api/events hears `poll_started`, every `poll_vote` and `poll_closed`, and `GET /api/poll` gives
 the count per option and per platform; a timed poll closes itself at its moment; a poll that cannot
-run (or would put an NG word on the bar) is refused in words.
+run (or would put an NG word on the bar) is refused in words. The queue: opened by the streamer,
+joined and left with the words from both streams' chat (one place per account, first-time viewers
+first when asked, a full queue changes nothing), the next ones called, a viewer taken out.
 
-    PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_poll.py"""
+    PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_participation.py"""
 import json
 import os
 import tempfile
@@ -25,7 +27,7 @@ from support.processes import free_port
 BIN = os.path.abspath(os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar"))
 
 
-class ControlPollTest(unittest.TestCase):
+class ControlParticipationTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.config = tempfile.mkdtemp(prefix="control-poll-")
@@ -124,6 +126,41 @@ class ControlPollTest(unittest.TestCase):
             status, answer = self.call("POST", "/api/poll", body)
             self.assertEqual(status, 400, body)
             self.assertIn(words, answer["error"], body)
+
+    def test_4_the_queue_from_both_streams(self):
+        self.assertEqual(self.call("POST", "/api/queue/next", {})[0], 404, "closed: nothing to call")
+        first, second = self.relays
+        first.comment("q0", "Early", "!join")  # before it opens: nothing
+        status, queue = self.call("POST", "/api/queue/open", {"capacity": 3})
+        self.assertEqual((status, queue["open"], queue["capacity"], queue["waiting"]), (200, True, 3, []))
+        first.comment("q1", "Alice", "!join")
+        second.comment("q2", "Bob", "！参加")
+        first.comment("q3", "Alice", "!join")  # already in
+        second.comment("q4", "Alice", "!参加")  # the other stream's Alice: her own place
+        first.comment("q5", "Carol", "!join")  # full
+        wait_for(lambda: len(self.of_type("queue_join")) >= 3, "three queue_join events", timeout=10)
+        time.sleep(0.3)
+        status, queue = self.call("GET", "/api/queue")
+        self.assertEqual([entry["name"] for entry in queue["waiting"]], ["Alice", "Bob", "Alice"])
+        self.assertEqual([join["place"] for join in self.of_type("queue_join")], [1, 2, 3])
+        second.comment("q6", "Bob", "!キャンセル")
+        wait_for(lambda: self.of_type("queue_leave"), "queue_leave")
+        status, called = self.call("POST", "/api/queue/next", {"count": 1})
+        self.assertEqual((status, [entry["name"] for entry in called["called"]]), (200, ["Alice"]))
+        self.assertEqual(called["called"][0]["count"], 1)
+        wait_for(lambda: self.of_type("queue_next"), "queue_next")
+        status, queue = self.call("GET", "/api/queue")
+        self.assertEqual([entry["name"] for entry in queue["playing"]], ["Alice"])
+        other_alice = queue["waiting"][0]
+        self.assertEqual(other_alice["channel"], f"ws://127.0.0.1:{second.port}/chat")
+        removed = {key: other_alice[key] for key in ("platform", "channel", "user")}
+        self.assertEqual(self.call("POST", "/api/queue/remove", removed)[0], 200)
+        self.assertEqual(self.call("POST", "/api/queue/remove", removed)[0], 404)
+        self.assertEqual(self.call("POST", "/api/queue/done", {})[0], 200)
+        self.assertEqual(self.call("GET", "/api/queue")[1]["playing"], [])
+        self.assertEqual(self.call("POST", "/api/queue/open", {"capacity": 0})[0], 400)
+        self.assertEqual(self.call("POST", "/api/queue/close", {})[0], 200)
+        self.assertFalse(self.call("GET", "/api/queue")[1]["open"])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// The queue commands (`GET /api/queue`, `POST /api/queue/open`, `/close`, `/next`, `/done`,
+/// `/remove`).
+extension ControlRoutes {
+    struct QueueCount: Codable {
+        var count: Int?
+    }
+
+    struct Called: Codable {
+        var called: [ControlQueue.Entry]
+    }
+
+    func openQueue(_ call: ControlCall) -> ControlResponse {
+        guard let request = decode(call, empty: QueueOpen()) else {
+            return .error(.badRequest, "send {} or any of \"capacity\" (1 to 500), \"first_time_first\", \"join\" and \"leave\" (lists of words)")
+        }
+        if let capacity = request.capacity, !(1...500).contains(capacity) { return .error(.badRequest, "capacity is 1 to 500") }
+        let queue = backend.openQueue(request)
+        log.info("control: queue open, capacity \(queue.capacity)")
+        return .json(queue)
+    }
+
+    func closeQueue() -> ControlResponse {
+        guard backend.closeQueue() else { return .error(.notFound, "the queue is not open") }
+        log.info("control: queue closed")
+        return .json(Done())
+    }
+
+    func currentQueue() -> ControlResponse {
+        .json(backend.currentQueue() ?? ControlQueue(open: false, capacity: 0, playing: [], waiting: []))
+    }
+
+    func nextInQueue(_ call: ControlCall) -> ControlResponse {
+        guard let request = decode(call, empty: QueueCount()), (1...50).contains(request.count ?? 1) else {
+            return .error(.badRequest, "send {} or {\"count\": 1 to 50}")
+        }
+        guard let called = backend.nextInQueue(request.count ?? 1) else { return .error(.notFound, "the queue is not open") }
+        return .json(Called(called: called))
+    }
+
+    func queueDone() -> ControlResponse {
+        guard backend.queueDone() else { return .error(.notFound, "the queue is not open") }
+        return .json(Done())
+    }
+
+    func removeFromQueue(_ call: ControlCall) -> ControlResponse {
+        guard let viewer: QueueViewer = decode(call) else {
+            return .error(.badRequest, "send {\"platform\", \"channel\", \"user\"} as the events name the viewer")
+        }
+        guard backend.removeFromQueue(viewer) else { return .error(.notFound, "that viewer is not in the queue") }
+        return .json(Done())
+    }
+}
