@@ -37,9 +37,15 @@ public protocol ControlBackend: Sendable {
     func queueDone() -> Bool
     /// Takes a viewer out; whether they were there.
     func removeFromQueue(_ viewer: QueueViewer) -> Bool
+    /// Starts a giveaway, or says why not.
+    func startGiveaway(_ request: GiveawayStart) -> GiveawayStartOutcome
+    /// Draws a winner (nil: no giveaway, or nobody left).
+    func drawGiveaway() -> ControlGiveaway.Viewer?
+    /// The running giveaway, or the last one.
+    func currentGiveaway() -> ControlGiveaway?
 }
 
-/// A backend without polls or a queue (a test's): refused, none open.
+/// A backend without polls, a queue or giveaways (a test's): refused, none open.
 extension ControlBackend {
     public func startPoll(_ request: PollStart) -> PollStartOutcome { .refused("polls are not available here") }
     public func closePoll() -> ControlPoll? { nil }
@@ -50,6 +56,9 @@ extension ControlBackend {
     public func nextInQueue(_ count: Int) -> [ControlQueue.Entry]? { nil }
     public func queueDone() -> Bool { false }
     public func removeFromQueue(_ viewer: QueueViewer) -> Bool { false }
+    public func startGiveaway(_ request: GiveawayStart) -> GiveawayStartOutcome { .refused("giveaways are not available here") }
+    public func drawGiveaway() -> ControlGiveaway.Viewer? { nil }
+    public func currentGiveaway() -> ControlGiveaway? { nil }
 }
 
 /// `POST /api/viewer`: a viewer of one channel, and what the streamer chose for them.

@@ -33,6 +33,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case queueJoin(QueueJoin)
         case queueLeave(QueueViewer)
         case queueNext(QueueNext)
+        case giveawayEntry(GiveawayViewer)
+        case giveawayWinner(GiveawayViewer)
 
         public var type: String {
             switch self {
@@ -52,6 +54,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             case .queueJoin: return "queue_join"
             case .queueLeave: return "queue_leave"
             case .queueNext: return "queue_next"
+            case .giveawayEntry: return "giveaway_entry"
+            case .giveawayWinner: return "giveaway_winner"
             }
         }
     }
@@ -294,6 +298,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case .queueJoin(let value): try value.encode(to: encoder)
         case .queueLeave(let value): try value.encode(to: encoder)
         case .queueNext(let value): try value.encode(to: encoder)
+        case .giveawayEntry(let value), .giveawayWinner(let value): try value.encode(to: encoder)
         }
     }
 
@@ -318,6 +323,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case "queue_join": body = .queueJoin(try QueueJoin(from: decoder))
         case "queue_leave": body = .queueLeave(try QueueViewer(from: decoder))
         case "queue_next": body = .queueNext(try QueueNext(from: decoder))
+        case "giveaway_entry": body = .giveawayEntry(try GiveawayViewer(from: decoder))
+        case "giveaway_winner": body = .giveawayWinner(try GiveawayViewer(from: decoder))
         default: throw WireError(description: "unknown event type \(type)")
         }
     }

@@ -120,7 +120,8 @@ public final class ControlHook: Sendable {
     }
 
     /// A poll started, counted a vote or closed (the session's `PollBoard`), a viewer joined or
-    /// left the queue or was called (`QueueBoard`): the event API hears it.
+    /// left the queue or was called (`QueueBoard`), entered or won a giveaway (`GiveawayBoard`):
+    /// the event API hears it.
     public func participationChanged(_ body: ControlEvent.Body) {
         service.server?.publish(body)
     }

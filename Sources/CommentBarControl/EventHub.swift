@@ -94,7 +94,8 @@ final class EventHub: PushSocketOwner {
                 $0.state = status.state
                 $0.detail = status.detail
             }
-        case .speech, .pollStarted, .pollVote, .pollClosed, .queueJoin, .queueLeave, .queueNext:
+        case .speech, .pollStarted, .pollVote, .pollClosed, .queueJoin, .queueLeave, .queueNext, .giveawayEntry,
+             .giveawayWinner:
             break
         case .channel(let named):
             // The stream's entry goes by its channel from now on.

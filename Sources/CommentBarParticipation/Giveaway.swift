@@ -28,7 +28,8 @@ public struct Giveaway: Sendable {
     /// Every winner drawn, in order (a re-draw adds one).
     public private(set) var winners: [Entrant] = []
     private var entered: Set<ViewerKey> = []
-    private let word: String
+    /// The entry word, as comments are compared with it.
+    public let word: String
 
     /// `seconds`: entries close by themselves that long after `now` (nil: when the streamer draws
     /// or closes).
@@ -50,6 +51,10 @@ public struct Giveaway: Sendable {
         entered.insert(viewer)
         entrants.append(Entrant(viewer: viewer, name: line.shownName))
         return .entered(count: entrants.count)
+    }
+
+    public func isOpen(at now: Double) -> Bool {
+        closedAt == nil && closesAt.map { now < $0 } ?? true
     }
 
     /// Closes the entries (a draw does too).

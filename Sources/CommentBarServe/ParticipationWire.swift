@@ -50,4 +50,21 @@ enum ParticipationWire {
         case .called(let called): return .queueNext(.init(called: called.map(entry)))
         }
     }
+
+    static func giveaway(_ giveaway: Giveaway, now: Double) -> ControlGiveaway {
+        ControlGiveaway(word: giveaway.word, open: giveaway.isOpen(at: now), closesAt: giveaway.closesAt,
+                        entries: giveaway.entrants.count, winners: giveaway.winners.map(viewer))
+    }
+
+    static func viewer(_ entrant: Giveaway.Entrant) -> ControlGiveaway.Viewer {
+        ControlGiveaway.Viewer(platform: entrant.viewer.channel.platform, channel: entrant.viewer.channel.channel,
+                               user: entrant.viewer.user, name: entrant.name)
+    }
+
+    static func event(_ change: GiveawayBoard.Change) -> ControlEvent.Body {
+        switch change {
+        case .entered(let entrant, let count): return .giveawayEntry(.init(viewer: viewer(entrant), count: count))
+        case .won(let entrant, let draw): return .giveawayWinner(.init(viewer: viewer(entrant), draw: draw))
+        }
+    }
 }

@@ -74,8 +74,8 @@ public final class ServeSession: @unchecked Sendable {
         redrawAlarm = FlowAlarm(ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
-        let (polls, queue) = (PollBoard(), QueueBoard())
-        let backend = SessionControlBackend(speech: speech, memory: memory, polls: polls, queue: queue)
+        let (polls, queue, giveaways) = (PollBoard(), QueueBoard(), GiveawayBoard())
+        let backend = SessionControlBackend(speech: speech, memory: memory, polls: polls, queue: queue, giveaways: giveaways)
         control = ControlHook(log: log, backend: backend, changed: { wakeUp.yield() })
         // The parts list: a new part is one file in `Parts/` and one line here. The secrets come
         // first (every other part sees the settings with their credentials); the order of the
@@ -88,7 +88,7 @@ public final class ServeSession: @unchecked Sendable {
             ActionsPart(log: log, changed: { wakeUp.yield() }),
             OneCommePart(log: log, changed: { wakeUp.yield() }),
             CommentXMLPart(log: log, changed: { wakeUp.yield() }),
-            ParticipationPart(polls: polls, queue: queue, control: control),
+            ParticipationPart(polls: polls, queue: queue, giveaways: giveaways, control: control),
             presenter.map(OverlayPart.init),
         ]
         parts = optional.compactMap { $0 } + extraParts

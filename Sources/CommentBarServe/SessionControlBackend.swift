@@ -16,6 +16,7 @@ final class SessionControlBackend: ControlBackend {
     private let memory: MemoryHook
     private let polls: PollBoard
     private let queue: QueueBoard
+    private let giveaways: GiveawayBoard
     /// Weak: the session owns the control hook, which owns this.
     private let session = Mutex(WeakSession())
 
@@ -23,11 +24,12 @@ final class SessionControlBackend: ControlBackend {
         weak var value: ServeSession?
     }
 
-    init(speech: SpeechHook, memory: MemoryHook, polls: PollBoard, queue: QueueBoard) {
+    init(speech: SpeechHook, memory: MemoryHook, polls: PollBoard, queue: QueueBoard, giveaways: GiveawayBoard) {
         self.speech = speech
         self.memory = memory
         self.polls = polls
         self.queue = queue
+        self.giveaways = giveaways
     }
 
     func connect(_ session: ServeSession) {
@@ -140,5 +142,27 @@ final class SessionControlBackend: ControlBackend {
 
     func removeFromQueue(_ viewer: QueueViewer) -> Bool {
         queue.remove(ViewerKey(platform: viewer.platform, channel: viewer.channel, user: viewer.user))
+    }
+
+    func startGiveaway(_ request: GiveawayStart) -> GiveawayStartOutcome {
+        if let seconds = request.seconds, !(1...86_400).contains(seconds) {
+            return .refused("seconds is 1 to 86400, or left out to draw when you like")
+        }
+        if let minimum = request.minComments, !(0...1000).contains(minimum) { return .refused("min_comments is 0 to 1000") }
+        let rules = GiveawayRules(minimumComments: request.minComments ?? 0, firstTimeViewers: request.firstTime ?? true)
+        do throws(PollProblem) {
+            let giveaway = try giveaways.start(word: request.word, rules: rules, seconds: request.seconds)
+            return .started(ParticipationWire.giveaway(giveaway, now: WallClock.now()))
+        } catch {
+            return .refused(error.description)
+        }
+    }
+
+    func drawGiveaway() -> ControlGiveaway.Viewer? {
+        giveaways.draw().map(ParticipationWire.viewer)
+    }
+
+    func currentGiveaway() -> ControlGiveaway? {
+        giveaways.current.map { ParticipationWire.giveaway($0, now: WallClock.now()) }
     }
 }

@@ -7,7 +7,9 @@ streamer starts it with `POST /api/poll`, viewers vote in the chat of both strea
 the count per option and per platform; a timed poll closes itself at its moment; a poll that cannot
 run (or would put an NG word on the bar) is refused in words. The queue: opened by the streamer,
 joined and left with the words from both streams' chat (one place per account, first-time viewers
-first when asked, a full queue changes nothing), the next ones called, a viewer taken out.
+first when asked, a full queue changes nothing), the next ones called, a viewer taken out. A
+giveaway: one entry per account, its rules (comments this stream, a banned viewer out), draws that
+never repeat a winner.
 
     PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_participation.py"""
 import json
@@ -161,6 +163,34 @@ class ControlParticipationTest(unittest.TestCase):
         self.assertEqual(self.call("POST", "/api/queue/open", {"capacity": 0})[0], 400)
         self.assertEqual(self.call("POST", "/api/queue/close", {})[0], 200)
         self.assertFalse(self.call("GET", "/api/queue")[1]["open"])
+
+    def test_5_a_giveaway_from_both_streams(self):
+        self.assertEqual(self.call("POST", "/api/giveaway/draw", {})[0], 404, "no giveaway yet")
+        first, second = self.relays
+        status, giveaway = self.call("POST", "/api/giveaway", {"word": "!抽選", "min_comments": 2})
+        self.assertEqual((status, giveaway["open"], giveaway["entries"]), (200, True, 0), giveaway)
+        first.comment("g1", "Talker", "こんばんは")
+        first.comment("g2", "Talker", "!抽選")  # two comments this stream: in
+        first.comment("g3", "Quiet", "!抽選")  # one: out
+        second.comment("g4", "Fan", "hello")
+        second.comment("g5", "Fan", "！抽選")
+        second.comment("g6", "Fan", "!抽選")  # once only
+        second.comment("g7", "Troll", "spam")
+        second.send({"type": "delete", "user": "troll"})
+        second.comment("g8", "Troll", "!抽選")  # banned this stream: out
+        wait_for(lambda: len(self.of_type("giveaway_entry")) >= 2, "two giveaway_entry events", timeout=10)
+        time.sleep(0.5)
+        self.assertEqual(self.call("GET", "/api/giveaway")[1]["entries"], 2)
+        self.assertEqual(sorted(entry["viewer"]["name"] for entry in self.of_type("giveaway_entry")), ["Fan", "Talker"])
+        winners = [self.call("POST", "/api/giveaway/draw", {}) for _ in range(3)]
+        self.assertEqual([status for status, _ in winners], [200, 200, 404], "two entrants, two draws")
+        self.assertEqual(sorted(answer["winner"]["name"] for _, answer in winners[:2]), ["Fan", "Talker"])
+        wait_for(lambda: len(self.of_type("giveaway_winner")) == 2, "two giveaway_winner events")
+        self.assertEqual([event["draw"] for event in self.of_type("giveaway_winner")], [1, 2])
+        final = self.call("GET", "/api/giveaway")[1]
+        self.assertFalse(final["open"], "a draw closes the entries")
+        self.assertEqual(len(final["winners"]), 2)
+        self.assertEqual(self.call("POST", "/api/giveaway", {"word": " "})[0], 400)
 
 
 if __name__ == "__main__":

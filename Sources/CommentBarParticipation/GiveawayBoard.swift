@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
+import CommentBarMemory
+import CommentBarSupport
+import Synchronization
+
+/// The session's giveaway (抽選): the open one or the last one drawn, its entries from every
+/// stream's chat, and what the session knows of each viewer this stream (`ViewerCounts`: comments,
+/// bans) for its rules. What happens is told to `listener` (the event API), outside the lock.
+public final class GiveawayBoard: Sendable {
+    public enum Change: Sendable {
+        case entered(Giveaway.Entrant, count: Int)
+        case won(Giveaway.Entrant, draw: Int)
+    }
+
+    private let state = Mutex(State())
+    private let listener = Mutex<(@Sendable (Change) -> Void)?>(nil)
+    private let clock: @Sendable () -> Double
+
+    private struct State {
+        var giveaway: Giveaway?
+        var counts = ViewerCounts()
+    }
+
+    public init(clock: @escaping @Sendable () -> Double = WallClock.now) {
+        self.clock = clock
+    }
+
+    public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
+        self.listener.withLock { $0 = listener }
+    }
+
+    public var current: Giveaway? { state.withLock { $0.giveaway } }
+
+    /// Starts a giveaway (one running before is replaced, its draws kept in its events).
+    @discardableResult
+    public func start(word: String, rules: GiveawayRules, seconds: Double?) throws(PollProblem) -> Giveaway {
+        let giveaway = try Giveaway(word: word, rules: rules, seconds: seconds, now: clock())
+        state.withLock { $0.giveaway = giveaway }
+        return giveaway
+    }
+
+    /// Draws a winner (entries close); nil when no giveaway ran or nobody is left to draw.
+    public func draw() -> Giveaway.Entrant? {
+        let now = clock()
+        let drawn = state.withLock { state -> (Giveaway.Entrant, Int)? in
+            guard let winner = state.giveaway?.draw(at: now) else { return nil }
+            return (winner, state.giveaway?.winners.count ?? 1)
+        }
+        guard let (winner, number) = drawn else { return nil }
+        tell(.won(winner, draw: number))
+        return winner
+    }
+
+    /// A comment from `channel`: counted for the rules, and an entry if it is the word.
+    public func take(_ line: ChatLine, channel: ChannelRef, firstTime: Bool) {
+        guard !line.isHistory else { return }
+        let now = clock()
+        let viewer = ViewerKey(channel: channel, line: line)
+        let change = state.withLock { state -> Change? in
+            state.counts.comment(by: viewer)
+            guard var giveaway = state.giveaway else { return nil }
+            let eligibility = Eligibility(commentsThisStream: state.counts.comments(of: viewer), firstTime: firstTime,
+                                          banned: state.counts.isBanned(viewer))
+            let outcome = giveaway.take(line, channel: channel, eligibility: eligibility, at: now)
+            state.giveaway = giveaway
+            guard case .entered(let count) = outcome, let entrant = giveaway.entrants.last else { return nil }
+            return .entered(entrant, count: count)
+        }
+        if let change { tell(change) }
+    }
+
+    /// A moderator banned or timed out `user` on `channel`: out of this stream's giveaways.
+    public func banned(_ user: String, channel: ChannelRef) {
+        state.withLock { $0.counts.ban(ViewerKey(channel: channel, user: user)) }
+    }
+
+    private func tell(_ change: Change) {
+        listener.withLock { $0 }?(change)
+    }
+}
