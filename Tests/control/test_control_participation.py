@@ -93,8 +93,9 @@ class ControlParticipationTest(unittest.TestCase):
         channels = {vote["channel"] for vote in votes}
         self.assertEqual(channels, {f"ws://127.0.0.1:{relay.port}/chat" for relay in self.relays},
                          "each relay is its own stream, named by its address")
-        self.assertEqual(votes[0]["option"], 1)
-        self.assertEqual(votes[-1]["votes"], [1, 1, 2])
+        # The two relays are two feeds: their votes may come in either order.
+        self.assertEqual(sorted(vote["option"] for vote in votes), [1, 2, 3, 3])
+        self.assertEqual(votes[-1]["votes"], [1, 1, 2], "each event carries the count after it")
 
         status, closed = self.call("POST", "/api/poll/close", {})
         self.assertEqual(status, 200, closed)
@@ -107,13 +108,17 @@ class ControlParticipationTest(unittest.TestCase):
         self.assertEqual(self.call("POST", "/api/poll/close", {})[0], 404)
 
     def test_2_a_timed_poll_closes_itself(self):
-        before = len(self.of_type("poll_closed"))
-        status, poll = self.call("POST", "/api/poll", {"question": "Q", "options": ["a", "b"], "seconds": 1,
+        votes_before = len(self.of_type("poll_vote"))
+        status, poll = self.call("POST", "/api/poll", {"question": "Timed", "options": ["a", "b"], "seconds": 3,
                                                       "bare_numbers": True})
         self.assertEqual(status, 200, poll)
         self.relays[0].comment("t1", "Frank", "２")
-        wait_for(lambda: len(self.of_type("poll_closed")) > before, "poll_closed by itself", timeout=5)
-        closed = self.of_type("poll_closed")[-1]
+        wait_for(lambda: len(self.of_type("poll_vote")) > votes_before, "Frank's vote", timeout=3)
+
+        def timed_closed():
+            return [event for event in self.of_type("poll_closed") if event["question"] == "Timed"]
+        wait_for(timed_closed, "poll_closed by itself", timeout=5)
+        closed = timed_closed()[0]
         self.assertEqual(closed["closed_at"], closed["closes_at"])
         self.assertEqual([option["votes"] for option in closed["options"]], [0, 1])
 
@@ -133,14 +138,18 @@ class ControlParticipationTest(unittest.TestCase):
         self.assertEqual(self.call("POST", "/api/queue/next", {})[0], 404, "closed: nothing to call")
         first, second = self.relays
         first.comment("q0", "Early", "!join")  # before it opens: nothing
+        # The bar hears one relay in order: once the comment after it is an event, the join was read.
+        first.comment("q0b", "Early", "opening soon?")
+        wait_for(lambda: any(event.get("id", "").endswith("q0b") for event in self.events.comments()), "the comment after")
         status, queue = self.call("POST", "/api/queue/open", {"capacity": 3})
         self.assertEqual((status, queue["open"], queue["capacity"], queue["waiting"]), (200, True, 3, []))
-        first.comment("q1", "Alice", "!join")
-        second.comment("q2", "Bob", "！参加")
-        first.comment("q3", "Alice", "!join")  # already in
-        second.comment("q4", "Alice", "!参加")  # the other stream's Alice: her own place
-        first.comment("q5", "Carol", "!join")  # full
-        wait_for(lambda: len(self.of_type("queue_join")) >= 3, "three queue_join events", timeout=10)
+        # The two relays are two feeds: each join is waited for before the next, so the order is known.
+        for relay, id, name, word, joined in ((first, "q1", "Alice", "!join", 1), (second, "q2", "Bob", "！参加", 2),
+                                              (first, "q3", "Alice", "!join", 2),  # already in
+                                              (second, "q4", "Alice", "!参加", 3),  # the other stream's Alice
+                                              (first, "q5", "Carol", "!join", 3)):  # full
+            relay.comment(id, name, word)
+            wait_for(lambda: len(self.of_type("queue_join")) >= joined, f"{joined} queue_join events", timeout=10)
         time.sleep(0.3)
         status, queue = self.call("GET", "/api/queue")
         self.assertEqual([entry["name"] for entry in queue["waiting"]], ["Alice", "Bob", "Alice"])
