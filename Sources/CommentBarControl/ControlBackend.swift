@@ -25,8 +25,8 @@ public protocol ControlBackend: Sendable {
     func closePoll() -> ControlPoll?
     /// The open poll, or the last one closed.
     func currentPoll() -> ControlPoll?
-    /// Opens the 参加型 queue (or gives an open one new rules).
-    func openQueue(_ request: QueueOpen) -> ControlQueue
+    /// Opens the 参加型 queue (or gives an open one new rules), or says why not.
+    func openQueue(_ request: QueueOpen) -> QueueOpenOutcome
     /// Closes it; whether it was open.
     func closeQueue() -> Bool
     /// The queue (nil: closed).
@@ -50,7 +50,7 @@ extension ControlBackend {
     public func startPoll(_ request: PollStart) -> PollStartOutcome { .refused("polls are not available here") }
     public func closePoll() -> ControlPoll? { nil }
     public func currentPoll() -> ControlPoll? { nil }
-    public func openQueue(_ request: QueueOpen) -> ControlQueue { ControlQueue(open: false, capacity: 0, playing: [], waiting: []) }
+    public func openQueue(_ request: QueueOpen) -> QueueOpenOutcome { .refused("the queue is not available here") }
     public func closeQueue() -> Bool { false }
     public func currentQueue() -> ControlQueue? { nil }
     public func nextInQueue(_ count: Int) -> [ControlQueue.Entry]? { nil }

@@ -54,6 +54,12 @@ public struct QueueOpen: Sendable, Equatable, Codable {
     }
 }
 
+public enum QueueOpenOutcome: Sendable, Equatable {
+    case opened(ControlQueue)
+    /// Why not, in words (words too many or too long, or no queue here).
+    case refused(String)
+}
+
 /// `POST /api/queue/remove`: the viewer, as the events name them.
 public struct QueueViewer: Sendable, Equatable, Codable {
     public var platform: String

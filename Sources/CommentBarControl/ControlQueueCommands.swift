@@ -16,9 +16,13 @@ extension ControlRoutes {
             return .error(.badRequest, "send {} or any of \"capacity\" (1 to 500), \"first_time_first\", \"join\" and \"leave\" (lists of words)")
         }
         if let capacity = request.capacity, !(1...500).contains(capacity) { return .error(.badRequest, "capacity is 1 to 500") }
-        let queue = backend.openQueue(request)
-        log.info("control: queue open, capacity \(queue.capacity)")
-        return .json(queue)
+        switch backend.openQueue(request) {
+        case .opened(let queue):
+            log.info("control: queue open, capacity \(queue.capacity)")
+            return .json(queue)
+        case .refused(let why):
+            return .error(.badRequest, why)
+        }
     }
 
     func closeQueue() -> ControlResponse {

@@ -36,6 +36,9 @@ public struct Giveaway: Sendable {
     public init(word: String, rules: GiveawayRules = GiveawayRules(), seconds: Double? = nil, now: Double) throws(PollProblem) {
         let folded = PollBallot.folded(word)
         guard !folded.isEmpty else { throw PollProblem(description: "a giveaway needs an entry word") }
+        guard folded.count <= JoinWords.maxCharacters else {
+            throw PollProblem(description: "an entry word is at most \(JoinWords.maxCharacters) characters")
+        }
         self.word = folded
         self.rules = rules
         closesAt = seconds.map { now + max(0, $0) }

@@ -172,6 +172,17 @@ public struct JoinWords: Sendable {
 
     public static let defaultJoin = ["!join", "!参加"]
     public static let defaultLeave = ["!leave", "!キャンセル"]
+    /// A word is a short command; a few of them each way.
+    public static let maxCharacters = 100
+    public static let maxWords = 10
+
+    /// What is wrong with a list of words the streamer gave, or nil.
+    public static func problem(_ words: [String], named name: String) -> String? {
+        if words.count > maxWords { return "at most \(maxWords) \(name) words" }
+        if words.contains(where: { $0.count > maxCharacters }) { return "a \(name) word is at most \(maxCharacters) characters" }
+        if !words.contains(where: { !PollBallot.folded($0).isEmpty }) { return "give at least one \(name) word" }
+        return nil
+    }
 
     public init(join: [String] = JoinWords.defaultJoin, leave: [String] = JoinWords.defaultLeave) {
         self.join = Set(join.map(PollBallot.folded).filter { !$0.isEmpty })

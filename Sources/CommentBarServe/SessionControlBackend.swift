@@ -119,10 +119,13 @@ final class SessionControlBackend: ControlBackend {
         polls.current.map { ParticipationWire.poll($0, now: WallClock.now()) }
     }
 
-    func openQueue(_ request: QueueOpen) -> ControlQueue {
+    func openQueue(_ request: QueueOpen) -> QueueOpenOutcome {
+        let (join, leave) = (request.join ?? JoinWords.defaultJoin, request.leave ?? JoinWords.defaultLeave)
+        if let problem = JoinWords.problem(join, named: "join") ?? JoinWords.problem(leave, named: "leave") {
+            return .refused(problem)
+        }
         let rules = JoinRules(capacity: request.capacity ?? JoinRules().capacity, firstTimeFirst: request.firstTimeFirst ?? false)
-        let words = JoinWords(join: request.join ?? JoinWords.defaultJoin, leave: request.leave ?? JoinWords.defaultLeave)
-        return ParticipationWire.queue(queue.open(rules: rules, words: words))
+        return .opened(ParticipationWire.queue(queue.open(rules: rules, words: JoinWords(join: join, leave: leave))))
     }
 
     func closeQueue() -> Bool { queue.close() }

@@ -169,7 +169,12 @@ class ControlParticipationTest(unittest.TestCase):
         self.assertEqual(self.call("POST", "/api/queue/remove", removed)[0], 404)
         self.assertEqual(self.call("POST", "/api/queue/done", {})[0], 200)
         self.assertEqual(self.call("GET", "/api/queue")[1]["playing"], [])
-        self.assertEqual(self.call("POST", "/api/queue/open", {"capacity": 0})[0], 400)
+        for body, words in (({"capacity": 0}, "capacity"), ({"join": ["!j"] * 11}, "at most 10 join words"),
+                            ({"leave": ["x" * 101]}, "a leave word is at most 100 characters"),
+                            ({"join": [" "]}, "at least one join word")):
+            status, answer = self.call("POST", "/api/queue/open", body)
+            self.assertEqual(status, 400, body)
+            self.assertIn(words, answer["error"], body)
         self.assertEqual(self.call("POST", "/api/queue/close", {})[0], 200)
         self.assertFalse(self.call("GET", "/api/queue")[1]["open"])
 
@@ -200,6 +205,8 @@ class ControlParticipationTest(unittest.TestCase):
         self.assertFalse(final["open"], "a draw closes the entries")
         self.assertEqual(len(final["winners"]), 2)
         self.assertEqual(self.call("POST", "/api/giveaway", {"word": " "})[0], 400)
+        status, answer = self.call("POST", "/api/giveaway", {"word": "!" + "x" * 100})
+        self.assertEqual((status, answer.get("error")), (400, "an entry word is at most 100 characters"))
 
 
 if __name__ == "__main__":
