@@ -174,6 +174,8 @@ include Tests/dock/dock.mk
 include packaging/onecomme-vue.mk
 include Tests/doors/doors.mk
 test: test-doors
+# Each module's manifest.json for OBS 32's plugin manager (issue 50): after dock.mk, before packaging.mk.
+include packaging/manifest.mk
 include packaging/packaging.mk
 
 # After the .mk files, whose variables these prerequisites name.

@@ -59,8 +59,9 @@ PACKAGE_LIBEXEC_EXTRA ?=
 # The dock (CModules/dock/dock.mk, included before this file): PACKAGE_DOCK_FILES are packed, PACKAGE_DOCK_ENV
 # names them to the package scripts (DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA; unset: no dock). ONECOMME_VUE_BESIDE
 # (packaging/onecomme-vue.mk): Vue 3 for OneComme's templates, named to them as ONECOMME_VUE.
+# MODULE_MANIFESTS (packaging/manifest.mk): each module's manifest.json, packed with its data.
 PACKAGE_INPUTS := $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA) $(PACKAGE_DOCK_FILES) \
-	packaging/check-no-swift-runtime.sh $(ONECOMME_VUE_BESIDE)
+	packaging/check-no-swift-runtime.sh $(ONECOMME_VUE_BESIDE) $(MODULE_MANIFESTS)
 
 # The packages' tools, checked before anything is built (build-deps: the compilers and libraries).
 # Every package and what the packaging tests compare against (make check builds them in one step).
