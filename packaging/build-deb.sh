@@ -5,7 +5,8 @@
 #   packaging/build-deb.sh PLUGIN_SO RENDERER OUT_DIR PACKAGE_VERSION [LIBEXEC_EXTRA...]
 # DEB_COMPRESSION: dpkg-deb's -Z (default xz; the upgrade test's older package needs none).
 # ONECOMME_VUE: Vue 3's browser build for OneComme's templates (packaging/fetch-vue.py), installed as
-# /usr/share/obs/obs-plugins/comment-bar/onecomme/vue.min.js, where the renderer looks.
+# /usr/share/obs/obs-modules/plugins/comment-bar/onecomme/vue.min.js (and, through the legacy folder's
+# link, /usr/share/obs/obs-plugins/comment-bar/onecomme/vue.min.js, where the renderer looks).
 # A PACKAGE_VERSION other than the VERSION file's (the upgrade test's older package) gets a
 # one-entry changelog of its own. LIBEXEC_EXTRA: further executables (helpers) installed
 # beside the renderer. Binaries are stripped; their debug symbols are left out (the
@@ -42,10 +43,18 @@ fi
 export SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l"$work/debian/changelog" -STimestamp)
 
 pkg=$work/debian/$name
-plugin_dir=usr/lib/$multiarch/obs-plugins
-install -d "$pkg/DEBIAN" "$pkg/$plugin_dir" "$pkg/usr/libexec/$name" "$pkg/usr/share/obs/obs-plugins/$name/locale" \
+# Two layouts, one set of files (docs/packaging.md, "Which OBS finds which path"): OBS 33 looks for a
+# system plugin in /usr/lib/<triplet>/obs-modules/plugins/NAME.so, its data in
+# /usr/share/obs/obs-modules/plugins/NAME/ (obs-studio PR #13594, PluginModuleLoader_Linux.cpp);
+# OBS 29 to 32 in /usr/lib/<triplet>/obs-plugins/ and /usr/share/obs/obs-plugins/NAME/, which OBS 33
+# still loads, marked Legacy. The files are in OBS 33's folders; the legacy folders hold a copy of each
+# module (a symlink would let OBS 33, which opens both, map the one library twice and run its load twice
+# on the same statics; a copy is a second module that finds the first loaded and stays idle) and
+# relative symlinks to everything else.
+plugin_dir=usr/lib/$multiarch/obs-modules/plugins data_dir=usr/share/obs/obs-modules/plugins
+legacy_plugin_dir=usr/lib/$multiarch/obs-plugins legacy_data_dir=usr/share/obs/obs-plugins
+install -d "$pkg/DEBIAN" "$pkg/$plugin_dir" "$pkg/usr/libexec/$name" "$pkg/$data_dir/$name/locale" \
 	"$pkg/usr/share/doc/$name" "$pkg/usr/share/lintian/overrides" "$pkg/usr/bin" "$pkg/usr/share/man/man1"
-# OBS finds modules in its system plugin folder, data in /usr/share/obs/obs-plugins/NAME/.
 install -m 0644 "$so" "$pkg/$plugin_dir/$name.so"
 # The renderer (and its helpers) in a private folder, where the shim looks; on $PATH as a link
 # (`commentbar overlay` from a terminal): it finds its helpers from /proc/self/exe, the real file.
@@ -63,14 +72,15 @@ done
 # folder OBS never opens: the module opens the one matching OBS's Qt), its locale files as its data.
 dock_files=()
 if [ -n "${DOCK_LOADER:-}" ]; then
-	install -d "$pkg/$plugin_dir/comment-bar-dock" "$pkg/usr/share/obs/obs-plugins/comment-bar-dock/locale"
+	install -d "$pkg/$plugin_dir/comment-bar-dock" "$pkg/$data_dir/comment-bar-dock/locale"
 	install -m 0644 "$DOCK_LOADER" "$pkg/$plugin_dir/comment-bar-dock.so"
 	dock_files+=("debian/$name/$plugin_dir/comment-bar-dock.so")
 	for library in ${DOCK_LIBRARIES:-}; do
 		install -m 0644 "$library" "$pkg/$plugin_dir/comment-bar-dock/$(basename "$library")"
 		dock_files+=("debian/$name/$plugin_dir/comment-bar-dock/$(basename "$library")")
 	done
-	install -m 0644 "$DOCK_DATA"/locale/*.ini "$pkg/usr/share/obs/obs-plugins/comment-bar-dock/locale/"
+	install -m 0644 "$DOCK_DATA"/locale/*.ini "$pkg/$data_dir/comment-bar-dock/locale/"
+	install -m 0644 "$DOCK_DATA/manifest.json" "$pkg/$data_dir/comment-bar-dock/manifest.json"
 fi
 # As dh_strip does: shared objects lose unneeded symbols, executables all; no .comment/.note.
 for so_file in "debian/$name/$plugin_dir/$name.so" ${dock_files[@]+"${dock_files[@]}"}; do
@@ -87,10 +97,27 @@ if [ -n "$shim_needs" ]; then
 		"add them to debian/control or to the dpkg-shlibdeps list" >&2
 	exit 1
 fi
-install -m 0644 "$top"/plugin/data/locale/*.ini "$pkg/usr/share/obs/obs-plugins/$name/locale/"
+install -m 0644 "$top"/plugin/data/locale/*.ini "$pkg/$data_dir/$name/locale/"
+# manifest.json (packaging/manifest.py): what OBS 32's plugin manager reads from the module's data folder.
+install -m 0644 "$top/plugin/data/manifest.json" "$pkg/$data_dir/$name/manifest.json"
 if [ -n "${ONECOMME_VUE:-}" ]; then
-	install -D -m 0644 "$ONECOMME_VUE" "$pkg/usr/share/obs/obs-plugins/$name/onecomme/vue.min.js"
+	install -D -m 0644 "$ONECOMME_VUE" "$pkg/$data_dir/$name/onecomme/vue.min.js"
 fi
+# The legacy layout: the modules copied (stripped above), every other file a relative symlink. The
+# renderer's Vue lookup (/usr/libexec/comment-bar/../../share/obs/obs-plugins/comment-bar/onecomme/)
+# goes through them.
+for module in "$name" comment-bar-dock; do
+	[ -f "$pkg/$plugin_dir/$module.so" ] || continue
+	install -D -m 0644 "$pkg/$plugin_dir/$module.so" "$pkg/$legacy_plugin_dir/$module.so"
+	(cd "$pkg" && { find "$plugin_dir/$module" "$data_dir/$module" -type f 2>/dev/null || true; }) | while read -r file; do
+		case $file in
+		"$plugin_dir"/*) legacy=$legacy_plugin_dir/${file#"$plugin_dir"/} ;;
+		*) legacy=$legacy_data_dir/${file#"$data_dir"/} ;;
+		esac
+		install -d "$pkg/$(dirname "$legacy")"
+		ln -s "$(realpath -m --relative-to="/$(dirname "$legacy")" "/$file")" "$pkg/$legacy"
+	done
+done
 install -m 0644 "$here/copyright" "$pkg/usr/share/doc/$name/copyright"
 # A native package: its changelog is changelog.gz.
 gzip -9n <"$work/debian/changelog" >"$pkg/usr/share/doc/$name/changelog.gz"

@@ -86,7 +86,7 @@ $(DEB_OLDER): $(PACKAGE_INPUTS) $(DEB_INPUTS) | packaging-build-deps build-deps
 		$(PACKAGE_LIBEXEC_EXTRA)
 
 dist: $(DIST)
-$(DIST): $(PACKAGE_INPUTS) packaging/build-dist.sh packaging/dist/install.sh packaging/dist/uninstall.sh \
+$(DIST): $(PACKAGE_INPUTS) packaging/build-dist.sh packaging/dist/install.sh packaging/dist/uninstall.sh plugin/install.sh \
 		packaging/dist/README packaging/copyright packaging/debian/changelog $(wildcard plugin/data/locale/*.ini) VERSION \
 		| packaging-build-deps build-deps
 	ONECOMME_VUE=$(ONECOMME_VUE_BESIDE) $(PACKAGE_DOCK_ENV) packaging/build-dist.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) \
@@ -153,7 +153,8 @@ test-hermetic:
 	Tests/packaging/test-hermetic.sh $(DEB) $(DIST)
 
 test-dist: $(DIST)
-	$(XSERVER) -- Tests/packaging/test-dist.sh $(DIST) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
+	$(PACKAGE_DOCK_ENV) $(XSERVER) -- Tests/packaging/test-dist.sh $(DIST) $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) \
+		$(PACKAGE_LIBEXEC_EXTRA)
 
 test-packaging: test-packaging-sandboxed test-deb
 # Every packaging test but test-deb: these change nothing outside their scratch folders (test-ppa-deb

@@ -58,22 +58,6 @@ $(foreach major,$(DOCK_MAJORS),$(eval $(call dock_major_rules,$(major))))
 PACKAGE_DOCK_FILES := $(DOCK_LOADER) $(DOCK_LIBRARIES) $(DOCK_LOCALE_FILES)
 PACKAGE_DOCK_ENV = DOCK_LOADER=$(DOCK_LOADER) DOCK_LIBRARIES="$(DOCK_LIBRARIES)" DOCK_DATA=$(DOCK_DATA)
 
-# `make install` and `make uninstall` (plugin.mk) take the dock along: a plugin folder of its own in
-# OBS's user plugin folder, its Qt libraries in bin/64bit/comment-bar-dock/ where the module looks.
-DOCK_USER_DIR = $${XDG_CONFIG_HOME:-$$HOME/.config}/obs-studio/plugins/comment-bar-dock
-.PHONY: install-dock uninstall-dock
-install: install-dock
-uninstall: uninstall-dock
-
-install-dock: dock
-	install -d "$(DOCK_USER_DIR)/bin/64bit/comment-bar-dock" "$(DOCK_USER_DIR)/data/locale"
-	install -m 0755 -s $(DOCK_LOADER) "$(DOCK_USER_DIR)/bin/64bit/"
-	install -m 0755 -s $(DOCK_LIBRARIES) "$(DOCK_USER_DIR)/bin/64bit/comment-bar-dock/"
-	install -m 0644 $(DOCK_DATA)/locale/*.ini "$(DOCK_USER_DIR)/data/locale/"
-
-# Only what install-dock put there.
-uninstall-dock:
-	rm -f "$(DOCK_USER_DIR)/bin/64bit/comment-bar-dock.so" "$(DOCK_USER_DIR)"/bin/64bit/comment-bar-dock/comment-bar-dock-qt*.so \
-		$(foreach ini,$(notdir $(DOCK_LOCALE_FILES)),"$(DOCK_USER_DIR)/data/locale/$(ini)")
-	rmdir "$(DOCK_USER_DIR)/bin/64bit/comment-bar-dock" "$(DOCK_USER_DIR)/bin/64bit" "$(DOCK_USER_DIR)/bin" \
-		"$(DOCK_USER_DIR)/data/locale" "$(DOCK_USER_DIR)/data" "$(DOCK_USER_DIR)" 2>/dev/null || true
+# `make install` and `make uninstall` (plugin.mk, plugin/install.sh) take the dock along: a plugin folder of its
+# own in each of OBS's user plugin folders, its Qt libraries in comment-bar-dock/ beside the module.
+install: dock

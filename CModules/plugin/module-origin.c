@@ -11,10 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* OBS's UI adds ${XDG_CONFIG_HOME:-~/.config}/obs-studio/plugins/NAME/bin/64bit/ per user. */
+/* OBS's UI adds ${XDG_CONFIG_HOME:-~/.config}/obs-studio/plugins/NAME/bin/64bit/ per user (29 and later),
+ * OBS 33 also ${XDG_DATA_HOME:-~/.local/share}/obs-studio/plugins/NAME/ (its layout: NAME/NAME.so). */
 #define USER_PLUGIN_MARK "/obs-studio/plugins/"
-/* Distribution packages and OBS's own install: /usr/lib/<triplet>/obs-plugins, /usr/local/lib/obs-plugins. */
+#define LEGACY_USER_MARK "/bin/64bit/"
+/* Distribution packages and OBS's own install: /usr/lib/<triplet>/obs-plugins, /usr/local/lib/obs-plugins;
+ * OBS 33's layout /usr/lib/<triplet>/obs-modules/plugins (obs-studio PR #13594, PluginModuleLoader_Linux.cpp). */
 #define SYSTEM_PREFIX "/usr/"
+#define LEGACY_SYSTEM_MARK "/obs-plugins/"
+#define NEW_SYSTEM_MARK "/obs-modules/plugins/"
 
 #define RENDERER_NAME "commentbar"
 #define RENDERER_ENV "COMMENTBAR_RENDERER"
@@ -22,7 +27,8 @@
 #ifndef RENDERER_LIBEXEC_DIR
 #define RENDERER_LIBEXEC_DIR "/usr/libexec/comment-bar"
 #endif
-/* A prefix layout: PREFIX/lib[/<triplet>]/obs-plugins/comment-bar.so and this under PREFIX. */
+/* A prefix layout: PREFIX/lib[/<triplet>]/obs-plugins/comment-bar.so (or OBS 33's
+ * PREFIX/lib[/<triplet>]/obs-modules/plugins/comment-bar.so) and this under PREFIX. */
 #define PLUGINS_FOLDER "obs-plugins"
 #define PREFIX_RENDERER "/libexec/comment-bar/" RENDERER_NAME
 /* Beside the .so, in the module's prefix, the .deb's folder. */
@@ -32,11 +38,16 @@ const char *module_origin_kind(const char *so_path)
 {
 	if (!so_path)
 		return "unknown folder";
-	if (strstr(so_path, USER_PLUGIN_MARK))
-		return "user plugin folder";
+	const bool user = strstr(so_path, USER_PLUGIN_MARK) != NULL;
+	const bool modern = user ? !strstr(so_path, LEGACY_USER_MARK) : strstr(so_path, NEW_SYSTEM_MARK) != NULL;
+	const bool legacy = user ? !modern : strstr(so_path, LEGACY_SYSTEM_MARK) != NULL;
+	if (user)
+		return modern ? "user plugin folder, OBS 33 layout" : "user plugin folder, legacy layout";
 	if (strncmp(so_path, SYSTEM_PREFIX, strlen(SYSTEM_PREFIX)) == 0)
-		return "system plugin folder";
-	return "other folder";
+		return modern ? "system plugin folder, OBS 33 layout"
+		       : legacy ? "system plugin folder, legacy layout"
+				: "system plugin folder";
+	return modern ? "other folder, OBS 33 layout" : legacy ? "other folder, legacy layout" : "other folder";
 }
 
 struct other_copy_search {
@@ -109,13 +120,18 @@ static bool strip_last(char *folder, const char **last)
 	return true;
 }
 
-/* PREFIX/libexec/comment-bar/commentbar for a module in PREFIX/lib/obs-plugins
- * or PREFIX/lib/<triplet>/obs-plugins, else NULL. folder is the module's. */
+/* PREFIX/libexec/comment-bar/commentbar for a module in PREFIX/lib[/<triplet>]/obs-plugins
+ * or PREFIX/lib[/<triplet>]/obs-modules/plugins, else NULL. folder is the module's. */
 static char *prefix_renderer(const char *folder)
 {
 	char *prefix = bstrdup(folder);
 	const char *last = NULL;
-	bool found = strip_last(prefix, &last) && strcmp(last, PLUGINS_FOLDER) == 0 && strip_last(prefix, &last);
+	bool found = strip_last(prefix, &last);
+	if (found && strcmp(last, "plugins") == 0) /* OBS 33's lib[/<triplet>]/obs-modules/plugins */
+		found = strip_last(prefix, &last) && strcmp(last, "obs-modules") == 0;
+	else
+		found = found && strcmp(last, PLUGINS_FOLDER) == 0;
+	found = found && strip_last(prefix, &last);
 	if (found && strcmp(last, "lib") != 0)
 		found = strip_last(prefix, &last) && strcmp(last, "lib") == 0; /* lib/<triplet> */
 	char *path = NULL;

@@ -11,7 +11,9 @@
 
 #include <obs-module.h>
 
-/* "user plugin folder", "system plugin folder" or "other folder" (OBS_PLUGINS_PATH, a test host). */
+/* Where so_path is, for the log line at load: "user plugin folder", "system plugin folder" or "other
+ * folder" (OBS_PLUGINS_PATH, a test host), then the layout it is in: ", OBS 33 layout" (NAME/NAME.so in a
+ * user folder, lib/obs-modules/plugins) or ", legacy layout" (NAME/bin/64bit/, lib/obs-plugins). */
 const char *module_origin_kind(const char *so_path);
 
 /* The binary path of another module with this module's file name that OBS opened
@@ -28,7 +30,7 @@ char *module_origin_binary_path(void);
  *   1. $COMMENTBAR_RENDERER (tests, development), used even when unusable;
  *   2. beside the .so (`make install` and the tarball: the user plugin folder);
  *   3. PREFIX/libexec/comment-bar/commentbar when the .so is in
- *      PREFIX/lib/obs-plugins or PREFIX/lib/<triplet>/obs-plugins
+ *      PREFIX/lib[/<triplet>]/obs-plugins or (OBS 33's) PREFIX/lib[/<triplet>]/obs-modules/plugins
  *      (a Flatpak extension, /usr/local, any other prefix);
  *   4. /usr/libexec/comment-bar/commentbar (the .deb).
  * When none is usable, the first of 2-4 is returned (the supervisor keeps

@@ -4,7 +4,7 @@
 #   make test-shim    the shim's unit tests, then the shim in a stub host, under ASan+UBSan, against the real renderer
 #   make bench-shim   frame hand-off latency and upload cost
 #   make smoke-install  the installed bundle in the real OBS binary (throwaway config)
-#   make install      renderer + plugin + overlay helpers into OBS's user plugin folder
+#   make install      renderer + plugin + overlay helpers + dock into OBS's user plugin folders (OBS 33's and 29-32's)
 # From the including Makefile: RENDERER, the release `commentbar` (and its rule).
 # SHIM_RENDERER (the renderer the tests run) and SERVICES_RENDERER (the one whose
 # registry gives the service list) are RENDERER unless given: give them, not
@@ -140,10 +140,11 @@ $(OBS_HOST): Tests/obs/obs_host.c $(PLUGIN_DIR)/plugin.mk
 
 # test-obs (the shim in real libobs, then in real OBS): Tests/obs/obs.mk.
 
-# ---- install into OBS's user plugin folder ----
-# The overlay helpers (CModules/overlay) go beside the renderer, where it looks for them.
+# ---- install into OBS's user plugin folders ----
+# OBS 33's layout and the legacy one OBS 29-32 read (plugin/install.sh says which is which); the overlay
+# helpers (CModules/overlay) go beside the renderer, where it looks for them; the dock (dock.mk) along.
 install: renderer plugin overlay
-	plugin/install.sh install $(PLUGIN_SO) $(RENDERER) plugin/data $(OVERLAY_HELPERS)
+	$(PACKAGE_DOCK_ENV) plugin/install.sh install $(PLUGIN_SO) $(RENDERER) plugin/data $(OVERLAY_HELPERS)
 
 uninstall:
 	plugin/install.sh uninstall

@@ -15,7 +15,9 @@ source "$(dirname "$0")/../checks.sh"
 field() { dpkg-deb -f "$1" "$2"; }
 version=$(field "$deb" Version)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+# OBS 29 to 32 load the legacy layout's copy; OBS 33 the one in its own layout first (docs/packaging.md).
 system_so=/usr/lib/$multiarch/obs-plugins/comment-bar.so
+new_system_so=/usr/lib/$multiarch/obs-modules/plugins/comment-bar.so
 libexec_renderer=/usr/libexec/comment-bar/commentbar
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
@@ -26,7 +28,7 @@ check "lintian reports no errors" '[ $lintian_status -eq 0 ]'
 [ $lintian_status -eq 0 ] || grep '^E:' "$work/lintian.txt"
 mkdir -p "$work/unpacked"
 dpkg-deb -x "$deb" "$work/unpacked"
-for bin in "$work/unpacked$system_so" "$work/unpacked$libexec_renderer"; do
+for bin in "$work/unpacked$system_so" "$work/unpacked$new_system_so" "$work/unpacked$libexec_renderer"; do
 	short=${bin#"$work/unpacked"}
 	check "$short is stripped (no .symtab, no .debug_info)" \
 		'! readelf -S "$bin" | grep -qE "\.symtab|\.debug_info"'
@@ -85,8 +87,8 @@ obs_start "$config" "$work/obs.out"
 shot=$(obs_screenshot "$port" "$work/system.png" "$t0")
 check "a Comment Bar source renders the demo in OBS ($shot)" 'grep -q "\"seconds\"" <<<"$shot"'
 log=$(obs_newest_log "$config")
-check "OBS loads comment-bar from the system plugin folder and the log names $version" \
-	'grep -qF "[comment-bar] comment-bar $version loaded from $system_so (system plugin folder)" "$log"'
+check "OBS loads comment-bar from the system plugin folder's legacy layout and the log names $version and the layout" \
+	'grep -qF "[comment-bar] comment-bar $version loaded from $system_so (system plugin folder, legacy layout)" "$log"'
 check "the shim runs the renderer from /usr/libexec/comment-bar" \
 	'grep -qF "[comment-bar] renderer executable: $libexec_renderer" "$log" && grep -q "renderer status: live" "$log"'
 obs_stop
@@ -95,7 +97,7 @@ first_frame=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1]).get("s
 # ---- a user-folder copy (the tarball's) at the same time ----
 mkdir -p "$work/dist"
 tar -xzf "$dist" -C "$work/dist"
-XDG_CONFIG_HOME=$config "$work"/dist/*/install.sh >/dev/null
+XDG_CONFIG_HOME=$config XDG_DATA_HOME=$work/data "$work"/dist/*/install.sh >/dev/null
 user_so=$config/obs-studio/plugins/comment-bar/bin/64bit/comment-bar.so
 obs_start "$config" "$work/obs.out"
 shot=$(obs_screenshot "$port" "$work/both.png")
@@ -107,14 +109,15 @@ loaded=$(grep -c "\[comment-bar\] comment-bar $version loaded from" "$log")
 check "with both copies, exactly one registers the source (loaded lines: $loaded)" '[ "$loaded" = 1 ]'
 # OBS 29 opens its system folder first; whichever comes first is used, and the other says so.
 check "the log says which copy is used and which is not" \
-	'{ grep -qF "comment-bar $version loaded from $system_so (system plugin folder)" "$log" &&
-	   grep -qF "comment-bar $version at $user_so (user plugin folder) not used: the copy at $system_so (system plugin folder) is already loaded" "$log"; } ||
-	 { grep -qF "comment-bar $version loaded from $user_so (user plugin folder)" "$log" &&
-	   grep -qF "comment-bar $version at $system_so (system plugin folder) not used: the copy at $user_so (user plugin folder) is already loaded" "$log"; }'
+	'system="$system_so (system plugin folder, legacy layout)" user="$user_so (user plugin folder, legacy layout)"
+	 { grep -qF "comment-bar $version loaded from $system" "$log" &&
+	   grep -qF "comment-bar $version at $user not used: the copy at $system is already loaded" "$log"; } ||
+	 { grep -qF "comment-bar $version loaded from $user" "$log" &&
+	   grep -qF "comment-bar $version at $system not used: the copy at $user is already loaded" "$log"; }'
 check "no duplicate-source error in the log (the second copy registers nothing)" \
 	'! grep -q "already exists!.*Duplicate library" "$log"'
 obs_stop
-XDG_CONFIG_HOME=$config "$work"/dist/*/uninstall.sh >/dev/null
+XDG_CONFIG_HOME=$config XDG_DATA_HOME=$work/data "$work"/dist/*/uninstall.sh >/dev/null
 
 # ---- remove ----
 $SUDO dpkg -r comment-bar >"$work/dpkg-remove.log" 2>&1

@@ -54,7 +54,7 @@ check "make deb dist succeed with that binary at .build/release/commentbar" \
 mkdir -p "$work/deb" "$work/dist"
 dpkg-deb -x "$built_deb" "$work/deb" 2>/dev/null
 tar -xzf "$built_dist" -C "$work/dist" 2>/dev/null
-for packed in "$work"/deb/usr/libexec/comment-bar/commentbar "$work"/dist/*/comment-bar/bin/64bit/commentbar; do
+for packed in "$work"/deb/usr/libexec/comment-bar/commentbar "$work"/dist/*/comment-bar/commentbar; do
 	name=${packed#"$work/"}
 	dynamic=$(readelf -d "$packed" 2>/dev/null)
 	check "$name: no libswift*/libFoundation*/libdispatch NEEDED, no RPATH/RUNPATH" \
