@@ -135,7 +135,8 @@ $(DEPENDENCIES_JSON): $(RENDERER)
 	$(SWIFT) package --scratch-path $(RELEASE_SCRATCH) show-dependencies --format json >$@.tmp && mv $@.tmp $@
 
 test-flatpak: $(PACKAGE_INPUTS) $(DEPENDENCIES_JSON)
-	$(XSERVER) -- Tests/packaging/test-flatpak.sh $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(DEPENDENCIES_JSON) $(PACKAGE_LIBEXEC_EXTRA)
+	ONECOMME_VUE=$(ONECOMME_VUE_BESIDE) $(PACKAGE_DOCK_ENV) $(XSERVER) -- Tests/packaging/test-flatpak.sh $(PACKAGE_PLUGIN_SO) \
+		$(PACKAGE_RENDERER) $(DEPENDENCIES_JSON) $(PACKAGE_LIBEXEC_EXTRA)
 
 # What the Flatpak manifest runs inside OBS's SDK: the package build, installed into the
 # extension's prefix (FLATPAK_PREFIX=$${FLATPAK_DEST}) in the layout Flatpak OBS loads.

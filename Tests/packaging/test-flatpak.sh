@@ -3,12 +3,17 @@
 # The Flatpak extension, as far as it can be checked without Flathub's runtime (which these
 # machines cannot fetch): the metainfo passes `appstreamcli validate` and names this VERSION;
 # `flatpak-builder --show-manifest` parses the manifest, which has Flathub's OBS plugin
-# shape, a pinned Swift toolchain with its sha256 and one git source per package SwiftPM
-# resolves; and the extension's layout works: installed into a temporary prefix laid out as
-# Flatpak merges it (lib/obs-plugins, share/obs/obs-plugins, libexec/comment-bar), the real
-# OBS with only OBS_PLUGINS_PATH/OBS_PLUGINS_DATA_PATH pointing there loads the module, the
-# module finds its renderer inside the prefix, and the bar draws the demo.
+# shape on the freedesktop 25.08 SDK, a pinned Swift toolchain with its sha256 and one git source
+# per package SwiftPM resolves; and the extension's layout works: installed into a temporary
+# /app/plugins/CommentBar (lib/obs-plugins, share/obs/obs-plugins with each module's manifest.json,
+# libexec/comment-bar), its entries linked into /app/plugins/lib/obs-plugins and
+# /app/plugins/share/obs/obs-plugins as Flatpak does for OBS's extension point (merge-dirs), the
+# real OBS with only OBS_PLUGINS_PATH/OBS_PLUGINS_DATA_PATH pointing at those merged folders loads
+# the module and the dock through the links, the module finds its renderer inside the extension,
+# and the bar draws the demo.
 #   Tests/packaging/test-flatpak.sh PLUGIN_SO RENDERER DEPENDENCIES_JSON [LIBEXEC_EXTRA...]
+# DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA (packaging.mk): the dock (both Qt majors here, so that this
+# machine's Qt 5 OBS loads one; the Flatpak build has only Qt 6).
 set -uo pipefail
 so=$(realpath "$1") renderer=$(realpath "$2") dependencies=$(realpath "$3")
 shift 3
@@ -55,7 +60,8 @@ def want(what, ok):
         problems.append(what)
 want("id", manifest.get("id") == ident)
 want("runtime com.obsproject.Studio", manifest.get("runtime") == "com.obsproject.Studio")
-want("sdk org.kde.Sdk", str(manifest.get("sdk", "")).startswith("org.kde.Sdk"))
+# OBS's Flatpak runs on org.freedesktop.Platform 25.08 since 32.1 (obs-studio build-aux/com.obsproject.Studio.json).
+want("sdk org.freedesktop.Sdk//25.08", manifest.get("sdk") == "org.freedesktop.Sdk//25.08")
 want("build-extension", manifest.get("build-extension") is True)
 options = manifest.get("build-options", {})
 want("prefix /app/plugins/CommentBar", options.get("prefix") == "/app/plugins/CommentBar")
@@ -96,11 +102,27 @@ check "the manifest has Flathub's OBS plugin shape, the pinned toolchain and the
 [ $manifest_checks -eq 0 ] || tail -n +2 "$work/manifest-checks.txt"
 
 # ---- the layout, in real OBS ----
-prefix=$work/app/plugins/CommentBar
+plugins=$work/app/plugins prefix=$work/app/plugins/CommentBar
 "$flatpak/install-extension.sh" "$prefix" "$so" "$renderer" "$@" >"$work/install.log" 2>&1
 check "install-extension.sh lays out lib/obs-plugins, share/obs/obs-plugins/comment-bar, libexec/comment-bar, metainfo" \
 	'[ -f "$prefix/lib/obs-plugins/comment-bar.so" ] && [ -f "$prefix/share/obs/obs-plugins/comment-bar/locale/en-US.ini" ] &&
 	 [ -x "$prefix/libexec/comment-bar/commentbar" ] && [ -f "$prefix/share/metainfo/$id.metainfo.xml" ]'
+check "each module's data has manifest.json of version $version (comment-bar, comment-bar-dock)" \
+	'for m in comment-bar comment-bar-dock; do
+		python3 -c "import json, sys; sys.exit(json.load(open(sys.argv[1]))[\"version\"] != sys.argv[2])" \
+			"$prefix/share/obs/obs-plugins/$m/manifest.json" "$version" || exit 1
+	 done'
+# OBS's extension point com.obsproject.Studio.Plugin (build-aux/com.obsproject.Studio.json: directory
+# plugins, subdirectories, add-ld-path lib, merge-dirs lib/obs-plugins;share/obs/obs-plugins): Flatpak
+# links each entry of an extension's merge-dirs into the extension point's own folder of that name, the
+# first extension's winning (flatpak common/flatpak-run.c, flatpak_run_add_extension_args).
+for merged in lib/obs-plugins share/obs/obs-plugins; do
+	mkdir -p "$plugins/$merged"
+	for entry in "$prefix/$merged"/*; do ln -s "$entry" "$plugins/$merged/$(basename "$entry")"; done
+done
+check "the merged folders hold links to the module, the dock and their data" \
+	'[ -L "$plugins/lib/obs-plugins/comment-bar.so" ] && [ -L "$plugins/lib/obs-plugins/comment-bar-dock" ] &&
+	 [ -f "$plugins/share/obs/obs-plugins/comment-bar/manifest.json" ]'
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 for other in /usr/lib/$multiarch/obs-plugins/comment-bar.so /usr/libexec/comment-bar/commentbar; do
 	[ ! -e "$other" ] || echo "(note: $other exists on this machine; the checks below name the prefix's copies)"
@@ -108,13 +130,18 @@ done
 config=$work/config
 port=$(obs_free_port)
 obs_configure "$config" "$port"
-obs_start "$config" "$work/obs.out" OBS_PLUGINS_PATH="$prefix/lib/obs-plugins" \
-	OBS_PLUGINS_DATA_PATH="$prefix/share/obs/obs-plugins"
+obs_start "$config" "$work/obs.out" OBS_PLUGINS_PATH="$plugins/lib/obs-plugins" \
+	OBS_PLUGINS_DATA_PATH="$plugins/share/obs/obs-plugins"
 shot=$(obs_screenshot "$port" "$work/flatpak-layout.png")
 check "a Comment Bar source renders the demo from the Flatpak layout ($shot)" 'grep -q "\"seconds\"" <<<"$shot"'
 log=$(obs_newest_log "$config")
-check "OBS loads comment-bar from the prefix's lib/obs-plugins" \
-	'grep -qF "[comment-bar] comment-bar $version loaded from $prefix/lib/obs-plugins/comment-bar.so" "$log"'
+check "OBS loads comment-bar through the merged folder's link, from the extension's lib/obs-plugins (legacy layout)" \
+	'grep -qF "[comment-bar] comment-bar $version loaded from $prefix/lib/obs-plugins/comment-bar.so (other folder, legacy layout)" "$log"'
+if [ -n "${DOCK_LOADER:-}" ]; then
+	for _ in $(seq 100); do grep -q "\[comment-bar-dock\] comment-bar-dock" "$log" && break; sleep 0.1; done
+	check "the dock loads its Qt library through the merged folder's link to comment-bar-dock/" \
+		'grep -qF "[comment-bar-dock] comment-bar-dock $version: the Qt 5 dock from $plugins/lib/obs-plugins/comment-bar-dock/comment-bar-dock-qt5.so" "$log"'
+fi
 check "the module runs the renderer inside the extension (libexec/comment-bar), not /usr/libexec" \
 	'grep -qF "[comment-bar] renderer executable: $prefix/libexec/comment-bar/commentbar" "$log" &&
 	 grep -q "renderer status: live" "$log"'

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Installs Comment Bar into PREFIX laid out as Flatpak OBS loads an extension
-# (/app/plugins/<Name>, OBS looking in /app/plugins/*/lib/obs-plugins):
+# Installs Comment Bar into PREFIX laid out as Flatpak OBS loads an extension: the extension point
+# com.obsproject.Studio.Plugin (directory plugins, subdirectories, add-ld-path lib, merge-dirs
+# lib/obs-plugins;share/obs/obs-plugins) mounts it at /app/plugins/<Name> and links each entry of its
+# lib/obs-plugins and share/obs/obs-plugins into /app/plugins/lib/obs-plugins and
+# /app/plugins/share/obs/obs-plugins, where OBS looks (flatpak common/flatpak-run.c,
+# flatpak_run_add_extension_args; OBS 33 still loads these, marked Legacy: docs/packaging.md):
 #   PREFIX/lib/obs-plugins/comment-bar.so                 the OBS module
 #   PREFIX/lib/obs-plugins/comment-bar-dock.so, comment-bar-dock/comment-bar-dock-qt6.so   the dock
-#   PREFIX/share/obs/obs-plugins/comment-bar/locale/      its data
+#   PREFIX/share/obs/obs-plugins/comment-bar/locale/, manifest.json   its data (the dock's likewise)
 #   PREFIX/share/obs/obs-plugins/comment-bar/onecomme/vue.min.js   Vue 3 for OneComme's templates (ONECOMME_VUE)
 #   PREFIX/libexec/comment-bar/commentbar                 the renderer (and helpers), found from the module
 #   PREFIX/share/metainfo/<id>.metainfo.xml, PREFIX/share/licenses/<id>/
@@ -24,6 +28,8 @@ for extra in "$@"; do install -m 0755 "$extra" "$prefix/libexec/comment-bar/$(ba
 # The OBS runtime has no Swift libraries either: the same check as the .deb's.
 "$top/packaging/check-no-swift-runtime.sh" "$prefix/lib/obs-plugins/comment-bar.so" "$prefix"/libexec/comment-bar/*
 install -m 0644 "$top"/plugin/data/locale/*.ini "$prefix/share/obs/obs-plugins/comment-bar/locale/"
+# manifest.json (packaging/manifest.py; make flatpak-install builds it): what OBS 32's plugin manager reads.
+install -m 0644 "$top/plugin/data/manifest.json" "$prefix/share/obs/obs-plugins/comment-bar/manifest.json"
 if [ -n "${ONECOMME_VUE:-}" ]; then
 	install -D -m 0644 "$ONECOMME_VUE" "$prefix/share/obs/obs-plugins/comment-bar/onecomme/vue.min.js"
 fi
@@ -34,6 +40,7 @@ if [ -n "${DOCK_LOADER:-}" ]; then
 	install -m 0755 "$DOCK_LOADER" "$prefix/lib/obs-plugins/comment-bar-dock.so"
 	for library in ${DOCK_LIBRARIES:-}; do install -m 0755 "$library" "$prefix/lib/obs-plugins/comment-bar-dock/"; done
 	install -m 0644 "$DOCK_DATA"/locale/*.ini "$prefix/share/obs/obs-plugins/comment-bar-dock/locale/"
+	install -m 0644 "$DOCK_DATA/manifest.json" "$prefix/share/obs/obs-plugins/comment-bar-dock/manifest.json"
 	"$top/packaging/check-no-swift-runtime.sh" "$prefix/lib/obs-plugins/comment-bar-dock.so" \
 		"$prefix"/lib/obs-plugins/comment-bar-dock/*.so
 fi
