@@ -177,6 +177,8 @@ test: test-doors
 # Each module's manifest.json for OBS 32's plugin manager (issue 50): after dock.mk, before packaging.mk.
 include packaging/manifest.mk
 include packaging/packaging.mk
+# The checks that keep the modules loadable by OBS 29 to 33 (issue 50): after packaging.mk, whose packages they read.
+include Tests/packaging/modules.mk
 
 # After the .mk files, whose variables these prerequisites name.
 deps: apt-deps $(DEPS_STEPS)
