@@ -6,7 +6,8 @@
 #   make test-manifest  each module's manifest.json has OBS 32's loader's fields, VERSION's version, and
 #                       libobs reads it so
 #   make test-layouts   the .deb, the tarball's install.sh, make install and the Flatpak extension hold every
-#                       file in OBS 33's layout and the legacy one; the uninstallers leave nothing
+#                       file in OBS 33's layout and the legacy one; libobs loads OBS 33's with the paths OBS
+#                       33 gives it; the uninstallers leave nothing
 # From plugin.mk, dock.mk, manifest.mk and packaging.mk (included before this file): the modules, the
 # manifests and the packages.
 .PHONY: test-modules test-manifest test-layouts
@@ -21,9 +22,10 @@ test-manifest: $(MODULE_MANIFESTS)
 CHECK_STEPS += test-manifest
 test-manifest.needs := check-build
 
-# Installs only into its own scratch folders (and unpacks the .deb there): beside any other step.
+# Installs only into its own scratch folders (and unpacks the .deb there), loads the modules in libobs
+# without OBS: beside any other step.
 test-layouts: $(DEB) $(DIST) $(PACKAGE_INPUTS)
-	ONECOMME_VUE=$(ONECOMME_VUE_BESIDE) $(PACKAGE_DOCK_ENV) Tests/packaging/test-layouts.sh $(DEB) $(DIST) \
+	ONECOMME_VUE=$(ONECOMME_VUE_BESIDE) $(PACKAGE_DOCK_ENV) $(XSERVER) -- Tests/packaging/test-layouts.sh $(DEB) $(DIST) \
 		$(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 CHECK_STEPS += test-layouts
 test-layouts.needs := packages

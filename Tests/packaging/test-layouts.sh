@@ -9,8 +9,10 @@
 # folder has manifest.json of this VERSION, seen through the legacy links too. uninstall.sh and
 # `plugin/install.sh uninstall` leave nothing. The lists are made from what is built (the locale
 # files, the helpers, the dock's Qt libraries), so a file an install script forgets fails here.
+# OBS 33 itself is not here: its search (the paths its loader gives libobs, libobs's own search, which
+# this machine's libobs 29 has too) loads the .deb's and make install's OBS 33 layouts (libobs_find.py).
 # First a layout with a file missing, a module linked instead of copied and a dangling link must fail.
-#   Tests/packaging/test-layouts.sh DEB DIST_TARBALL PLUGIN_SO RENDERER [HELPER...]
+#   Tests/packaging/test-layouts.sh DEB DIST_TARBALL PLUGIN_SO RENDERER [HELPER...]   (on a display: libobs)
 # DOCK_LOADER, DOCK_LIBRARIES, DOCK_DATA (packaging.mk): the dock; ONECOMME_VUE: Vue's file.
 set -uo pipefail
 deb=$(realpath "$1") dist=$(realpath "$2") so=$(realpath "$3") renderer=$(realpath "$4")
@@ -122,6 +124,23 @@ report() { # WHAT: the check line of a layout whose problems are in $problems
 		'[ -z "$problems" ]'
 }
 leftovers() { find "$1" -path "*/obs-studio/plugins/comment-bar*" 2>/dev/null | head -3; }
+# OBS 33's search for one of its locations, through this machine's libobs (libobs_find.py: the same
+# find_modules_in_path). Checks that it loads both modules with their data folders, the source's name
+# comes from the locale there, the shim's load line names LAYOUT and its renderer is RENDERER.
+libobs_loads() { # WHAT ROOT BINARY DATA LAYOUT RENDERER
+	local what=$1 root=$2 binary=$3 data=$4 layout=$5 expected_renderer=$6 out=$work/libobs-$RANDOM.txt
+	python3 "$here/libobs_find.py" "$root" "$binary" "$data" >"$out" 2>&1
+	local seen
+	seen=$(tail -1 "$out" | python3 -c 'import json, sys
+found = json.load(sys.stdin)
+print(" ".join(sorted(m["name"] + ("" if m["loaded"] else "(failed)") for m in found.get("modules", []))),
+      "|", found.get("source_name"))' 2>/dev/null)
+	check "$what: libobs finds and loads both modules with OBS 33's paths ($seen)" \
+		'[ "$seen" = "comment-bar comment-bar-dock | Comment Bar" ]'
+	check "$what: the shim says it loaded from OBS 33's layout, and runs $expected_renderer" \
+		'grep -q "\[comment-bar\] comment-bar $version loaded from $root/.*/comment-bar.so ($layout)" "$out" &&
+		 grep -qF "[comment-bar] renderer executable: $expected_renderer" "$out"'
+}
 
 # ---- the checks can fail ----
 mkdir -p "$work/bad/a" && echo x >"$work/bad/a/m.so" && ln -s m.so "$work/bad/a/link.so" && ln -s gone "$work/bad/a/dangling"
@@ -136,6 +155,10 @@ mkdir -p "$work/deb"
 dpkg-deb -x "$deb" "$work/deb"
 problems=$(deb_spec | verify "$work/deb")
 report "the .deb: OBS 33's /usr/lib/$multiarch/obs-modules/plugins and /usr/share/obs/obs-modules/plugins, the legacy folders' copies and links, every file ($(deb_spec | wc -l) checked)"
+# OBS 33's system location (kPlatformPluginModulePath, kPlatformPluginDataPath + /%module%/), in the unpacked root.
+libobs_loads "the .deb" "$work/deb" "$work/deb/usr/lib/$multiarch/obs-modules/plugins" \
+	"$work/deb/usr/share/obs/obs-modules/plugins/%module%/" "other folder, OBS 33 layout" \
+	"$work/deb/usr/libexec/comment-bar/commentbar"
 
 # ---- the tarball ----
 mkdir -p "$work/dist" "$work/tarball"
@@ -153,6 +176,10 @@ problems=$(XDG_CONFIG_HOME=$work/make/config XDG_DATA_HOME=$work/make/data \
 	"$top/plugin/install.sh" install "$so" "$renderer" "$top/plugin/data" ${helpers[@]+"${helpers[@]}"} 2>&1 >/dev/null)
 problems+=$(user_spec | verify "$work/make")
 report "make install (plugin/install.sh): the same layouts, every file"
+# OBS 33's per-user location ($XDG_DATA_HOME + /obs-studio/plugins/%module%/ and .../%module%/data/).
+libobs_loads "make install" "$work/make" "$work/make/data/obs-studio/plugins/%module%/" \
+	"$work/make/data/obs-studio/plugins/%module%/data/" "user plugin folder, OBS 33 layout" \
+	"$work/make/data/obs-studio/plugins/comment-bar/commentbar"
 XDG_CONFIG_HOME=$work/make/config XDG_DATA_HOME=$work/make/data "$top/plugin/install.sh" uninstall >/dev/null 2>&1
 problems=$(leftovers "$work/make")
 report "make uninstall (plugin/install.sh uninstall) leaves nothing of comment-bar or comment-bar-dock"
