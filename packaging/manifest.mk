@@ -16,6 +16,8 @@ $(PLUGIN_MANIFEST): $(MANIFEST_WORDS)
 $(DOCK_MANIFEST): $(MANIFEST_WORDS)
 	python3 $(MANIFEST_TOOL) comment-bar-dock --out $@
 
-# Built with their modules (make plugin, make dock: what make check's builds run).
+# Built with their modules (make plugin, make dock: what make check's builds run), and before plugin/install.sh
+# takes plugin/data (make smoke-install).
 plugin: $(PLUGIN_MANIFEST)
 dock: $(DOCK_MANIFEST)
+smoke-install: $(PLUGIN_MANIFEST)

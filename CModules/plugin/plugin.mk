@@ -149,5 +149,8 @@ install: renderer plugin overlay
 uninstall:
 	plugin/install.sh uninstall
 
+# plugin/install.sh also fills OBS 33's user folder under XDG_DATA_HOME: a build folder, never the user's own.
+SMOKE_DATA_HOME := build/smoke/data
 smoke-install: $(PLUGIN_SO) $(SHIM_RENDERER)
-	$(XSERVER) -- Tests/smoke/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)
+	rm -rf $(SMOKE_DATA_HOME)
+	XDG_DATA_HOME=$(abspath $(SMOKE_DATA_HOME)) $(XSERVER) -- Tests/smoke/smoke-test.sh $(PLUGIN_SO) $(SHIM_RENDERER)

@@ -14,9 +14,10 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${COMMENTBAR_DEMO_HEADLESS:-}" ]; then
 	COMMENTBAR_DEMO_HEADLESS=1 exec env PYTHONPATH="$top/Tests" /usr/bin/python3 -m support.xserver -- "$0" "$@"
 fi
 config=$demo/config
-rm -rf "$config"
-# The freshly built plugin, in the private config's user plugin folder (make install's layout).
-XDG_CONFIG_HOME=$config "$top/plugin/install.sh" install "$so" "$renderer" "$top/plugin/data" >/dev/null
+rm -rf "$config" "$demo/data"
+# The freshly built plugin, in the private config's user plugin folder (make install's layouts: OBS 33's
+# under XDG_DATA_HOME, private too, never the user's own).
+XDG_CONFIG_HOME=$config XDG_DATA_HOME=$demo/data "$top/plugin/install.sh" install "$so" "$renderer" "$top/plugin/data" >/dev/null
 python3 "$here/test_pattern.py" "$demo/test-pattern.png"
 port=$(obs_free_port)
 bar='{"service": "demo", "stream_id": "demo", "width": 1280, "height": 360}'
