@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarSupport
+import NIOCore
 
 /// Why an action did not run, worded for the bar's status line and the log.
 struct ActionFailure: Error, Equatable, CustomStringConvertible, Sendable {
@@ -19,8 +20,9 @@ protocol ActionLink: Sendable {
 
 /// Where `ActionsHook` gets the link to each target: `ActionLinks` (the real ones), or a test's
 /// double, so the sender (backoff, hand-over, drops) is tried without a network.
+/// `loop` is where the sender runs: a link connects on it, so its answers need no other thread.
 protocol ActionLinkMaker: Sendable {
-    func link(to target: ActionTarget, password: String?) -> any ActionLink
+    func link(to target: ActionTarget, password: String?, on loop: any EventLoop) -> any ActionLink
 }
 
 struct ActionLinks: ActionLinkMaker {
@@ -28,9 +30,9 @@ struct ActionLinks: ActionLinkMaker {
     /// answers costs this, then the bar's status says so and the backoff begins.
     static let deadline = Duration.seconds(5)
 
-    func link(to target: ActionTarget, password: String?) -> any ActionLink {
+    func link(to target: ActionTarget, password: String?, on loop: any EventLoop) -> any ActionLink {
         switch target.transport {
-        case .http(let path): return HTTPActionLink(target: target, path: path)
+        case .http(let path): return HTTPActionLink(target: target, path: path, loop: loop)
         case .webSocket(let path): return WebSocketActionLink(target: target, path: path, password: password)
         case .udp: return UDPActionLink(target: target)
         }

@@ -2,6 +2,7 @@
 import CommentBarCore
 import CommentBarSupport
 import Logging
+import NIOPosix
 import Synchronization
 
 /// What `serve` holds of Streamer.bot's and Cuebot's actions (issue 39): it follows the settings
@@ -167,14 +168,16 @@ public final class ActionsHook: Sendable {
 
     private func startSender(_ target: ActionTarget, password: String?) -> Sender {
         let queue = ActionQueue(limit: Self.queueLimit)
-        let link = links.link(to: target, password: password)
-        let task = Task { [self] in await send(queue, over: link, to: target) }
+        let home = EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())
+        let link = links.link(to: target, password: password, on: home.loop)
+        let task = Task(executorPreference: home) { [self] in await send(queue, over: link, to: target) }
         return Sender(queue: queue, task: task)
     }
 
     /// The sender: one action at a time, in order; a target that cannot be reached is tried again
     /// after the backoff with the same action, one that answers no skips it. An action leaves the
     /// queue only once sent or refused, so a new target (`configure`) gets the one being tried too.
+    /// It runs on the link's event loop (`EventLoopTaskExecutor`), the link's connection's thread.
     private func send(_ queue: ActionQueue, over link: any ActionLink, to target: ActionTarget) async {
         var backoff = retry
         var down: String?

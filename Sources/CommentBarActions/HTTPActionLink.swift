@@ -10,9 +10,11 @@ import Synchronization
 /// target's host resolved to (`LocalAddresses`). One connection is kept open between actions
 /// (HTTP/1.1 keep-alive, NIOHTTP1's codec and `HTTPExchangeHandler`): a new connection and its
 /// pool bookkeeping for each action cost the renderer about 0.9 ms of CPU with AsyncHTTPClient.
+/// The connection lives on `loop`, where the sender runs: a request and its answer stay on one thread.
 final class HTTPActionLink: ActionLink {
     let target: ActionTarget
     let path: String
+    let loop: any EventLoop
     /// The open connection and the `Host` it is asked with (nil: the next action opens one).
     private let connection = Mutex<Connection?>(nil)
 
@@ -21,9 +23,10 @@ final class HTTPActionLink: ActionLink {
         var host: String
     }
 
-    init(target: ActionTarget, path: String) {
+    init(target: ActionTarget, path: String, loop: any EventLoop) {
         self.target = target
         self.path = path
+        self.loop = loop
     }
 
     static let connectTimeout = TimeAmount.seconds(3)
@@ -97,7 +100,7 @@ final class HTTPActionLink: ActionLink {
     private func connect() async throws(ActionFailure) -> Connection {
         let address = try await LocalAddresses.address(of: target)
         do {
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let channel = try await ClientBootstrap(group: loop)
                 .connectTimeout(Self.connectTimeout)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -124,3 +127,4 @@ final class HTTPActionLink: ActionLink {
         return text.count > 120 ? String(text.prefix(120)) + "…" : text
     }
 }
+

@@ -86,10 +86,12 @@ final class OneCommeHub: PushSocketOwner {
         OneCommeMessage.message("connected", OneCommeMessage.Connected(comments: comments, services: services))
     }
 
-    private func send(_ type: String, _ message: [UInt8]) {
-        guard !clients.isEmpty else { return }
-        let buffer = ByteBuffer(bytes: message)
-        for client in clients.values where client.wants(type) { client.send(buffer) }
+    /// `message` is encoded only when a client wants it (most streams have no `/sub` page open).
+    private func send(_ type: String, _ message: @autoclosure () -> [UInt8]) {
+        let wanting = clients.values.filter { $0.wants(type) }
+        guard !wanting.isEmpty else { return }
+        let buffer = ByteBuffer(bytes: message())
+        for client in wanting { client.send(buffer) }
     }
 
     func opened(_ client: PushSocket) {

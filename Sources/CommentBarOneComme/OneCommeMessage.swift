@@ -39,10 +39,15 @@ enum OneCommeMessage {
         var meta: OneCommeStream.Service.Meta
     }
 
-    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+    /// One encoder for every message (made once, not per comment).
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? Array(encoder.encode(value))) ?? Array("null".utf8)
+        return encoder
+    }()
+
+    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        (try? Array(encoder.encode(value))) ?? Array("null".utf8)
     }
 
     static func message<T: Encodable>(_ type: String, _ data: T) -> [UInt8] { encode(Typed(type: type, data: data)) }

@@ -4,6 +4,7 @@ import CommentBarCore
 import CommentBarSupport
 import InMemoryLogging
 import Logging
+import NIOCore
 import Synchronization
 import XCTest
 
@@ -82,6 +83,18 @@ final class ActionsHookTests: XCTestCase {
         await hook.stop()
     }
 
+    /// The sender runs on the loop its link connects on: an action's write and answer need no
+    /// other thread (each hop between threads wakes one).
+    func testEverySendRunsOnTheLinksEventLoop() async throws {
+        let hook = makeHook()
+        hook.configure(settings("http://127.0.0.1:7474/DoAction"))
+        for id in ["a", "b", "c", "d"] { hear(hook, comment(id)) }
+        try await waitFor("four sent") { links.sent("http://127.0.0.1:7474").count == 4 }
+        XCTAssertEqual(links.sendsOffTheirLoop, 0)
+        XCTAssertEqual(links.sendsOnTheirLoop, 4)
+        await hook.stop()
+    }
+
     func testABurstOfCommentsNeverDropsTheGiftAndEachRuleCountsItsOwn() async throws {
         let hook = makeHook()
         hook.configure(settings("http://127.0.0.1:7474/DoAction", perSecond: 2))
@@ -155,8 +168,15 @@ final class ScriptedLinks: ActionLinkMaker {
     }
 
     private let targets = Mutex<[String: Target]>([:])
+    /// Sends made on the loop their link was given, and elsewhere.
+    private let placed = Mutex((on: 0, off: 0))
 
-    func link(to target: ActionTarget, password: String?) -> any ActionLink { Link(key: target.description, links: self) }
+    func link(to target: ActionTarget, password: String?, on loop: any EventLoop) -> any ActionLink {
+        Link(key: target.description, links: self, loop: loop)
+    }
+
+    var sendsOnTheirLoop: Int { placed.withLock { $0.on } }
+    var sendsOffTheirLoop: Int { placed.withLock { $0.off } }
 
     func setDown(_ key: String, _ down: Bool) { targets.withLock { $0[key, default: Target()].down = down } }
     func setRefusing(_ key: String, _ refusing: Bool) { targets.withLock { $0[key, default: Target()].refusing = refusing } }
@@ -173,8 +193,11 @@ final class ScriptedLinks: ActionLinkMaker {
     private struct Link: ActionLink {
         let key: String
         let links: ScriptedLinks
+        let loop: any EventLoop
 
         func send(_ action: DoAction) async throws(ActionFailure) {
+            let onLoop = loop.inEventLoop
+            links.placed.withLock { if onLoop { $0.on += 1 } else { $0.off += 1 } }
             let (down, refusing) = links.targets.withLock { targets -> (Bool, Bool) in
                 targets[key, default: Target()].tries += 1
                 let target = targets[key, default: Target()]

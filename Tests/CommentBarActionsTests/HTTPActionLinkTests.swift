@@ -11,7 +11,8 @@ import XCTest
 /// one kept-alive connection for every action, a new one when the server closed it meanwhile.
 final class HTTPActionLinkTests: XCTestCase {
     func makeLink(to server: NoContentServer, path: String = "/DoAction") -> HTTPActionLink {
-        HTTPActionLink(target: ActionTarget(transport: .http(path: path), host: "127.0.0.1", port: server.port), path: path)
+        HTTPActionLink(target: ActionTarget(transport: .http(path: path), host: "127.0.0.1", port: server.port), path: path,
+                       loop: MultiThreadedEventLoopGroup.singleton.next())
     }
 
     func testEveryActionGoesOnOneKeptConnection() async throws {

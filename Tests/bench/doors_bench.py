@@ -38,6 +38,18 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def wake_ups(pid):
+    """Times the renderer's threads went to sleep and were woken (each costs a switch in and out)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as status:
+                total += sum(int(line.split()[1]) for line in status if line.startswith("voluntary_ctxt_switches"))
+        except OSError:
+            pass  # a thread that ended meanwhile
+    return total
+
+
 class ActionSink:
     """Streamer.bot's HTTP server, as the doors' tests fake it: counts the DoActions, answers 204."""
 
@@ -66,11 +78,14 @@ def main():
     parser.add_argument("--renderer", default=os.environ.get("COMMENTBAR_BIN", ".build-release/static/commentbar"))
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--page")
+    parser.add_argument("--rate", type=float, default=RATE, help="comments a second (above 10 only to profile: the row is at 10)")
     parser.add_argument("--doors", default="actions,onecomme,xml", help="which doors the 'on' phase opens")
     parser.add_argument("--rules", default="comment=Log",
                         help="the actions' rules, comma-separated (comment=Log: every comment an action, the worst case)")
     args = parser.parse_args()
     chosen = set(args.doors.split(","))
+    if args.page and args.rate != RATE:
+        parser.error(f"--page writes the row at {RATE} comments/s; --rate is for profiling")
 
     chat = ws_support.Server()
     sink = ActionSink()
@@ -86,7 +101,7 @@ def main():
     doors = {}
     if "actions" in chosen:
         doors.update({"actions_target": f"http://127.0.0.1:{sink.port}/DoAction", "actions": [{"value": rule} for rule in args.rules.split(",")],
-                      "actions_per_second": 100})
+                      "actions_per_second": max(100, int(args.rate) * 2)})
     if "onecomme" in chosen:
         doors.update({"onecomme": True, "onecomme_port": port})
     if "xml" in chosen:
@@ -103,12 +118,16 @@ def main():
         time.sleep(0.05)
     lines = Lines()
 
-    def run(seconds):
-        start, start_cpu, sent = time.monotonic(), cpu_seconds(proc.pid), 0
+    wakes = {"off": [], "on": []}
+
+    def run(seconds, phase=None):
+        start, start_cpu, start_wakes, sent = time.monotonic(), cpu_seconds(proc.pid), wake_ups(proc.pid), 0
         while time.monotonic() - start < seconds:
             chat.broadcast(json.dumps({"type": "comment", **lines.next()}))
             sent += 1
-            time.sleep(max(0.0, start + sent / RATE - time.monotonic()))
+            time.sleep(max(0.0, start + sent / args.rate - time.monotonic()))
+        if phase:
+            wakes[phase].append((wake_ups(proc.pid) - start_wakes) / sent)
         return (cpu_seconds(proc.pid) - start_cpu) / (time.monotonic() - start) * 100
 
     page = None
@@ -121,13 +140,13 @@ def main():
                 page.close()
                 page = None
             time.sleep(1)
-            results["off"].append(run(args.seconds / 2))
+            results["off"].append(run(args.seconds / 2, "off"))
             settings({**base, **doors})
             time.sleep(1)
             if "onecomme" in chosen:
                 page = ws_support.Client(f"ws://127.0.0.1:{port}/sub?p=comments,deleted", origin=f"http://127.0.0.1:{port}")
             run(1)
-            results["on"].append(run(args.seconds / 2))
+            results["on"].append(run(args.seconds / 2, "on"))
     finally:
         if page:
             page.close()
@@ -138,9 +157,11 @@ def main():
         shutil.rmtree(xml_folder, ignore_errors=True)
     off = sum(results["off"]) / len(results["off"])
     on = sum(results["on"]) / len(results["on"])
-    print(f"renderer CPU at {RATE} comments/s, doors off: {off:.2f} % of a core ({', '.join(f'{v:.2f}' for v in results['off'])})")
-    print(f"renderer CPU at {RATE} comments/s, all three doors on: {on:.2f} % ({', '.join(f'{v:.2f}' for v in results['on'])})")
+    print(f"renderer CPU at {args.rate:g} comments/s, doors off: {off:.2f} % of a core ({', '.join(f'{v:.2f}' for v in results['off'])})")
+    print(f"renderer CPU at {args.rate:g} comments/s, all three doors on: {on:.2f} % ({', '.join(f'{v:.2f}' for v in results['on'])})")
     print(f"added by the doors: {on - off:+.2f} % of a core; {sink.count} actions received")
+    wakes_off, wakes_on = (sum(wakes[phase]) / len(wakes[phase]) for phase in ("off", "on"))
+    print(f"threads woken per comment: {wakes_off:.1f} doors off, {wakes_on:.1f} on ({wakes_on - wakes_off:+.1f})")
     if args.page:
         before = previous_cells(args.page, BEGIN, END)
         text = "\n".join([
