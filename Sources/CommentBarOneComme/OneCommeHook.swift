@@ -19,6 +19,19 @@ public final class OneCommeHook: Sendable {
         var streams: [OneCommeStream] = []
         /// The pinned row last told (nil: none).
         var announcedPin: String?
+        /// The 参加型 queue last told, and when each viewer in it was first seen there.
+        var orders: [OneCommeOrder] = []
+        var joined: [String: Double] = [:]
+
+        /// The queue as OneComme's order items.
+        var orderItems: [OneCommeOrderItem] {
+            orders.map { order in
+                OneCommeOrderItem(order, stream: streams.first { $0.platform == order.platform && $0.channel == order.channel },
+                                  joined: joined[Told.key(order)] ?? 0)
+            }
+        }
+
+        static func key(_ order: OneCommeOrder) -> String { "\(order.platform)\u{1F}\(order.channel)\u{1F}\(order.user)" }
     }
 
     /// `templates`: the user's templates folder (default `$XDG_DATA_HOME/comment-bar/templates`);
@@ -30,11 +43,12 @@ public final class OneCommeHook: Sendable {
             try await OneCommeServer.start(port: port, templates: templates, log: log)
         }
         events.started = { (server: OneCommeServer, port: Int) in
-            let streams = told.withLock { told -> [OneCommeStream] in
+            let (streams, orders) = told.withLock { told -> ([OneCommeStream], [OneCommeOrderItem]) in
                 told.announcedPin = nil
-                return told.streams
+                return (told.streams, told.orderItems)
             }
             server.publish(.services(streams.map(Self.service)))
+            server.publish(.orders(orders))
             let vue = server.vuePath.map { "Vue from \($0)" } ?? "no vue.min.js found: templates that use Vue will not start"
             log.info("OneComme templates: on http://127.0.0.1:\(port)/templates/ (\(server.addresses.joined(separator: ", "))); \(vue)")
         }
@@ -92,6 +106,19 @@ public final class OneCommeHook: Sendable {
         case .start, .mic, .avatar, .background, .status, .relayStatus, .channel:
             break
         }
+    }
+
+    /// The 参加型 queue now (issue 48), playing first: OneComme's waiting list for the templates.
+    public func ordersChanged(_ orders: [OneCommeOrder]) {
+        let now = WallClock.now()
+        let items = told.withLock { told -> [OneCommeOrderItem] in
+            told.orders = orders
+            var joined: [String: Double] = [:]
+            for order in orders { joined[Told.key(order)] = told.joined[Told.key(order)] ?? now }
+            told.joined = joined
+            return told.orderItems
+        }
+        service.server?.publish(.orders(items))
     }
 
     /// The pin the bar shows now (from the frame loop): a change is told once.

@@ -14,6 +14,8 @@ final class OneCommeHub: PushSocketOwner {
     private(set) var comments: [OneCommeComment] = []
     private(set) var pinned: OneCommeComment?
     private(set) var services: [OneCommeStream.Service] = []
+    /// The 参加型 queue, playing first (OneComme's waiting list).
+    private(set) var orders: [OneCommeOrderItem] = []
     private var clients: [ObjectIdentifier: PushSocket] = [:]
     private(set) var dropped = 0
 
@@ -33,6 +35,8 @@ final class OneCommeHub: PushSocketOwner {
         case pinned(OneCommeComment?)
         case services([OneCommeStream.Service])
         case viewers(connection: String, count: Int)
+        /// The queue now, whole (OneComme sends its whole waiting list each time).
+        case orders([OneCommeOrderItem])
     }
 
     func apply(_ event: Event) {
@@ -70,6 +74,10 @@ final class OneCommeHub: PushSocketOwner {
             services[index].meta = .init(viewer: count, isLive: true)
             send("meta", OneCommeMessage.message("meta", OneCommeMessage.Meta(service: services[index],
                                                                                meta: services[index].meta ?? .init())))
+        case .orders(let list):
+            guard list != orders else { return }
+            orders = list
+            send("waitingList", OneCommeMessage.message("waitingList", list))
         }
     }
 
@@ -83,7 +91,8 @@ final class OneCommeHub: PushSocketOwner {
 
     /// The first message a client gets.
     var connected: [UInt8] {
-        OneCommeMessage.message("connected", OneCommeMessage.Connected(comments: comments, services: services))
+        OneCommeMessage.message("connected", OneCommeMessage.Connected(comments: comments, services: services,
+                                                                       waitingList: orders))
     }
 
     /// `message` is encoded only when a client wants it (most streams have no `/sub` page open).

@@ -30,7 +30,7 @@ enum OneCommeMessage {
         var comments: [OneCommeComment]
         var services: [OneCommeStream.Service]
         var config = Empty()
-        var waitingList: [Int] = []
+        var waitingList: [OneCommeOrderItem]
         var setList = Empty()
     }
 

@@ -23,8 +23,11 @@ extension OneCommeRoutes {
         .now(["/api/services"], "the streams (OneComme's connections)", .api) { routes, _ in
             .json(OneCommeMessage.encode(routes.hub.value.services))
         },
+        .now(["/api/orders"], "the 参加型 queue in OneComme's `OrderItem` shape, playing first (read-only)", .api) { routes, _ in
+            .json(OneCommeMessage.encode(routes.hub.value.orders))
+        },
         .now(["/api/config"], "`{}`: the bar has no OneComme settings", .api) { _, _ in .json(Array("{}".utf8)) },
-        .now(["/api/*"], "any other OneComme route (`plugins/…`, `orders`, …): a JSON 404 at once, so a template falls back",
+        .now(["/api/*"], "any other OneComme route (`plugins/…`, `setlists/…`, …): a JSON 404 at once, so a template falls back",
              .api) { _, call in
             .jsonError(.notFound, "CommentBar does not serve /api/\(call.rest)")
         },

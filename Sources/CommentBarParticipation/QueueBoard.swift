@@ -16,11 +16,19 @@ public final class QueueBoard: Sendable {
 
     private let state = Mutex<JoinQueue?>(nil)
     private let listener = Mutex<(@Sendable (Change) -> Void)?>(nil)
+    private let watcher = Mutex<(@Sendable (JoinQueue?) -> Void)?>(nil)
 
     public init() {}
 
     public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
         self.listener.withLock { $0 = listener }
+    }
+
+    /// `watcher` gets the whole queue after every change (nil: closed), in the order of the
+    /// changes: it is called under the board's lock, so it only hands the queue on (the OneComme
+    /// server's waiting list) and never calls the board.
+    public func watch(_ watcher: @escaping @Sendable (JoinQueue?) -> Void) {
+        self.watcher.withLock { $0 = watcher }
     }
 
     /// The queue now (nil: closed).
@@ -34,6 +42,7 @@ public final class QueueBoard: Sendable {
             var opened = queue ?? JoinQueue(rules: rules, words: words)
             opened.reconfigure(rules: rules, words: words)
             queue = opened
+            show(queue)
             return opened
         }
     }
@@ -42,7 +51,10 @@ public final class QueueBoard: Sendable {
     @discardableResult
     public func close() -> Bool {
         state.withLock { queue in
-            defer { queue = nil }
+            defer {
+                queue = nil
+                show(nil)
+            }
             return queue != nil
         }
     }
@@ -53,6 +65,7 @@ public final class QueueBoard: Sendable {
             guard var open = queue else { return nil }
             let outcome = open.take(line, channel: channel, standing: standing)
             queue = open
+            if case .joined = outcome { show(open) } else if case .left = outcome { show(open) }
             switch outcome {
             case .joined(let place): return .joined(open.waiting[place - 1], place: place)
             case .left: return .left(ViewerKey(channel: channel, line: line))
@@ -64,20 +77,37 @@ public final class QueueBoard: Sendable {
 
     /// Calls the next `count`; those called (empty: none waits, or the queue is closed).
     public func next(_ count: Int) -> [JoinQueue.Entry] {
-        let called = state.withLock { queue -> [JoinQueue.Entry] in queue?.next(count) ?? [] }
+        let called = state.withLock { queue -> [JoinQueue.Entry] in
+            let called = queue?.next(count) ?? []
+            if !called.isEmpty { show(queue) }
+            return called
+        }
         if !called.isEmpty { tell(.called(called)) }
         return called
     }
 
     public func done() {
-        state.withLock { $0?.markDone() }
+        state.withLock { queue in
+            guard queue?.playing.isEmpty == false else { return }
+            queue?.markDone()
+            show(queue)
+        }
     }
 
     @discardableResult
     public func remove(_ viewer: ViewerKey) -> Bool {
-        let removed = state.withLock { $0?.remove(viewer) ?? false }
+        let removed = state.withLock { queue -> Bool in
+            let removed = queue?.remove(viewer) ?? false
+            if removed { show(queue) }
+            return removed
+        }
         if removed { tell(.left(viewer)) }
         return removed
+    }
+
+    /// Called with the board's lock held (`watch`).
+    private func show(_ queue: JoinQueue?) {
+        watcher.withLock { $0 }?(queue)
     }
 
     private func tell(_ change: Change) {

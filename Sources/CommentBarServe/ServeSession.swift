@@ -86,7 +86,7 @@ public final class ServeSession: @unchecked Sendable {
             MemoryPart(memory),
             ControlPart(control),
             ActionsPart(log: log, changed: { wakeUp.yield() }),
-            OneCommePart(log: log, changed: { wakeUp.yield() }),
+            OneCommePart(log: log, queue: queue, changed: { wakeUp.yield() }),
             CommentXMLPart(log: log, changed: { wakeUp.yield() }),
             ParticipationPart(polls: polls, queue: queue, giveaways: giveaways, control: control),
             presenter.map(OverlayPart.init),

@@ -56,7 +56,7 @@ final class OneCommeRealClientsTests: XCTestCase, ServerUnderTest {
 
     func testRoutesWeDoNotServeFailAtOnceWithJSON() async throws {
         for (path, method, status) in [("/api/plugins/flow-comment", HTTPMethod.GET, HTTPResponseStatus.notFound),
-                                       ("/api/orders", .GET, .notFound), ("/api/setlists/current", .GET, .notFound),
+                                       ("/api/orders/uc1", .GET, .notFound), ("/api/setlists/current", .GET, .notFound),
                                        ("/api/comments", .POST, .methodNotAllowed), ("/api/orders", .DELETE, .methodNotAllowed)] {
             let answer = try await request(path, method: method, body: method == .GET ? nil : Array("{}".utf8))
             XCTAssertEqual(answer.status, status, "\(method) \(path)")

@@ -101,6 +101,35 @@ final class OneCommeServerTests: XCTestCase, ServerUnderTest {
         XCTAssertTrue(services.body.contains("\"\(stream.connectionID)\""), services.body)
     }
 
+    /// The 参加型 queue as OneComme serves its orders (OneSDK 7.0.0 `src/types/Order.ts` 3-19):
+    /// every field of `OrderItem`, playing first, and read-only like the rest.
+    func testTheQueueIsServedAsOneCommesOrders() async throws {
+        let stream = OneCommeStream(platform: "youtube", channel: "UCabc", name: "YouTube 1",
+                                    colour: RGBColor(red: 255, green: 0, blue: 0))
+        let playing = OneCommeOrder(platform: "youtube", channel: "UCabc", user: "uc1", name: "Aki", played: 1, playing: true)
+        let waiting = OneCommeOrder(platform: "twitch", channel: "chan", user: "bob", name: "Bob", played: 0, playing: false)
+        server.publish(.orders([OneCommeOrderItem(playing, stream: stream, joined: 1_700_000_000),
+                                OneCommeOrderItem(waiting, stream: nil, joined: 1_700_000_001)]))
+        let answer = try await request("/api/orders")
+        XCTAssertEqual(answer.status, .ok)
+        let list = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [[String: Any]], answer.body)
+        XCTAssertEqual(list.count, 2)
+        let orderItemFields: Set = ["id", "commentId", "service", "serviceName", "username", "profileImage", "timestamp",
+                                    "comment", "count", "completed", "playing", "anonymity"]
+        XCTAssertEqual(Set(list[0].keys), orderItemFields)
+        XCTAssertEqual(list.map { $0["id"] as? String }, ["uc1", "bob"])
+        XCTAssertEqual(list.map { $0["playing"] as? Bool }, [true, false])
+        XCTAssertEqual(list.map { $0["service"] as? String }, ["youtube", "twitch"])
+        XCTAssertEqual(list.map { $0["serviceName"] as? String }, ["YouTube 1", "twitch"])
+        XCTAssertEqual(list[0]["count"] as? Int, 1)
+        XCTAssertEqual(list[0]["username"] as? String, "Aki")
+        let cancel = try await request("/api/orders/uc1", method: .DELETE)
+        XCTAssertEqual(cancel.status, .methodNotAllowed)
+        let after = try await request("/api/orders")
+        let listAfter = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(after.body.utf8)) as? [[String: Any]])
+        XCTAssertEqual(listAfter.map { $0["id"] as? String }, ["uc1", "bob"], "a refused DELETE changed nothing")
+    }
+
     func testVueIsServedFromItsFileWhenThereIsOne() async throws {
         let vue = try await request("/templates/custom/__origin/js/vue.min.js")
         if server.vuePath == nil {

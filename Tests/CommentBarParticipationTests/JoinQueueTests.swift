@@ -2,6 +2,7 @@
 import CommentBarCore
 import CommentBarMemory
 @testable import CommentBarParticipation
+import Synchronization
 import Testing
 
 /// The 参加型 queue: one place per account over every stream, the words, the capacity, the rules,
@@ -76,5 +77,30 @@ import Testing
         let none = queue.next()
         #expect(none.isEmpty)
         #expect(queue.playing.isEmpty)
+    }
+
+    /// The board shows its whole queue after each change, in order (the OneComme server's waiting
+    /// list follows it): opened, joined, called, done, removed, closed; a word that changes
+    /// nothing shows nothing.
+    @Test func theBoardShowsEveryChangeOfItsQueue() {
+        let board = QueueBoard()
+        let shown = Mutex<[String]>([])
+        board.watch { queue in
+            let text = queue.map { "playing=\($0.playing.map(\.viewer.user)) waiting=\($0.waiting.map(\.viewer.user))" } ?? "closed"
+            shown.withLock { $0.append(text) }
+        }
+        board.open(rules: JoinRules())
+        board.take(comment("!join", from: "a"), channel: twitch, standing: Standing())
+        board.take(comment("!join", from: "b"), channel: youtube, standing: Standing())
+        board.take(comment("hello", from: "c"), channel: twitch, standing: Standing())
+        _ = board.next(1)
+        board.done()
+        board.done()
+        board.remove(ViewerKey(channel: youtube, user: "b"))
+        board.close()
+        #expect(shown.withLock { $0 } == [
+            "playing=[] waiting=[]", "playing=[] waiting=[\"a\"]", "playing=[] waiting=[\"a\", \"b\"]",
+            "playing=[\"a\"] waiting=[\"b\"]", "playing=[] waiting=[\"b\"]", "playing=[] waiting=[]", "closed",
+        ])
     }
 }

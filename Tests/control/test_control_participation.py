@@ -7,7 +7,8 @@ streamer starts it with `POST /api/poll`, viewers vote in the chat of both strea
 the count per option and per platform; a timed poll closes itself at its moment; a poll that cannot
 run (or would put an NG word on the bar) is refused in words. The queue: opened by the streamer,
 joined and left with the words from both streams' chat (one place per account, first-time viewers
-first when asked, a full queue changes nothing), the next ones called, a viewer taken out. A
+first when asked, a full queue changes nothing), the next ones called, a viewer taken out; the
+OneComme server serves it as OneComme's orders (`GET /api/orders`, `waitingList` on `/sub`). A
 giveaway: one entry per account, its rules (comments this stream, a banned viewer out), draws that
 never repeat a winner.
 
@@ -23,6 +24,7 @@ import urllib.request
 from control.browser import wait_for
 from control.event_client import EventClient
 from control.relay import Relay
+from support import websocket as ws_support
 from support.pool_frames import QUIET, ServedBar
 from support.processes import free_port
 
@@ -36,11 +38,14 @@ class ControlParticipationTest(unittest.TestCase):
         cls.env = {"XDG_CONFIG_HOME": cls.config, "XDG_DATA_HOME": os.path.join(cls.config, "data")}
         cls.relays = [Relay(), Relay()]
         cls.port = free_port()
+        cls.onecomme_port = free_port()
         feeds = [{"value": f"ws://127.0.0.1:{relay.port}/chat"} for relay in cls.relays]
         cls.settings = {**QUIET, "service": "websocket", "feeds": feeds, "control": True, "control_port": cls.port,
-                        "remember": False, "ng_words": [{"value": "ばか"}]}
+                        "remember": False, "ng_words": [{"value": "ばか"}],
+                        "onecomme": True, "onecomme_port": cls.onecomme_port}
         cls.bar = ServedBar(BIN, cls.settings, width=640, height=240, env=cls.env)
         cls.bar.wait_log(f"control page: on port {cls.port} ")
+        cls.bar.wait_log(f"OneComme templates: on http://127.0.0.1:{cls.onecomme_port}/")
         wait_for(lambda: all(relay.clients for relay in cls.relays), "the bar to connect to both relays", timeout=30)
         with open(os.path.join(cls.config, "comment-bar", "control-token")) as file:
             cls.token = file.read().strip()
@@ -64,6 +69,11 @@ class ControlParticipationTest(unittest.TestCase):
                 return answer.status, json.load(answer)
         except urllib.error.HTTPError as error:
             return error.code, json.load(error)
+
+    def orders(self):
+        """The OneComme server's orders, as a template reads them (OneSDK's getOrders: GET /api/orders)."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.onecomme_port}/api/orders", timeout=5) as answer:
+            return json.load(answer)
 
     def of_type(self, kind):
         return [event for event in list(self.events.events) if event.get("type") == kind]
@@ -141,6 +151,12 @@ class ControlParticipationTest(unittest.TestCase):
         # The bar hears one relay in order: once the comment after it is an event, the join was read.
         first.comment("q0b", "Early", "opening soon?")
         wait_for(lambda: any(event.get("id", "").endswith("q0b") for event in self.events.comments()), "the comment after")
+        # A template with OneComme's ORDER permission (OneSDK src/permissions.ts: waitingList).
+        page = ws_support.Client(f"ws://127.0.0.1:{self.onecomme_port}/sub?p=waitingList",
+                                 origin=f"http://127.0.0.1:{self.onecomme_port}")
+        self.addCleanup(page.close)
+        connected = json.loads(page.recv_text())
+        self.assertEqual((connected["type"], connected["data"]["waitingList"]), ("connected", []))
         status, queue = self.call("POST", "/api/queue/open", {"capacity": 3})
         self.assertEqual((status, queue["open"], queue["capacity"], queue["waiting"]), (200, True, 3, []))
         # The two relays are two feeds: each join is waited for before the next, so the order is known.
@@ -162,6 +178,19 @@ class ControlParticipationTest(unittest.TestCase):
         wait_for(lambda: self.of_type("queue_next"), "queue_next")
         status, queue = self.call("GET", "/api/queue")
         self.assertEqual([entry["name"] for entry in queue["playing"]], ["Alice"])
+        orders = self.orders()
+        self.assertEqual([(order["username"], order["playing"], order["count"]) for order in orders],
+                         [("Alice", True, 1), ("Alice", False, 0)])
+        self.assertEqual([order["id"] for order in orders], ["alice", "alice"])
+        self.assertEqual({order["service"] for order in orders}, {"external"})
+        # The page got every change of the list, the last one this one.
+        lists = []
+        while not lists or [order["username"] for order in lists[-1]] != ["Alice", "Alice"] or not lists[-1][0]["playing"]:
+            message = json.loads(page.recv_text())
+            self.assertEqual(message["type"], "waitingList")
+            lists.append(message["data"])
+        names = [[order["username"] for order in each] for each in lists]
+        self.assertEqual(names[:4], [["Alice"], ["Alice", "Bob"], ["Alice", "Bob", "Alice"], ["Alice", "Alice"]], names)
         other_alice = queue["waiting"][0]
         self.assertEqual(other_alice["channel"], f"ws://127.0.0.1:{second.port}/chat")
         removed = {key: other_alice[key] for key in ("platform", "channel", "user")}
@@ -177,6 +206,7 @@ class ControlParticipationTest(unittest.TestCase):
             self.assertIn(words, answer["error"], body)
         self.assertEqual(self.call("POST", "/api/queue/close", {})[0], 200)
         self.assertFalse(self.call("GET", "/api/queue")[1]["open"])
+        wait_for(lambda: self.orders() == [], "the closed queue's orders to empty")
 
     def test_5_a_giveaway_from_both_streams(self):
         self.assertEqual(self.call("POST", "/api/giveaway/draw", {})[0], 404, "no giveaway yet")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarOneComme
+import CommentBarParticipation
 import CommentBarServices
 import Logging
 
@@ -13,9 +14,22 @@ final class OneCommePart: SessionPart {
         self.hook = hook
     }
 
-    /// The product's: the standard templates folder; problems wake the frame loop (`changed`).
-    convenience init(log: Logger, changed: @escaping @Sendable () -> Void) {
+    /// The product's: the standard templates folder; problems wake the frame loop (`changed`);
+    /// the session's 参加型 queue is the templates' waiting list (`queue`).
+    convenience init(log: Logger, queue: QueueBoard, changed: @escaping @Sendable () -> Void) {
         self.init(OneCommeHook(log: log, changed: changed))
+        let hook = self.hook
+        queue.watch { queue in hook.ordersChanged(Self.orders(queue)) }
+    }
+
+    /// The queue as OneComme's waiting list: who plays now, then who waits, in order.
+    static func orders(_ queue: JoinQueue?) -> [OneCommeOrder] {
+        guard let queue else { return [] }
+        func order(_ entry: JoinQueue.Entry, playing: Bool) -> OneCommeOrder {
+            OneCommeOrder(platform: entry.viewer.channel.platform, channel: entry.viewer.channel.channel,
+                          user: entry.viewer.user, name: entry.name, played: entry.played, playing: playing)
+        }
+        return queue.playing.map { order($0, playing: true) } + queue.waiting.map { order($0, playing: false) }
     }
 
     func apply(_ input: inout SessionInput) {
