@@ -92,7 +92,16 @@ struct ActionMatcher: Sendable {
         case .giftMin(let minimum):
             guard case .gift(let name, let count) = line.kind else { return false }
             return GiftAmount(name: name, count: count).amount >= minimum
-        case .pin, .ng: return false
+        case .pin, .ng, .audience: return false
+        }
+    }
+
+    /// The actions the audience's happening runs: its arguments, and `event`.
+    func actions(_ happening: AudienceHappening) -> [MatchedAction] {
+        rules.filter { $0.event == .audience(happening.kind) }.map { rule in
+            var args = happening.args
+            args["event"] = .text(happening.kind.rawValue)
+            return MatchedAction(rule: rule, request: DoAction(action: rule.action, args: args))
         }
     }
 
@@ -106,6 +115,7 @@ struct ActionMatcher: Sendable {
         case .giftMin: return "gift_min"
         case .pin: return "pin"
         case .ng: return "ng"
+        case .audience(let kind): return kind.rawValue
         }
     }
 

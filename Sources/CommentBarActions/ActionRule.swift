@@ -2,7 +2,8 @@
 import CommentBarCore
 
 /// One line of the `actions` setting: `EVENT=Action name`, the event being one of
-/// `first_time`, `welcome_back`, `comment`, `keyword:WORD`, `gift`, `gift_min:N`, `pin`, `ng`.
+/// `first_time`, `welcome_back`, `comment`, `keyword:WORD`, `gift`, `gift_min:N`, `pin`, `ng`,
+/// or one of the audience's (`poll_closed`, `queue_join`, `queue_next`, `giveaway_winner`).
 public struct ActionRule: Sendable, Equatable {
     public enum Event: Sendable, Equatable {
         /// A viewer's first comment ever on the channel (the memory's 初見, or the platform's own flag).
@@ -22,6 +23,8 @@ public struct ActionRule: Sendable, Equatable {
         case pin
         /// A comment or gift that holds an NG word (masked on the bar, or hidden).
         case ng
+        /// A poll closed, a viewer joined the queue or was called, a giveaway was drawn (issue 48).
+        case audience(AudienceHappening.Kind)
     }
 
     public var event: Event
@@ -88,6 +91,8 @@ public struct ActionRule: Sendable, Equatable {
         case ("gift", true): event = .gift
         case ("pin", true): event = .pin
         case ("ng", true): event = .ng
+        case (let name, true) where AudienceHappening.Kind(rawValue: name) != nil:
+            event = .audience(AudienceHappening.Kind(rawValue: name) ?? .pollClosed)
         case ("keyword", false): event = .keyword(argument)
         case ("gift_min", false):
             guard let minimum = Double(argument), minimum.isFinite, minimum >= 0 else {
@@ -100,7 +105,8 @@ public struct ActionRule: Sendable, Equatable {
             return .failure(Unreadable(why: "gift_min needs a number (gift_min:500)"))
         default:
             return .failure(Unreadable(why: "unknown event \(String(reflecting: String(name.prefix(30)))) "
-                                       + "(known: first_time, welcome_back, comment, keyword:WORD, gift, gift_min:N, pin, ng)"))
+                                       + "(known: first_time, welcome_back, comment, keyword:WORD, gift, gift_min:N, pin, ng, "
+                                       + "poll_closed, queue_join, queue_next, giveaway_winner)"))
         }
         return .success(ActionRule(event: event, action: action))
     }

@@ -113,6 +113,13 @@ public final class ActionsHook: Sendable {
         enqueue(matcher.actions(shown: shown, original: original))
     }
 
+    /// The audience's poll, queue or giveaway did something (issue 48). Returns at once.
+    public func audience(_ happening: AudienceHappening) {
+        let matcher = state.withLock { $0.matcher }
+        guard !matcher.isEmpty else { return }
+        enqueue(matcher.actions(happening))
+    }
+
     /// A row was newly pinned to the bar.
     public func pinned(_ row: ActionRow) {
         let matcher = state.withLock { $0.matcher }

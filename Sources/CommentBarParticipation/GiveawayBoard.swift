@@ -6,7 +6,7 @@ import Synchronization
 
 /// The session's giveaway (抽選): the open one or the last one drawn, its entries from every
 /// stream's chat, and what the session knows of each viewer this stream (`ViewerCounts`: comments,
-/// bans) for its rules. What happens is told to `listener` (the event API), outside the lock.
+/// bans) for its rules. What happens is told to its listeners (the event API, the actions), outside the lock.
 public final class GiveawayBoard: Sendable {
     public enum Change: Sendable {
         case entered(Giveaway.Entrant, count: Int)
@@ -14,7 +14,7 @@ public final class GiveawayBoard: Sendable {
     }
 
     private let state = Mutex(State())
-    private let listener = Mutex<(@Sendable (Change) -> Void)?>(nil)
+    private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
     private let clock: @Sendable () -> Double
 
     private struct State {
@@ -26,8 +26,9 @@ public final class GiveawayBoard: Sendable {
         self.clock = clock
     }
 
+    /// Who hears the changes, each in the order they were added (the event API, the actions).
     public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
-        self.listener.withLock { $0 = listener }
+        listeners.withLock { $0.append(listener) }
     }
 
     public var current: Giveaway? { state.withLock { $0.giveaway } }
@@ -76,6 +77,6 @@ public final class GiveawayBoard: Sendable {
     }
 
     private func tell(_ change: Change) {
-        listener.withLock { $0 }?(change)
+        for listener in listeners.withLock({ $0 }) { listener(change) }
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// The session's poll: the open one, or the last one closed (it stays until a new one starts, for
 /// `GET /api/poll` and the bar). Votes come from the session's rows, the start and the close from
 /// the streamer (the control API); a timed poll closes itself at its moment. What happens is told
-/// to `listener` (the event API), outside the lock.
+/// to its listeners (the event API, the actions), outside the lock.
 public final class PollBoard: Sendable {
     public enum Change: Sendable {
         case started(Poll)
@@ -17,7 +17,7 @@ public final class PollBoard: Sendable {
     }
 
     private let state = Mutex(State())
-    private let listener = Mutex<(@Sendable (Change) -> Void)?>(nil)
+    private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
     private let clock: @Sendable () -> Double
 
     private struct State {
@@ -30,9 +30,9 @@ public final class PollBoard: Sendable {
         self.clock = clock
     }
 
-    /// Who hears the changes (one listener: the session's event API).
+    /// Who hears the changes, each in the order they were added (the event API, the actions).
     public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
-        self.listener.withLock { $0 = listener }
+        listeners.withLock { $0.append(listener) }
     }
 
     /// The open poll, or the last closed one (closed now if its moment passed).
@@ -118,6 +118,6 @@ public final class PollBoard: Sendable {
     }
 
     private func tell(_ change: Change) {
-        listener.withLock { $0 }?(change)
+        for listener in listeners.withLock({ $0 }) { listener(change) }
     }
 }

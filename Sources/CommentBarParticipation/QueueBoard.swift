@@ -5,7 +5,7 @@ import Synchronization
 
 /// The session's 参加型 queue: closed until the streamer opens it (with its rules), then viewers
 /// join and leave from every stream's chat and the streamer calls the next ones. What happens is
-/// told to `listener` (the event API), outside the lock.
+/// told to its listeners (the event API, the actions), outside the lock.
 public final class QueueBoard: Sendable {
     public enum Change: Sendable {
         case joined(JoinQueue.Entry, place: Int)
@@ -15,13 +15,14 @@ public final class QueueBoard: Sendable {
     }
 
     private let state = Mutex<JoinQueue?>(nil)
-    private let listener = Mutex<(@Sendable (Change) -> Void)?>(nil)
+    private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
     private let watcher = Mutex<(@Sendable (JoinQueue?) -> Void)?>(nil)
 
     public init() {}
 
+    /// Who hears the changes, each in the order they were added (the event API, the actions).
     public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
-        self.listener.withLock { $0 = listener }
+        listeners.withLock { $0.append(listener) }
     }
 
     /// `watcher` gets the whole queue after every change (nil: closed), in the order of the
@@ -111,6 +112,6 @@ public final class QueueBoard: Sendable {
     }
 
     private func tell(_ change: Change) {
-        listener.withLock { $0 }?(change)
+        for listener in listeners.withLock({ $0 }) { listener(change) }
     }
 }

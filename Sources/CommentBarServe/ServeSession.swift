@@ -85,7 +85,7 @@ public final class ServeSession: @unchecked Sendable {
             SpeechPart(speech, control: control),
             MemoryPart(memory),
             ControlPart(control),
-            ActionsPart(log: log, changed: { wakeUp.yield() }),
+            ActionsPart(log: log, polls: polls, queue: queue, giveaways: giveaways, changed: { wakeUp.yield() }),
             OneCommePart(log: log, queue: queue, changed: { wakeUp.yield() }),
             CommentXMLPart(log: log, changed: { wakeUp.yield() }),
             ParticipationPart(polls: polls, queue: queue, giveaways: giveaways, control: control),

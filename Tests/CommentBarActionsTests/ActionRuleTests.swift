@@ -9,6 +9,7 @@ final class ActionRuleTests: XCTestCase {
         let (rules, problems) = ActionRule.parse([
             "first_time=Welcome", "welcome_back = Back again ", "comment=Log", "keyword:こんにちは=Hello",
             "gift=Thanks", "gift_min:500=Big thanks", "pin=Pinned", "ng=Timeout", "", "# a note",
+            "poll_closed=Result", "QUEUE_JOIN=Joined", "queue_next=Your turn", "giveaway_winner=Winner",
         ])
         XCTAssertEqual(problems, [])
         XCTAssertEqual(rules, [
@@ -16,13 +17,20 @@ final class ActionRuleTests: XCTestCase {
             ActionRule(event: .comment, action: "Log"), ActionRule(event: .keyword("こんにちは"), action: "Hello"),
             ActionRule(event: .gift, action: "Thanks"), ActionRule(event: .giftMin(500), action: "Big thanks"),
             ActionRule(event: .pin, action: "Pinned"), ActionRule(event: .ng, action: "Timeout"),
+            ActionRule(event: .audience(.pollClosed), action: "Result"), ActionRule(event: .audience(.queueJoin), action: "Joined"),
+            ActionRule(event: .audience(.queueNext), action: "Your turn"),
+            ActionRule(event: .audience(.giveawayWinner), action: "Winner"),
         ])
+        XCTAssertEqual(rules.suffix(4).map(\.label), ["poll_closed=Result", "queue_join=Joined", "queue_next=Your turn",
+                                                       "giveaway_winner=Winner"])
     }
 
     func testALineThatDoesNotReadIsSaidWithItsNumber() {
-        let (rules, problems) = ActionRule.parse(["first_time", "gift_min:lots=X", "keyword:=Y", "raid=Z", "gift="])
+        let (rules, problems) = ActionRule.parse(["first_time", "gift_min:lots=X", "keyword:=Y", "raid=Z", "gift=",
+                                                  "poll_closed:2=W"])
         XCTAssertEqual(rules, [])
-        XCTAssertEqual(problems.count, 5)
+        XCTAssertEqual(problems.count, 6)
+        XCTAssertTrue(problems[5].contains("unknown event \"poll_closed:2\""), problems[5])
         XCTAssertTrue(problems[0].hasPrefix("actions: rule 1 \"first_time\": no ="), problems[0])
         XCTAssertTrue(problems[3].contains("unknown event \"raid\""), problems[3])
     }

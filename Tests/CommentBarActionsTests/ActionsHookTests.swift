@@ -95,6 +95,20 @@ final class ActionsHookTests: XCTestCase {
         await hook.stop()
     }
 
+    /// The audience's rules run with their happening's arguments and its event; a comment rule
+    /// does not run for them.
+    func testTheAudiencesRulesRunWithTheirArguments() async throws {
+        let hook = makeHook()
+        hook.configure(settings("http://127.0.0.1:7474/DoAction", rules: ["comment=Log", "queue_next=Your turn"]))
+        hook.audience(AudienceHappening(.pollClosed, args: ["question": .text("Q")]))
+        hook.audience(AudienceHappening(.queueNext, args: ["name": .text("Aki"), "position": .integer(1)]))
+        try await waitFor("the queue_next action") { links.sent("http://127.0.0.1:7474").count == 1 }
+        XCTAssertEqual(links.sent("http://127.0.0.1:7474"), ["Your turn"])
+        XCTAssertEqual(links.sentArgs("http://127.0.0.1:7474").first,
+                       ["name": .text("Aki"), "position": .integer(1), "event": .text("queue_next")])
+        await hook.stop()
+    }
+
     func testABurstOfCommentsNeverDropsTheGiftAndEachRuleCountsItsOwn() async throws {
         let hook = makeHook()
         hook.configure(settings("http://127.0.0.1:7474/DoAction", perSecond: 2))
@@ -183,6 +197,7 @@ final class ScriptedLinks: ActionLinkMaker {
     func tries(_ key: String) -> Int { targets.withLock { $0[key]?.tries ?? 0 } }
     func resets(_ key: String) -> Int { targets.withLock { $0[key]?.resets ?? 0 } }
     func sent(_ key: String) -> [String] { targets.withLock { $0[key]?.sent.map(\.action) ?? [] } }
+    func sentArgs(_ key: String) -> [[String: ActionArgument]] { targets.withLock { $0[key]?.sent.map(\.args) ?? [] } }
 
     func sentIDs(_ key: String) -> [String] {
         targets.withLock {

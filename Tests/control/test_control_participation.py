@@ -10,7 +10,9 @@ joined and left with the words from both streams' chat (one place per account, f
 first when asked, a full queue changes nothing), the next ones called, a viewer taken out; the
 OneComme server serves it as OneComme's orders (`GET /api/orders`, `waitingList` on `/sub`). A
 giveaway: one entry per account, its rules (comments this stream, a banned viewer out), draws that
-never repeat a winner.
+never repeat a winner. Streamer.bot's audience rules (`poll_closed`, `queue_join`, `queue_next`,
+`giveaway_winner`) reach a fake Streamer.bot HTTP server (Tests/doors/fake_streamerbot.py) with
+their arguments.
 
     PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_participation.py"""
 import json
@@ -24,6 +26,7 @@ import urllib.request
 from control.browser import wait_for
 from control.event_client import EventClient
 from control.relay import Relay
+from doors.fake_streamerbot import FakeStreamerBot
 from support import websocket as ws_support
 from support.pool_frames import QUIET, ServedBar
 from support.processes import free_port
@@ -39,10 +42,15 @@ class ControlParticipationTest(unittest.TestCase):
         cls.relays = [Relay(), Relay()]
         cls.port = free_port()
         cls.onecomme_port = free_port()
+        cls.streamerbot = FakeStreamerBot()
+        streamerbot_port = cls.streamerbot.start_http()
         feeds = [{"value": f"ws://127.0.0.1:{relay.port}/chat"} for relay in cls.relays]
         cls.settings = {**QUIET, "service": "websocket", "feeds": feeds, "control": True, "control_port": cls.port,
                         "remember": False, "ng_words": [{"value": "ばか"}],
-                        "onecomme": True, "onecomme_port": cls.onecomme_port}
+                        "onecomme": True, "onecomme_port": cls.onecomme_port,
+                        "actions_target": f"http://127.0.0.1:{streamerbot_port}/DoAction",
+                        "actions": [{"value": rule} for rule in ("poll_closed=Result", "queue_join=Joined",
+                                                                 "queue_next=Your turn", "giveaway_winner=Winner")]}
         cls.bar = ServedBar(BIN, cls.settings, width=640, height=240, env=cls.env)
         cls.bar.wait_log(f"control page: on port {cls.port} ")
         cls.bar.wait_log(f"OneComme templates: on http://127.0.0.1:{cls.onecomme_port}/")
@@ -55,6 +63,7 @@ class ControlParticipationTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.events.close()
         cls.bar.stop()
+        cls.streamerbot.close()
         for relay in cls.relays:
             relay.close()
 
@@ -237,6 +246,27 @@ class ControlParticipationTest(unittest.TestCase):
         self.assertEqual(self.call("POST", "/api/giveaway", {"word": " "})[0], 400)
         status, answer = self.call("POST", "/api/giveaway", {"word": "!" + "x" * 100})
         self.assertEqual((status, answer.get("error")), (400, "an entry word is at most 100 characters"))
+
+
+    def test_6_streamerbots_audience_rules_ran_with_their_arguments(self):
+        """What tests 1-5 did ran the audience's rules, and nothing else ran (no comment rule)."""
+        def ran(name):
+            return [args for _transport, action, args in self.streamerbot.ran() if action == name]
+        wait_for(lambda: ran("Winner"), "a giveaway_winner action", timeout=10)
+        self.assertEqual({action for _transport, action, _args in self.streamerbot.ran()},
+                         {"Result", "Joined", "Your turn", "Winner"})
+        results = ran("Result")
+        self.assertGreaterEqual(len(results), 2, "the closed and the timed poll")
+        self.assertTrue(all(result["event"] == "poll_closed" and result["question"] for result in results), results)
+        joined = ran("Joined")
+        self.assertEqual([(join["name"], join["place"]) for join in joined], [("Alice", 1), ("Bob", 2), ("Alice", 3)])
+        called = ran("Your turn")
+        self.assertEqual([(call["name"], call["position"], call["called"], call["count"]) for call in called],
+                         [("Alice", 1, 1, 1)])
+        self.assertEqual(called[0]["platform"], "websocket")
+        winners = ran("Winner")
+        self.assertEqual(sorted(winner["name"] for winner in winners), ["Fan", "Talker"])
+        self.assertEqual(sorted(winner["draw"] for winner in winners), [1, 2])
 
 
 if __name__ == "__main__":

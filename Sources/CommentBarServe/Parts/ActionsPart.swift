@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarActions
 import CommentBarCore
+import CommentBarParticipation
 import CommentBarServices
 import Logging
 import Synchronization
 
 /// Streamer.bot's and Cuebot's actions (`ActionsHook`): the settings (with the saved WebSocket
 /// password) from each line; every comment and gift the bar applied, as shown and as the feed gave
-/// it (for `ng`); each newly pinned row.
+/// it (for `ng`); each newly pinned row; what the audience's poll, queue and giveaway do
+/// (`AudienceActions`).
 final class ActionsPart: SessionPart {
     let hook: ActionsHook
     /// The bar's streams (service, channel), by origin index; and the pinned row last seen.
@@ -17,9 +19,15 @@ final class ActionsPart: SessionPart {
         self.hook = hook
     }
 
-    /// The product's: problems wake the frame loop (`changed`).
-    convenience init(log: Logger, changed: @escaping @Sendable () -> Void) {
+    /// The product's: problems wake the frame loop (`changed`); the session's boards run the
+    /// audience's rules.
+    convenience init(log: Logger, polls: PollBoard, queue: QueueBoard, giveaways: GiveawayBoard,
+                     changed: @escaping @Sendable () -> Void) {
         self.init(ActionsHook(log: log, changed: changed))
+        let hook = self.hook
+        polls.listen { change in AudienceActions.happenings(change).forEach(hook.audience) }
+        queue.listen { change in AudienceActions.happenings(change).forEach(hook.audience) }
+        giveaways.listen { change in AudienceActions.happenings(change).forEach(hook.audience) }
     }
 
     func apply(_ input: inout SessionInput) {
