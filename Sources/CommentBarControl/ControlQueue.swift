@@ -73,6 +73,22 @@ public struct QueueViewer: Sendable, Equatable, Codable {
     }
 }
 
+/// `POST /api/queue/move`: a waiting viewer, as the events name them, and the place (1-based)
+/// they go to in the waiting line.
+public struct QueueMove: Sendable, Equatable, Codable {
+    public var platform: String
+    public var channel: String
+    public var user: String
+    public var place: Int
+
+    public init(platform: String, channel: String, user: String, place: Int) {
+        self.platform = platform
+        self.channel = channel
+        self.user = user
+        self.place = place
+    }
+}
+
 extension ControlEvent {
     /// A viewer joined the queue, at `place` (1-based) among those waiting.
     public struct QueueJoin: Sendable, Equatable, Codable {

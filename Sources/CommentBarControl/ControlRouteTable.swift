@@ -30,6 +30,7 @@ extension ControlRoutes {
         .post("/api/queue/next", "call the next ones to play") { routes, call in routes.nextInQueue(call) },
         .post("/api/queue/done", "those playing are done") { routes, _ in routes.queueDone() },
         .post("/api/queue/remove", "take a viewer out of the queue") { routes, call in routes.removeFromQueue(call) },
+        .post("/api/queue/move", "move a waiting viewer to a place in the line") { routes, call in routes.moveInQueue(call) },
         .post("/api/giveaway", "start a giveaway (抽選) with an entry word") { routes, call in routes.startGiveaway(call) },
         .post("/api/giveaway/draw", "draw a winner (a re-draw never repeats one)") { routes, _ in routes.drawGiveaway() },
         .get("/api/giveaway", "the giveaway: entries and winners") { routes, _ in routes.currentGiveaway() },

@@ -106,6 +106,15 @@ public final class QueueBoard: Sendable {
         return removed
     }
 
+    /// Moves a waiting viewer to `place` (1-based); the queue after it (nil: not waiting, or closed).
+    public func move(_ viewer: ViewerKey, to place: Int) -> JoinQueue? {
+        state.withLock { queue -> JoinQueue? in
+            guard queue?.move(viewer, to: place) == true else { return nil }
+            show(queue)
+            return queue
+        }
+    }
+
     /// Called with the board's lock held (`watch`).
     private func show(_ queue: JoinQueue?) {
         watcher.withLock { $0 }?(queue)

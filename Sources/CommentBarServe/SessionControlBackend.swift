@@ -147,6 +147,11 @@ final class SessionControlBackend: ControlBackend {
         queue.remove(ViewerKey(platform: viewer.platform, channel: viewer.channel, user: viewer.user))
     }
 
+    func moveInQueue(_ move: QueueMove) -> ControlQueue? {
+        queue.move(ViewerKey(platform: move.platform, channel: move.channel, user: move.user), to: move.place)
+            .map(ParticipationWire.queue)
+    }
+
     func startGiveaway(_ request: GiveawayStart) -> GiveawayStartOutcome {
         if let seconds = request.seconds, !(1...86_400).contains(seconds) {
             return .refused("seconds is 1 to 86400, or left out to draw when you like")

@@ -179,6 +179,16 @@ class ControlParticipationTest(unittest.TestCase):
         status, queue = self.call("GET", "/api/queue")
         self.assertEqual([entry["name"] for entry in queue["waiting"]], ["Alice", "Bob", "Alice"])
         self.assertEqual([join["place"] for join in self.of_type("queue_join")], [1, 2, 3])
+        # The streamer moves the other stream's Alice to the front, and back to the end (past it: last).
+        status, queue = self.call("GET", "/api/queue")
+        last = {key: queue["waiting"][2][key] for key in ("platform", "channel", "user")}
+        status, moved = self.call("POST", "/api/queue/move", {**last, "place": 1})
+        self.assertEqual((status, [entry["channel"] for entry in moved["waiting"]][0]), (200, last["channel"]))
+        status, moved = self.call("POST", "/api/queue/move", {**last, "place": 99})
+        self.assertEqual((status, [entry["name"] for entry in moved["waiting"]]), (200, ["Alice", "Bob", "Alice"]))
+        self.assertEqual(moved["waiting"][2]["channel"], last["channel"])
+        self.assertEqual(self.call("POST", "/api/queue/move", {**last, "place": 0})[0], 400)
+        self.assertEqual(self.call("POST", "/api/queue/move", {**last, "user": "nobody", "place": 1})[0], 404)
         second.comment("q6", "Bob", "!キャンセル")
         wait_for(lambda: self.of_type("queue_leave"), "queue_leave")
         status, called = self.call("POST", "/api/queue/next", {"count": 1})
@@ -199,7 +209,9 @@ class ControlParticipationTest(unittest.TestCase):
             self.assertEqual(message["type"], "waitingList")
             lists.append(message["data"])
         names = [[order["username"] for order in each] for each in lists]
-        self.assertEqual(names[:4], [["Alice"], ["Alice", "Bob"], ["Alice", "Bob", "Alice"], ["Alice", "Alice"]], names)
+        self.assertEqual(names[:5], [["Alice"], ["Alice", "Bob"], ["Alice", "Bob", "Alice"],
+                                     ["Alice", "Alice", "Bob"], ["Alice", "Bob", "Alice"]], names)  # joined, moved twice
+        self.assertEqual(names[5], ["Alice", "Alice"], names)  # Bob left
         other_alice = queue["waiting"][0]
         self.assertEqual(other_alice["channel"], f"ws://127.0.0.1:{second.port}/chat")
         removed = {key: other_alice[key] for key in ("platform", "channel", "user")}
