@@ -38,7 +38,7 @@ public protocol ControlBackend: Sendable {
     /// Takes a viewer out; whether they were there.
     func removeFromQueue(_ viewer: QueueViewer) -> Bool
     /// Moves a waiting viewer to a place; the queue after it (nil: not waiting, or no queue).
-    func moveInQueue(_ move: QueueMove) -> ControlQueue?
+    func moveInQueue(_ viewer: QueueViewer, to place: Int) -> ControlQueue?
     /// Starts a giveaway, or says why not.
     func startGiveaway(_ request: GiveawayStart) -> GiveawayStartOutcome
     /// Draws a winner (nil: no giveaway, or nobody left).
@@ -58,7 +58,7 @@ extension ControlBackend {
     public func nextInQueue(_ count: Int) -> [ControlQueue.Entry]? { nil }
     public func queueDone() -> Bool { false }
     public func removeFromQueue(_ viewer: QueueViewer) -> Bool { false }
-    public func moveInQueue(_ move: QueueMove) -> ControlQueue? { nil }
+    public func moveInQueue(_ viewer: QueueViewer, to place: Int) -> ControlQueue? { nil }
     public func startGiveaway(_ request: GiveawayStart) -> GiveawayStartOutcome { .refused("giveaways are not available here") }
     public func drawGiveaway() -> ControlGiveaway.Viewer? { nil }
     public func currentGiveaway() -> ControlGiveaway? { nil }

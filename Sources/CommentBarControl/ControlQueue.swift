@@ -73,20 +73,10 @@ public struct QueueViewer: Sendable, Equatable, Codable {
     }
 }
 
-/// `POST /api/queue/move`: a waiting viewer, as the events name them, and the place (1-based)
-/// they go to in the waiting line.
-public struct QueueMove: Sendable, Equatable, Codable {
-    public var platform: String
-    public var channel: String
-    public var user: String
-    public var place: Int
-
-    public init(platform: String, channel: String, user: String, place: Int) {
-        self.platform = platform
-        self.channel = channel
-        self.user = user
-        self.place = place
-    }
+/// `POST /api/queue/move`'s `place` (1-based) in the waiting line, beside the viewer's fields
+/// (`QueueViewer`, read from the same body).
+struct QueuePlace: Decodable {
+    var place: Int
 }
 
 extension ControlEvent {

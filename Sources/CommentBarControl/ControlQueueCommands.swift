@@ -58,10 +58,10 @@ extension ControlRoutes {
 
     func moveInQueue(_ call: ControlCall) -> ControlResponse {
         // A place past the end is the last one: only a place before the first is refused.
-        guard let move: QueueMove = decode(call), move.place >= 1 else {
+        guard let viewer: QueueViewer = decode(call), let place: QueuePlace = decode(call), place.place >= 1 else {
             return .error(.badRequest, "send {\"platform\", \"channel\", \"user\", \"place\": 1 or more} as the events name the viewer")
         }
-        guard let queue = backend.moveInQueue(move) else { return .error(.notFound, "that viewer is not waiting in the queue") }
+        guard let queue = backend.moveInQueue(viewer, to: place.place) else { return .error(.notFound, "that viewer is not waiting in the queue") }
         return .json(queue)
     }
 }

@@ -147,8 +147,8 @@ final class SessionControlBackend: ControlBackend {
         queue.remove(ViewerKey(platform: viewer.platform, channel: viewer.channel, user: viewer.user))
     }
 
-    func moveInQueue(_ move: QueueMove) -> ControlQueue? {
-        queue.move(ViewerKey(platform: move.platform, channel: move.channel, user: move.user), to: move.place)
+    func moveInQueue(_ viewer: QueueViewer, to place: Int) -> ControlQueue? {
+        queue.move(ViewerKey(platform: viewer.platform, channel: viewer.channel, user: viewer.user), to: place)
             .map(ParticipationWire.queue)
     }
 
