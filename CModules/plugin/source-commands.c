@@ -13,6 +13,9 @@ enum command {
 	COMMAND_OPEN_CONTROL,
 	COMMAND_FORGET_SECRETS,
 	COMMAND_SAVE_THEME,
+	COMMAND_CLOSE_POLL,
+	COMMAND_CALL_NEXT,
+	COMMAND_DRAW_WINNER,
 	COMMAND_COUNT,
 };
 
@@ -31,6 +34,9 @@ static const struct command_row {
 	[COMMAND_OPEN_CONTROL] = {RENDERER_CHANNEL_ACTIONS, "open_control", false, NULL, NULL},
 	[COMMAND_FORGET_SECRETS] = {RENDERER_CHANNEL_ACTIONS, "forget_secrets", false, NULL, NULL},
 	[COMMAND_SAVE_THEME] = {RENDERER_CHANNEL_ACTIONS, "save_theme", false, NULL, NULL},
+	[COMMAND_CLOSE_POLL] = {RENDERER_CHANNEL_ACTIONS, "close_poll", false, "comment_bar.close_poll", "ClosePoll"},
+	[COMMAND_CALL_NEXT] = {RENDERER_CHANNEL_ACTIONS, "queue_next", false, "comment_bar.queue_next", "CallNext"},
+	[COMMAND_DRAW_WINNER] = {RENDERER_CHANNEL_ACTIONS, "giveaway_draw", false, "comment_bar.giveaway_draw", "DrawWinner"},
 };
 
 /* The file the newest "Save the look to a file" names: sent beside its counter. */

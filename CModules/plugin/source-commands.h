@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * source-commands: what the streamer tells the renderer besides the settings: the
- * source's OBS hotkeys "Skip reading", "Pause reading", "Pin the newest comment" and
- * "Unpin", the properties' buttons "Open control page" and "Forget" (the secrets, whose
+ * source's OBS hotkeys "Skip reading", "Pause reading", "Pin the newest comment", "Unpin",
+ * and the audience's "Close the poll", "Call the next viewer" and "Draw a winner", the properties' buttons "Open control page" and "Forget" (the secrets, whose
  * file the renderer keeps), and "Save the look to a file" (the file beside its counter: the
  * renderer writes the look it draws there). Each is a counter (or, for the pause, a switch) in the line of
  * its channel (renderer-input.h):
  *   {"speech":{"skip":N,"paused":B}}
  *   {"actions":{"pin_newest":N,"unpin":N,"open_control":N,"forget_secrets":N,"save_theme":N,
- *                "save_theme_path":"…"}}
+ *                "save_theme_path":"…","close_poll":N,"queue_next":N,"giveaway_draw":N}}
  * Counters count the presses since the source was made, so a line sent again is never a
  * second press; each channel's line is sent once at the start too, so that every renderer
  * gets the current counts first (a baseline) and acts once per counter that goes up after.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /// `{"actions":{"pin_newest":N,"unpin":N,"open_control":N,"forget_secrets":N,"save_theme":N,
-/// "save_theme_path":"…"}}`: counters the shim bumps on the OBS hotkeys "Pin the newest comment"
-/// and "Unpin" and on the properties buttons "Open control page", "Forget" (the source's saved
+/// "save_theme_path":"…","close_poll":N,"queue_next":N,"giveaway_draw":N}}`: counters the shim
+/// bumps on the OBS hotkeys "Pin the newest comment", "Unpin", "Close the poll", "Call the next
+/// viewer" and "Draw a giveaway winner" and on the properties buttons "Open control page", "Forget" (the source's saved
 /// secrets) and "Save the look to a file" (its file beside it). A counter missing or mistyped is
 /// not known (nil), never a reset to 0.
 public struct ActionCounters: Decodable, Sendable, Equatable {
@@ -12,6 +13,9 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
     public var saveTheme: Int?
     /// The file the newest "Save the look to a file" named ("" before any).
     public var saveThemePath: String?
+    public var closePoll: Int?
+    public var callNext: Int?
+    public var drawWinner: Int?
 
     public init(pinNewest: Int? = nil, unpin: Int? = nil, openControl: Int? = nil, forgetSecrets: Int? = nil,
                 saveTheme: Int? = nil, saveThemePath: String? = nil) {
@@ -30,6 +34,9 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
         case forgetSecrets = "forget_secrets"
         case saveTheme = "save_theme"
         case saveThemePath = "save_theme_path"
+        case closePoll = "close_poll"
+        case callNext = "queue_next"
+        case drawWinner = "giveaway_draw"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -41,6 +48,9 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
         forgetSecrets = value(.forgetSecrets)
         saveTheme = value(.saveTheme)
         saveThemePath = (try? c.decodeIfPresent(String.self, forKey: .saveThemePath)) ?? nil
+        closePoll = value(.closePoll)
+        callNext = value(.callNext)
+        drawWinner = value(.drawWinner)
     }
 
     func count(_ action: BarAction) -> Int? {
@@ -50,6 +60,9 @@ public struct ActionCounters: Decodable, Sendable, Equatable {
         case .openControl: openControl
         case .forgetSecrets: forgetSecrets
         case .saveTheme: saveTheme
+        case .closePoll: closePoll
+        case .callNext: callNext
+        case .drawWinner: drawWinner
         }
     }
 }
@@ -63,6 +76,19 @@ public enum BarAction: String, Sendable, Equatable, CaseIterable {
     case forgetSecrets = "forget_secrets"
     /// The session's own too (`LookSaving`): never handed to a `BarActionHandler`.
     case saveTheme = "save_theme"
+    /// The audience's (issue 48), the participation part's: never handed to a `BarActionHandler`.
+    case closePoll = "close_poll"
+    case callNext = "queue_next"
+    case drawWinner = "giveaway_draw"
+
+    /// Whether the `BarActionHandler` (pinning, the control page) acts on it; the others belong
+    /// to a part (the secrets, the audience) or to the session (the look).
+    var isTheHandlers: Bool {
+        switch self {
+        case .pinNewest, .unpin, .openControl: true
+        case .forgetSecrets, .saveTheme, .closePoll, .callNext, .drawWinner: false
+        }
+    }
 }
 
 /// Who acts on those hotkeys (pinning, the control page): given to `ServeSession`, called once

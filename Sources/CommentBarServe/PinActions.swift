@@ -52,8 +52,8 @@ extension ServeSession: BarActionHandler {
         case .pinNewest: pinNewest()
         case .unpin: unpinComment()
         case .openControl: openControlPage()
-        case .forgetSecrets: break  // never handed here: the secrets part keeps the secrets
-        case .saveTheme: break  // never handed here: the session writes the look (LookSaving)
+        // Never handed here (`BarAction.isTheHandlers`).
+        case .forgetSecrets, .saveTheme, .closePoll, .callNext, .drawWinner: break
         }
     }
 }

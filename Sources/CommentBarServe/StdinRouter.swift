@@ -21,9 +21,9 @@ extension ServeSession {
             let pressed = message.actions.map { actionTracker.actions(for: $0) } ?? []
             var input = SessionInput(message: message, actions: pressed, current: shared.withLock { $0.settings })
             for part in parts { part.apply(&input) }
-            // The secrets' "Forget" is the secrets part's, the saved look the session's; the
-            // others are the handler's.
-            for action in pressed where action != .forgetSecrets && action != .saveTheme {
+            // The secrets' "Forget" is the secrets part's, the audience's the participation
+            // part's, the saved look the session's; the others are the handler's.
+            for action in pressed where action.isTheHandlers {
                 (actions ?? self).perform(action)
             }
             apply(input.message, feeds: &feeds)

@@ -280,6 +280,31 @@ class ControlParticipationTest(unittest.TestCase):
         self.assertEqual(sorted(winner["name"] for winner in winners), ["Fan", "Talker"])
         self.assertEqual(sorted(winner["draw"] for winner in winners), [1, 2])
 
+    def test_7_the_hotkeys_close_call_and_draw(self):
+        """OBS's hotkeys "Close the poll", "Call the next viewer" and "Draw a giveaway winner" (the
+        shim's counters on stdin: the first line a baseline, then one press each) act as the API does."""
+        first, _second = self.relays
+        actions = {"pin_newest": 0, "unpin": 0, "close_poll": 0, "queue_next": 0, "giveaway_draw": 0}
+        self.bar.send({"actions": actions})
+        self.assertEqual(self.call("POST", "/api/poll", {"question": "Hotkey?", "options": ["yes", "no"]})[0], 200)
+        self.assertEqual(self.call("POST", "/api/queue/open", {})[0], 200)
+        self.assertEqual(self.call("POST", "/api/giveaway", {"word": "!hk"})[0], 200)
+        first.comment("h1", "Hana", "!join")
+        first.comment("h2", "Hana", "!hk")
+        wait_for(lambda: self.call("GET", "/api/giveaway")[1]["entries"] == 1, "Hana's entry")
+        wait_for(lambda: len(self.call("GET", "/api/queue")[1]["waiting"]) == 1, "Hana in the queue")
+        self.bar.send({"actions": {**actions, "close_poll": 1, "queue_next": 1, "giveaway_draw": 1}})
+        wait_for(lambda: self.call("GET", "/api/poll")[1].get("open") is False, "the poll closed by the hotkey")
+        wait_for(lambda: [entry["name"] for entry in self.call("GET", "/api/queue")[1]["playing"]] == ["Hana"],
+                 "Hana called by the hotkey")
+        wait_for(lambda: [winner["name"] for winner in self.call("GET", "/api/giveaway")[1]["winners"]] == ["Hana"],
+                 "Hana drawn by the hotkey")
+        # The same line again presses nothing: still one winner, nobody else called.
+        self.bar.send({"actions": {**actions, "close_poll": 1, "queue_next": 1, "giveaway_draw": 1}})
+        time.sleep(0.5)
+        self.assertEqual(len(self.call("GET", "/api/giveaway")[1]["winners"]), 1)
+        self.assertEqual(self.call("POST", "/api/queue/close", {})[0], 200)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

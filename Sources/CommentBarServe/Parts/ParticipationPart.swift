@@ -26,6 +26,19 @@ final class ParticipationPart: SessionPart {
         giveaways.listen { change in control.participationChanged(ParticipationWire.event(change)) }
     }
 
+    /// The hotkeys "Close the poll", "Call the next viewer" and "Draw a giveaway winner", as the
+    /// control API's close, next and draw do (the event API hears them the same way).
+    func apply(_ input: inout SessionInput) {
+        for action in input.actions {
+            switch action {
+            case .closePoll: _ = polls.close()
+            case .callNext: _ = queue.next(1)
+            case .drawWinner: _ = giveaways.draw()
+            default: break
+            }
+        }
+    }
+
     func streamsChanged(_ streams: [StreamPlan.Stream]) {
         channels.withLock { $0 = streams.map { ChannelRef(platform: $0.service, channel: $0.channel) } }
     }

@@ -115,14 +115,19 @@ static void test_order_and_baselines(void)
 		{"comment_bar.pause_reading", "Comment Bar: Pause reading"},
 		{"comment_bar.pin_newest", "Comment Bar: Pin the newest comment"},
 		{"comment_bar.unpin", "Comment Bar: Unpin"},
+		{"comment_bar.close_poll", "Comment Bar: Close the poll"},
+		{"comment_bar.queue_next", "Comment Bar: Call the next viewer (参加型 queue)"},
+		{"comment_bar.giveaway_draw", "Comment Bar: Draw a giveaway winner"},
 	};
 	int found = 0;
-	for (size_t n = 0; n < 4; n++)
+	for (size_t n = 0; n < 7; n++)
 		for (size_t i = 0; i < stub_hotkey_count; i++)
 			found += stub_hotkeys[i].registered && strcmp(stub_hotkeys[i].name, names[n][0]) == 0 &&
 				 strcmp(stub_hotkeys[i].description, names[n][1]) == 0;
-	check(found == 4 && stub_hotkeys_registered() == 4,
-	      "the source registers four hotkeys: skip, pause, pin the newest comment, unpin", "%d found", found);
+	check(found == 7 && stub_hotkeys_registered() == 7,
+	      "the source registers seven hotkeys: skip, pause, pin the newest comment, unpin, close the poll, "
+	      "call the next viewer, draw a winner",
+	      "%d found", found);
 
 	/* One press, one line; a press of another counter leaves the first as it was. */
 	stub_press_hotkey("comment_bar.pin_newest");
