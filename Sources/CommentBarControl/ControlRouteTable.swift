@@ -7,6 +7,7 @@ extension ControlRoutes {
         .get("/", "the control page") { _, _ in ControlPage.answer("control.html") },
         .get("/control.js", "the page's script") { _, _ in ControlPage.answer("control.js") },
         .get("/control.css", "the page's style") { _, _ in ControlPage.answer("control.css") },
+        .get("/audience.js", "the page's audience panel (polls, the queue, giveaways)") { _, _ in ControlPage.answer("audience.js") },
         .get("/api/words", "the page's words in the browser's language (the locale files' Page.* keys)") { _, call in
             PageWords.answer(call.request.query["lang"])
         },

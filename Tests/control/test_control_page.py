@@ -405,6 +405,49 @@ class ControlPageTest(unittest.TestCase):
         self.assertIn(("/api/speech/skip", {}), self.seen)
         self.assertIn(("/api/speech/pause", {"paused": True}), self.seen)
 
+    def test_5b_the_audience_panel_runs_a_poll_the_queue_and_a_giveaway(self):
+        """The panel (audience.js) sends the control API's commands and shows what viewers do in
+        the chat: votes counted, a join, the one called, the winner; names stay text."""
+        find = lambda id: self.driver.find_element(By.ID, id)
+        find("audience").find_element(By.TAG_NAME, "summary").click()
+        find("poll-question").send_keys("次は？")
+        find("poll-options").send_keys("マリオ\nゼルダ")
+        self.posts()
+        find("poll-start").click()
+        self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#poll-result li")]
+                      == ["マリオ: 0", "ゼルダ: 0"], "the poll on the page")
+        self.assertIn(("/api/poll", {"question": "次は？", "options": ["マリオ", "ゼルダ"]}), self.posts())
+        self.relay.comment("v1", "Voter", "!vote 2")
+        self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#poll-result li")]
+                      == ["マリオ: 0", "ゼルダ: 1"], "the vote counted on the page")
+        find("poll-close").click()
+        self.wait_for(lambda: find("poll-state").text.endswith("✓"), "the poll closed")
+        find("queue-open").click()
+        self.wait_for(lambda: find("queue-next").is_enabled(), "the queue open")
+        self.relay.comment("j1", "<b>Joiner</b>", "!参加")
+        self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#queue-waiting li")]
+                      == ["<b>Joiner</b>"], "the join on the page")
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "#queue-waiting b"), [])
+        find("queue-next").click()
+        self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#queue-playing li")]
+                      == ["<b>Joiner</b>"], "the one called, playing")
+        find("giveaway-word").send_keys("!抽選")
+        find("giveaway-start").click()
+        self.wait_for(lambda: find("giveaway-draw").is_enabled(), "the giveaway started")
+        self.relay.comment("g1", "Lucky", "!抽選")
+        self.wait_for(lambda: "(1)" in find("giveaway-state").text, "the entry counted")
+        find("giveaway-draw").click()
+        self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#giveaway-winners li")]
+                      == ["Lucky (websocket)"], "the winner on the page")
+        self.shot("page-audience.png")
+        find("queue-close").click()
+        self.wait_for(lambda: not find("queue-next").is_enabled(), "the queue closed")
+        # A refused command says why, in the page's notice.
+        find("poll-question").clear()
+        find("poll-start").click()
+        self.wait_for(lambda: find("notice").text, "the refusal's reason")
+        find("audience").find_element(By.TAG_NAME, "summary").click()
+
     def test_6_without_the_token_or_from_a_foreign_host_refused(self):
         for headers, status in (({}, 401), ({"Host": f"evil.example:{self.port}"}, 403),
                                 ({"Host": f"evil.example:{self.port}", "Authorization": f"Bearer {self.token}"}, 403)):

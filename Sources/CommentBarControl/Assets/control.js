@@ -224,6 +224,8 @@
     const isNew = typeof event.seq !== 'number' || event.seq > lastSeq;
     if (!isNew && (event.type === 'comment' || event.type === 'gift')) { return; }
     if (typeof event.seq === 'number' && event.seq > lastSeq) { lastSeq = event.seq; }
+    // The audience panel (audience.js) follows the same events.
+    document.dispatchEvent(new CustomEvent('commentbar:event', { detail: event }));
     switch (event.type) {
       case 'comment':
       case 'gift':
@@ -285,6 +287,7 @@
       try { await catchUp(); } catch (error) { notice(T.failed); }
       catchingUp = false;
       for (const event of waiting.splice(0)) { handle(event); }
+      document.dispatchEvent(new CustomEvent('commentbar:connected'));
     });
     socket.addEventListener('message', (message) => {
       let event;

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The control page's audience panel (issue 48): start and close a poll, run the 参加型 queue,
+// start and draw a giveaway, through the same control API as any tool. It follows the event
+// stream control.js reads (the `commentbar:event` and `commentbar:connected` events it
+// dispatches) and asks the API for the whole state after each change of its kind. Names and
+// poll texts only ever go into the page as text (textContent).
+'use strict';
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const notice = (text) => { $('notice').textContent = text; };
+
+  async function call(method, path, body) {
+    try {
+      const response = await fetch(path, {
+        method, credentials: 'same-origin',
+        headers: method === 'POST' ? { 'Content-Type': 'application/json' } : {},
+        body: method === 'POST' ? JSON.stringify(body || {}) : undefined
+      });
+      const data = await response.json().catch(() => null);
+      if (!response.ok) {
+        // 404 on a GET is "none yet"; a refused command says why.
+        if (method === 'POST') { notice((data && data.error) || String(response.status)); }
+        return null;
+      }
+      if (method === 'POST') { notice(''); }
+      return data;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function list(element, items, text) {
+    element.replaceChildren(...items.map((item) => {
+      const row = document.createElement('li');
+      row.textContent = text(item);
+      return row;
+    }));
+  }
+
+  async function showPoll() {
+    const poll = await call('GET', 'api/poll');
+    $('poll-state').textContent = poll ? poll.question + (poll.open ? '' : ' ✓') : '';
+    list($('poll-result'), poll ? poll.options : [], (option) => option.text + ': ' + option.votes);
+    $('poll-close').disabled = !(poll && poll.open);
+  }
+
+  async function showQueue() {
+    const queue = await call('GET', 'api/queue');
+    const open = Boolean(queue && queue.open);
+    list($('queue-playing'), open ? queue.playing : [], (entry) => entry.name);
+    list($('queue-waiting'), open ? queue.waiting : [], (entry) => entry.name);
+    $('queue-count').textContent = open ? String(queue.waiting.length) : '';
+    for (const id of ['queue-next', 'queue-done', 'queue-close']) { $(id).disabled = !open; }
+  }
+
+  async function showGiveaway() {
+    const giveaway = await call('GET', 'api/giveaway');
+    $('giveaway-state').textContent = giveaway ? giveaway.word + ' (' + giveaway.entries + ')' : '';
+    list($('giveaway-winners'), giveaway ? giveaway.winners : [], (winner) => winner.name + ' (' + winner.platform + ')');
+    $('giveaway-draw').disabled = !giveaway;
+  }
+
+  const shows = { poll: showPoll, queue: showQueue, giveaway: showGiveaway };
+  document.addEventListener('commentbar:connected', () => { for (const show of Object.values(shows)) { show(); } });
+  document.addEventListener('commentbar:event', (event) => {
+    const kind = String(event.detail && event.detail.type).split('_')[0];
+    if (shows[kind]) { shows[kind](); }
+  });
+
+  $('poll-form').addEventListener('submit', async (submitted) => {
+    submitted.preventDefault();
+    const options = $('poll-options').value.split('\n').map((line) => line.trim()).filter((line) => line);
+    const body = { question: $('poll-question').value.trim(), options };
+    const seconds = Number($('poll-seconds').value);
+    if (seconds > 0) { body.seconds = seconds; }
+    if (await call('POST', 'api/poll', body)) { showPoll(); }
+  });
+  $('poll-close').addEventListener('click', async () => { if (await call('POST', 'api/poll/close')) { showPoll(); } });
+  $('queue-open').addEventListener('click', async () => { if (await call('POST', 'api/queue/open')) { showQueue(); } });
+  $('queue-next').addEventListener('click', async () => { if (await call('POST', 'api/queue/next', { count: 1 })) { showQueue(); } });
+  $('queue-done').addEventListener('click', async () => { if (await call('POST', 'api/queue/done')) { showQueue(); } });
+  $('queue-close').addEventListener('click', async () => { if (await call('POST', 'api/queue/close')) { showQueue(); } });
+  $('giveaway-form').addEventListener('submit', async (submitted) => {
+    submitted.preventDefault();
+    if (await call('POST', 'api/giveaway', { word: $('giveaway-word').value.trim() })) { showGiveaway(); }
+  });
+  $('giveaway-draw').addEventListener('click', async () => { if (await call('POST', 'api/giveaway/draw')) { showGiveaway(); } });
+})();
