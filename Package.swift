@@ -289,7 +289,7 @@ let package = Package(
         .testTarget(name: "CommentBarServeTests",
                     dependencies: ["CommentBarTestSupport", "CommentBarServe", "CommentBarFrames", "CommentBarCore", "CommentBarSpeech",
                                    "CommentBarFeeds", "CommentBarServices", "CommentBarNet", "CommentBarRender", "CommentBarSettings",
-                                   "CommentBarNetTesting", .product(name: "InMemoryLogging", package: "swift-log")],
+                                   "CommentBarNetTesting", "CommentBarParticipation", .product(name: "InMemoryLogging", package: "swift-log")],
                     swiftSettings: testSwift),
         // The control server on loopback, through a real HTTP client and WebSocket clients.
         .testTarget(name: "CommentBarControlTests",

@@ -16,6 +16,7 @@ public final class GiveawayBoard: Sendable {
     private let state = Mutex(State())
     private let listener = Mutex<(@Sendable (Change) -> Void)?>(nil)
     private let clock: @Sendable () -> Double
+    private let watch = BoardWatch()
 
     private struct State {
         var giveaway: Giveaway?
@@ -30,6 +31,11 @@ public final class GiveawayBoard: Sendable {
         self.listener.withLock { $0 = listener }
     }
 
+    /// Who hears every change the bar shows (a new giveaway, a winner).
+    public func watch(_ watcher: @escaping @Sendable () -> Void) {
+        watch.set(watcher)
+    }
+
     public var current: Giveaway? { state.withLock { $0.giveaway } }
 
     /// Starts a giveaway (one running before is replaced, its draws kept in its events).
@@ -37,6 +43,7 @@ public final class GiveawayBoard: Sendable {
     public func start(word: String, rules: GiveawayRules, seconds: Double?) throws(PollProblem) -> Giveaway {
         let giveaway = try Giveaway(word: word, rules: rules, seconds: seconds, now: clock())
         state.withLock { $0.giveaway = giveaway }
+        watch.changed()
         return giveaway
     }
 
@@ -77,5 +84,6 @@ public final class GiveawayBoard: Sendable {
 
     private func tell(_ change: Change) {
         listener.withLock { $0 }?(change)
+        watch.changed()
     }
 }

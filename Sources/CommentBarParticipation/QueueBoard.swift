@@ -16,8 +16,14 @@ public final class QueueBoard: Sendable {
 
     private let state = Mutex<JoinQueue?>(nil)
     private let listener = Mutex<(@Sendable (Change) -> Void)?>(nil)
+    private let watch = BoardWatch()
 
     public init() {}
+
+    /// Who hears every change the bar shows (events, and opening, closing, players done).
+    public func watch(_ watcher: @escaping @Sendable () -> Void) {
+        watch.set(watcher)
+    }
 
     public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
         self.listener.withLock { $0 = listener }
@@ -30,7 +36,8 @@ public final class QueueBoard: Sendable {
     /// and capacity from now on).
     @discardableResult
     public func open(rules: JoinRules, words: JoinWords = JoinWords()) -> JoinQueue {
-        state.withLock { queue in
+        defer { watch.changed() }
+        return state.withLock { queue in
             var opened = queue ?? JoinQueue(rules: rules, words: words)
             opened.reconfigure(rules: rules, words: words)
             queue = opened
@@ -41,10 +48,12 @@ public final class QueueBoard: Sendable {
     /// Closes the queue: nobody joins, the list goes. Whether one was open.
     @discardableResult
     public func close() -> Bool {
-        state.withLock { queue in
+        let wasOpen = state.withLock { queue in
             defer { queue = nil }
             return queue != nil
         }
+        if wasOpen { watch.changed() }
+        return wasOpen
     }
 
     /// A comment from `channel` by a viewer of `standing`.
@@ -71,6 +80,7 @@ public final class QueueBoard: Sendable {
 
     public func done() {
         state.withLock { $0?.markDone() }
+        watch.changed()
     }
 
     @discardableResult
@@ -82,5 +92,6 @@ public final class QueueBoard: Sendable {
 
     private func tell(_ change: Change) {
         listener.withLock { $0 }?(change)
+        watch.changed()
     }
 }
