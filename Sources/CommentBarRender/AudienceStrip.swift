@@ -46,6 +46,8 @@ final class AudienceStrip {
         var fraction: Double?
         var bold = false
         var rank: Int
+        /// The line as one segment of the ticker's shape (nil: the left text, then the right).
+        var inline: String?
     }
 
     init(shape: Shape, engine: TextEngine) {
@@ -76,14 +78,19 @@ final class AudienceStrip {
         var lines: [Line] = []
         if let poll = view.poll {
             let right = poll.closed ? "closed · \(poll.total)" : poll.secondsLeft.map(Self.clock)
-            lines.append(Line(left: "📊 " + poll.question, right: right, bold: true, rank: 0))
+            // In one line the time goes first: it survives the question being cut.
+            // In one line the time goes first (it survives the question being cut), and a closed
+            // poll's total is left out: the room goes to the leading option.
+            let shortRight = poll.closed ? "closed" : right
+            lines.append(Line(left: "📊 " + poll.question, right: right, bold: true, rank: 0,
+                              inline: "📊 " + (shortRight.map { $0 + "  " } ?? "") + poll.question))
             let leading = poll.leading
             let total = max(poll.total, 1)
             for (index, option) in poll.options.enumerated() {
                 lines.append(Line(left: "\(index + 1). \(option.text)", right: "\(option.votes)",
                                   fraction: Double(option.votes) / Double(total),
                                   bold: poll.closed && index == leading && option.votes > 0,
-                                  rank: index == leading ? 1 : 10 + index))
+                                  rank: index == leading ? 1 : 10 + index, inline: "\(option.text) \(option.votes)"))
             }
         }
         if let queue = view.queue {
@@ -189,7 +196,7 @@ final class AudienceStrip {
         let height = min(shape.maxHeight, Int((size * 1.5).rounded()))
         guard height >= Int(size) else { return nil }
         let laid = lines.map { line in
-            (line, engine.layout(line.left + (line.right.map { "  " + $0 } ?? ""), font: fonts.of(line),
+            (line, engine.layout(line.inline ?? line.left + (line.right.map { "  " + $0 } ?? ""), font: fonts.of(line),
                                  singleParagraph: true))
         }
         // By rank, while they fit: the question is cut to its room when even it alone does not.

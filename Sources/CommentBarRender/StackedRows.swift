@@ -187,12 +187,14 @@ final class StackedRows: CommentArea {
         let area = kit.layout.comments
         let pinTaken = pinStrip.map { $0.height + kit.layout.rowGap } ?? 0
         // The audience's strip takes at most half of what the pin leaves (the rows keep the rest),
-        // or one line where half holds none: the question shows as long as the area holds it.
+        // or two lines (the question and the leading option) where half holds fewer; on a bar too
+        // low for one stacked line, one line of segments as in the ticker.
         let left = max(0, area.height - pinTaken)
-        let oneLine = AudienceStrip.stackedHeight(lines: 1, style: kit.textStyle)
+        let twoLines = AudienceStrip.stackedHeight(lines: 2, style: kit.textStyle)
+        let inline = left < AudienceStrip.stackedHeight(lines: 1, style: kit.textStyle)
         let shape = audience.isEmpty ? nil
             : AudienceStrip.Shape(view: audience, style: kit.textStyle, maxWidth: area.width,
-                                  maxHeight: max(left / 2, min(left, oneLine)), inline: false)
+                                  maxHeight: inline ? left : max(left / 2, min(left, twoLines)), inline: inline)
         if shape != audienceStrip?.shape {
             audienceStrip = shape.map { AudienceStrip(shape: $0, engine: kit.engine) }
             if audienceStrip != nil { kit.work.audienceStripsLaidOut += 1 }

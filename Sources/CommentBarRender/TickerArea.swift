@@ -40,12 +40,14 @@ final class TickerArea: CommentArea {
     }
 
     /// The audience's strip for `view`, made again when its shape changed; whether it did. It
-    /// takes at most half of the line right of the header's items: the comments keep the rest.
+    /// takes half of the line right of the header's items (the comments keep the rest), or on a
+    /// short line up to three quarters of it, as much as ten characters' room.
     private func updateAudienceStrip(_ view: AudienceView) -> Bool {
         let area = kit.layout.comments
-        let left = min(max(area.x, kit.stable.laneStart), area.maxX)
+        let room = area.maxX - min(max(area.x, kit.stable.laneStart), area.maxX)
         let shape = view.isEmpty ? nil
-            : AudienceStrip.Shape(view: view, style: kit.textStyle, maxWidth: (area.maxX - left) / 2,
+            : AudienceStrip.Shape(view: view, style: kit.textStyle,
+                                  maxWidth: max(room / 2, min(room * 3 / 4, Int(kit.layout.textSize * 10))),
                                   maxHeight: kit.height, inline: true)
         guard shape != audienceStrip?.shape else { return false }
         audienceStrip = shape.map { AudienceStrip(shape: $0, engine: kit.engine) }

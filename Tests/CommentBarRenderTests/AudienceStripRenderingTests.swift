@@ -60,6 +60,18 @@ final class AudienceStripRenderingTests: XCTestCase {
         withExtendedLifetime(pool) {}
     }
 
+    /// Small bars: a low one (too low for a stacked line) shows one line as the ticker does; a
+    /// narrow box keeps the question and the leading option with its count.
+    func testSmallBarsKeepTheQuestionAndTheLeadingOption() throws {
+        for (name, json, width, height) in [("bar", "{}", 320, 120), ("ticker", #"{"layout":"ticker"}"#, 320, 120),
+                                            ("box", #"{"layout":"box"}"#, 320, 240)] {
+            let (renderer, frame, pool) = try render(Self.openPoll, json: json, width: width, height: height)
+            XCTAssertNotNil(renderer.drawnElements.first { $0.name == "audience strip" }, name)
+            try assertMatchesGolden(frame, named: "audience-poll-open-\(name)-\(width)x\(height).png")
+            withExtendedLifetime(pool) {}
+        }
+    }
+
     /// The strip's lines, by rank when not all fit: the question, then the leading option; an
     /// option's count before its bar.
     func testWhatIsLeftOutWhenRoomIsShort() {
