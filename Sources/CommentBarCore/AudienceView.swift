@@ -49,7 +49,9 @@ public struct AudienceView: Sendable, Equatable {
 
         /// The option with the most votes (the first of a tie; the first when none voted).
         public var leading: Int {
-            options.indices.max { a, b in options[a].votes < options[b].votes || (options[a].votes == options[b].votes && a > b) } ?? 0
+            options.indices.max { a, b in
+                options[a].votes < options[b].votes || (options[a].votes == options[b].votes && a > b)
+            } ?? 0
         }
     }
 

@@ -73,35 +73,41 @@ final class AudienceStrip {
         func of(_ line: Line) -> OpaquePointer { line.bold ? bold : regular }
     }
 
+    /// Outside text (viewers' names, the streamer's question and options) isolated (FSI … PDI), as
+    /// the rows isolate names: a right-to-left name cannot turn the commas and counts around it.
+    static func isolated(_ text: String) -> String { "\u{2068}" + text + "\u{2069}" }
+
     /// What the view says, in the order the strip shows it, each line with its rank.
     static func lines(of view: AudienceView) -> [Line] {
         var lines: [Line] = []
         if let poll = view.poll {
+            let question = isolated(poll.question)
             let right = poll.closed ? "closed · \(poll.total)" : poll.secondsLeft.map(Self.clock)
             // In one line the time goes first: it survives the question being cut.
             // In one line the time goes first (it survives the question being cut), and a closed
             // poll's total is left out: the room goes to the leading option.
             let shortRight = poll.closed ? "closed" : right
-            lines.append(Line(left: "📊 " + poll.question, right: right, bold: true, rank: 0,
-                              inline: "📊 " + (shortRight.map { $0 + "  " } ?? "") + poll.question))
+            lines.append(Line(left: "📊 " + question, right: right, bold: true, rank: 0,
+                              inline: "📊 " + (shortRight.map { $0 + "  " } ?? "") + question))
             let leading = poll.leading
             let total = max(poll.total, 1)
             for (index, option) in poll.options.enumerated() {
-                lines.append(Line(left: "\(index + 1). \(option.text)", right: "\(option.votes)",
+                let text = isolated(option.text)
+                lines.append(Line(left: "\(index + 1). \(text)", right: "\(option.votes)",
                                   fraction: Double(option.votes) / Double(total),
                                   bold: poll.closed && index == leading && option.votes > 0,
-                                  rank: index == leading ? 1 : 10 + index, inline: "\(option.text) \(option.votes)"))
+                                  rank: index == leading ? 1 : 10 + index, inline: "\(text) \(option.votes)"))
             }
         }
         if let queue = view.queue {
-            let playing = queue.playing.isEmpty ? "—" : queue.playing.joined(separator: ", ")
+            let playing = queue.playing.isEmpty ? "—" : queue.playing.map(isolated).joined(separator: ", ")
             lines.append(Line(left: "▶ " + playing, right: "playing", bold: true, rank: 3))
             let waiting = "\(queue.waiting) waiting" + (queue.full ? " · full" : "")
-            lines.append(Line(left: queue.next.isEmpty ? "!join" : "next: " + queue.next.joined(separator: ", "),
-                              right: waiting, rank: 20))
+            let next = queue.next.isEmpty ? "!join" : "next: " + queue.next.map(isolated).joined(separator: ", ")
+            lines.append(Line(left: next, right: waiting, rank: 20))
         }
         if let winner = view.winner {
-            lines.append(Line(left: "🏆 " + winner.name, right: winner.platform, bold: true, rank: 2))
+            lines.append(Line(left: "🏆 " + isolated(winner.name), right: winner.platform, bold: true, rank: 2))
         }
         return lines
     }
@@ -196,8 +202,8 @@ final class AudienceStrip {
         let height = min(shape.maxHeight, Int((size * 1.5).rounded()))
         guard height >= Int(size) else { return nil }
         let laid = lines.map { line in
-            (line, engine.layout(line.inline ?? line.left + (line.right.map { "  " + $0 } ?? ""), font: fonts.of(line),
-                                 singleParagraph: true))
+            let text = line.inline ?? line.left + (line.right.map { "  " + $0 } ?? "")
+            return (line, engine.layout(text, font: fonts.of(line), singleParagraph: true))
         }
         // By rank, while they fit: the question is cut to its room when even it alone does not.
         var chosen: Set<Int> = []

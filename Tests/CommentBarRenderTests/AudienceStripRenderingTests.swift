@@ -76,8 +76,10 @@ final class AudienceStripRenderingTests: XCTestCase {
     /// option's count before its bar.
     func testWhatIsLeftOutWhenRoomIsShort() {
         let lines = AudienceStrip.lines(of: Self.openPoll)
-        XCTAssertEqual(AudienceStrip.kept(lines, count: 1).map(\.left), ["📊 Which map next?"])
-        XCTAssertEqual(AudienceStrip.kept(lines, count: 2).map(\.left), ["📊 Which map next?", "2. Mirage"])
+        let question = "📊 " + AudienceStrip.isolated("Which map next?")
+        XCTAssertEqual(AudienceStrip.kept(lines, count: 1).map(\.left), [question])
+        XCTAssertEqual(AudienceStrip.kept(lines, count: 2).map(\.left),
+                       [question, "2. " + AudienceStrip.isolated("Mirage")])
         XCTAssertEqual(AudienceStrip.kept(lines, count: 9).count, 4)
         XCTAssertEqual(AudienceStrip.clock(42), "0:42")
         XCTAssertEqual(AudienceStrip.clock(605), "10:05")
