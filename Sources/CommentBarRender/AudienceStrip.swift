@@ -104,7 +104,8 @@ final class AudienceStrip {
             lines.append(Line(left: "▶ " + playing, right: "playing", bold: true, rank: 3))
             let waiting = "\(queue.waiting) waiting" + (queue.full ? " · full" : "")
             let next = queue.next.isEmpty ? "!join" : "next: " + queue.next.map(isolated).joined(separator: ", ")
-            lines.append(Line(left: next, right: waiting, rank: 20))
+            // One line has no room for the names: the count says how long the queue is.
+            lines.append(Line(left: next, right: waiting, rank: 20, inline: waiting))
         }
         if let winner = view.winner {
             lines.append(Line(left: "🏆 " + isolated(winner.name), right: winner.platform, bold: true, rank: 2))
