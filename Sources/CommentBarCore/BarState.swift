@@ -32,6 +32,9 @@ public struct BarState: Sendable, Equatable {
     /// The comment pinned at the top of the bar (the control page, the hotkey), until it is
     /// unpinned, deleted by moderation or its time is up (`expirePin`).
     public private(set) var pinned: Pin?
+    /// The audience taking part (issue 48): the poll, the queue and the winner, as the session's
+    /// boards last said (`ParticipationPart`, at most four times a second).
+    public var audience = AudienceView()
     /// Who has written in this stream, for the first-message highlight (bounded).
     private var seenUsers: Set<String> = []
     static let maxSeenUsers = 50_000

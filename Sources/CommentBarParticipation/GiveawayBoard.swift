@@ -16,6 +16,7 @@ public final class GiveawayBoard: Sendable {
     private let state = Mutex(State())
     private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
     private let clock: @Sendable () -> Double
+    private let watch = BoardWatch()
 
     private struct State {
         var giveaway: Giveaway?
@@ -31,6 +32,11 @@ public final class GiveawayBoard: Sendable {
         listeners.withLock { $0.append(listener) }
     }
 
+    /// Who hears every change the bar shows (a new giveaway, a winner).
+    public func watch(_ watcher: @escaping @Sendable () -> Void) {
+        watch.set(watcher)
+    }
+
     public var current: Giveaway? { state.withLock { $0.giveaway } }
 
     /// Starts a giveaway (one running before is replaced, its draws kept in its events).
@@ -38,6 +44,7 @@ public final class GiveawayBoard: Sendable {
     public func start(word: String, rules: GiveawayRules, seconds: Double?) throws(PollProblem) -> Giveaway {
         let giveaway = try Giveaway(word: word, rules: rules, seconds: seconds, now: clock())
         state.withLock { $0.giveaway = giveaway }
+        watch.changed()
         return giveaway
     }
 
@@ -78,5 +85,6 @@ public final class GiveawayBoard: Sendable {
 
     private func tell(_ change: Change) {
         for listener in listeners.withLock({ $0 }) { listener(change) }
+        watch.changed()
     }
 }

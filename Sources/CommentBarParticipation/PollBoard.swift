@@ -19,10 +19,13 @@ public final class PollBoard: Sendable {
     private let state = Mutex(State())
     private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
     private let clock: @Sendable () -> Double
+    private let watch = BoardWatch()
 
     private struct State {
         var poll: Poll?
         var closer: Task<Void, Never>?
+        /// The streamer took the closed result off the bar (it stays for `GET /api/poll`).
+        var dismissed = false
     }
 
     /// `clock`: unix seconds now (tests move it).
@@ -33,6 +36,30 @@ public final class PollBoard: Sendable {
     /// Who hears the changes, each in the order they were added (the event API, the actions).
     public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
         listeners.withLock { $0.append(listener) }
+    }
+
+    /// Who hears every change the bar shows (a vote, a start, a close, a dismissal).
+    public func watch(_ watcher: @escaping @Sendable () -> Void) {
+        watch.set(watcher)
+    }
+
+    /// The poll the bar shows: the open one, or the last closed one until it is dismissed.
+    public var shown: Poll? {
+        let poll = current
+        return state.withLock { $0.dismissed } ? nil : poll
+    }
+
+    /// Takes the closed result off the bar (an open poll stays: close it first). Whether one went.
+    @discardableResult
+    public func dismiss() -> Bool {
+        let now = clock()
+        let went = state.withLock { state -> Bool in
+            guard let poll = state.poll, !poll.isOpen(at: now), !state.dismissed else { return false }
+            state.dismissed = true
+            return true
+        }
+        if went { watch.changed() }
+        return went
     }
 
     /// The open poll, or the last closed one (closed now if its moment passed).
@@ -59,6 +86,7 @@ public final class PollBoard: Sendable {
             previous?.close(at: now)
             let wasOpen = state.poll?.closedAt == nil
             state.poll = poll
+            state.dismissed = false
             state.closer = poll.closesAt.map { closesAt in
                 Task { [self] in
                     try? await Task.sleep(for: .milliseconds(Int(max(0, closesAt - clock()) * 1000) + 1))
@@ -119,5 +147,6 @@ public final class PollBoard: Sendable {
 
     private func tell(_ change: Change) {
         for listener in listeners.withLock({ $0 }) { listener(change) }
+        watch.changed()
     }
 }

@@ -16,20 +16,26 @@ public final class QueueBoard: Sendable {
 
     private let state = Mutex<JoinQueue?>(nil)
     private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
-    private let watcher = Mutex<(@Sendable (JoinQueue?) -> Void)?>(nil)
+    private let follower = Mutex<(@Sendable (JoinQueue?) -> Void)?>(nil)
+    private let watch = BoardWatch()
 
     public init() {}
+
+    /// Who hears every change the bar shows (events, and opening, closing, players done, a move).
+    public func watch(_ watcher: @escaping @Sendable () -> Void) {
+        watch.set(watcher)
+    }
 
     /// Who hears the changes, each in the order they were added (the event API, the actions).
     public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
         listeners.withLock { $0.append(listener) }
     }
 
-    /// `watcher` gets the whole queue after every change (nil: closed), in the order of the
+    /// `follower` gets the whole queue after every change (nil: closed), in the order of the
     /// changes: it is called under the board's lock, so it only hands the queue on (the OneComme
     /// server's waiting list) and never calls the board.
-    public func watch(_ watcher: @escaping @Sendable (JoinQueue?) -> Void) {
-        self.watcher.withLock { $0 = watcher }
+    public func follow(_ follower: @escaping @Sendable (JoinQueue?) -> Void) {
+        self.follower.withLock { $0 = follower }
     }
 
     /// The queue now (nil: closed).
@@ -39,7 +45,8 @@ public final class QueueBoard: Sendable {
     /// and capacity from now on).
     @discardableResult
     public func open(rules: JoinRules, words: JoinWords = JoinWords()) -> JoinQueue {
-        state.withLock { queue in
+        defer { watch.changed() }
+        return state.withLock { queue in
             var opened = queue ?? JoinQueue(rules: rules, words: words)
             opened.reconfigure(rules: rules, words: words)
             queue = opened
@@ -51,13 +58,15 @@ public final class QueueBoard: Sendable {
     /// Closes the queue: nobody joins, the list goes. Whether one was open.
     @discardableResult
     public func close() -> Bool {
-        state.withLock { queue in
+        let wasOpen = state.withLock { queue in
             defer {
                 queue = nil
                 show(nil)
             }
             return queue != nil
         }
+        if wasOpen { watch.changed() }
+        return wasOpen
     }
 
     /// A comment from `channel` by a viewer of `standing`.
@@ -88,11 +97,13 @@ public final class QueueBoard: Sendable {
     }
 
     public func done() {
-        state.withLock { queue in
-            guard queue?.playing.isEmpty == false else { return }
+        let changed = state.withLock { queue -> Bool in
+            guard queue?.playing.isEmpty == false else { return false }
             queue?.markDone()
             show(queue)
+            return true
         }
+        if changed { watch.changed() }
     }
 
     @discardableResult
@@ -108,19 +119,22 @@ public final class QueueBoard: Sendable {
 
     /// Moves a waiting viewer to `place` (1-based); the queue after it (nil: not waiting, or closed).
     public func move(_ viewer: ViewerKey, to place: Int) -> JoinQueue? {
-        state.withLock { queue -> JoinQueue? in
+        let moved = state.withLock { queue -> JoinQueue? in
             guard queue?.move(viewer, to: place) == true else { return nil }
             show(queue)
             return queue
         }
+        if moved != nil { watch.changed() }
+        return moved
     }
 
-    /// Called with the board's lock held (`watch`).
+    /// Called with the board's lock held (`follow`).
     private func show(_ queue: JoinQueue?) {
-        watcher.withLock { $0 }?(queue)
+        follower.withLock { $0 }?(queue)
     }
 
     private func tell(_ change: Change) {
         for listener in listeners.withLock({ $0 }) { listener(change) }
+        watch.changed()
     }
 }

@@ -51,6 +51,8 @@ public final class BarRenderer {
         /// Bytes a scroll wrote: its rows, as wide as the widest comment row (the area beside the
         /// rows is left).
         public var bytesScrolled = 0
+        /// The audience's strip was laid out and drawn into its image again (issue 48).
+        public var audienceStripsLaidOut = 0
     }
     public var lastWork: Work { kit.work }
     /// Whether the last frame shows an animated emote, a row entering or fading, or the ticker
@@ -216,6 +218,7 @@ public final class BarRenderer {
         }
         return FrameContent(stable: inputs, linesRevision: state.linesRevision, clockText: clockText,
                             meterLevel: inputs.layout.header.meter != nil ? obs.micLevel ?? 0 : nil,
-                            pinned: state.pinned.flatMap { $0.holds(at: now) ? $0.line : nil })
+                            pinned: state.pinned.flatMap { $0.holds(at: now) ? $0.line : nil },
+                            audience: state.audience)
     }
 }

@@ -13,6 +13,8 @@ struct FrameContent {
     var meterLevel: Int?
     /// The pinned comment in its strip at the top (nil: none, or its time is up).
     var pinned: ChatLine?
+    /// The audience taking part (issue 48): its strip (empty: none).
+    var audience = AudienceView()
 }
 
 /// What differs between the frame published last and the next one. With nothing
@@ -26,8 +28,10 @@ struct FrameChanges {
     let meter: Bool
     /// The pinned comment came, went or changed: the rows move, the frame is composed.
     let pin: Bool
+    /// What the audience's strip shows changed: it is laid out again, the frame is composed.
+    let audience: Bool
 
-    var any: Bool { stable || lines || clock || meter || pin }
+    var any: Bool { stable || lines || clock || meter || pin || audience }
 
     /// `last`: the frame published last (nil: none, everything changed);
     /// `stableLayer`: what the cached stable layer shows.
@@ -37,5 +41,6 @@ struct FrameChanges {
         clock = last.map { $0.clockText != next.clockText } ?? true
         meter = last.map { $0.meterLevel != next.meterLevel } ?? true
         pin = last.map { $0.pinned != next.pinned } ?? true
+        audience = last.map { $0.audience != next.audience } ?? true
     }
 }

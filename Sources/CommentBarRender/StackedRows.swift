@@ -14,6 +14,8 @@ final class StackedRows: CommentArea {
     private var lineImages: [String: LineImage] = [:]
     /// The pinned comment's strip, while one is pinned.
     private var pinStrip: PinStrip?
+    /// The audience's strip (the poll, the queue, the winner), under the pinned one, while there is one.
+    private var audienceStrip: AudienceStrip?
     /// Where the rows stack: the comment area below the pinned comment's strip, if any.
     private var rowsArea: PixelRect
     /// Rows entering and fading (nil: neither is on, every row is at rest).
@@ -60,6 +62,11 @@ final class StackedRows: CommentArea {
             elements.append(("pinned strip", PixelRect(x: area.x, y: area.y, width: pinStrip.image.width,
                                                        height: pinStrip.height).intersection(area)))
         }
+        if let audienceStrip, let top = audienceTop {
+            let area = kit.layout.comments
+            elements.append(("audience strip", PixelRect(x: area.x, y: top, width: audienceStrip.width,
+                                                         height: audienceStrip.height).intersection(area)))
+        }
         for row in lastPlaced ?? [] {
             elements.append(("row \(row.image.line.id)", PixelRect(x: rowsArea.x, y: row.y, width: row.image.image.width,
                                                                   height: row.image.height).intersection(rowsArea)))
@@ -81,6 +88,7 @@ final class StackedRows: CommentArea {
 
     func forgetLastFrame() {
         pinStrip = nil
+        audienceStrip = nil
         rowsArea = kit.layout.comments
         lastPlaced = nil
     }
@@ -108,7 +116,7 @@ final class StackedRows: CommentArea {
             commentAreaScrolls = kit.stable.isUniform(in: kit.layout.comments)
             lastPlaced = nil
         }
-        updatePinStrip(content.pinned)
+        updateStrips(pinned: content.pinned, audience: content.audience)
         let placed = changes.lines || lastPlaced == nil || faded ? place(state.lines, gone: gone) : (lastPlaced ?? [])
         let animation = RowFrames.animationFrames(placed, now: now)
         let visuals = RowFrames.visuals(of: placed, motion: motion, now: now)
@@ -165,21 +173,46 @@ final class StackedRows: CommentArea {
         lastPlaced.map { RowFrames.animationFrames($0, now: now) != lastAnimationFrames } ?? false
     }
 
-    /// The strip for the pinned comment (nil: none): made when the pin or the rows' style
-    /// changed, and then the rows move below it (or back up), so the frame is composed.
-    private func updatePinStrip(_ pinned: ChatLine?) {
-        guard pinned != pinStrip?.line || (pinStrip != nil && pinStrip?.style != kit.textStyle) else { return }
-        pinStrip = pinned.map { PinStrip(line: $0, style: kit.textStyle, engine: kit.engine, emotes: kit.emotes) }
-        let area = kit.layout.comments
-        if let pinStrip {
-            let taken = pinStrip.height + kit.layout.rowGap
-            rowsArea = PixelRect(x: area.x, y: area.y + taken, width: area.width, height: max(0, area.height - taken))
-            kit.work.linesLaidOut += 1
-        } else {
-            rowsArea = area
+    /// The strips at the top of the comment area: the pinned comment's (made when the pin or the
+    /// rows' style changed) and under it the audience's (made when its shape changed: what it
+    /// shows, the style, its room). When either changes the rows move below them (or back up), so
+    /// the frame is composed.
+    private func updateStrips(pinned: ChatLine?, audience: AudienceView) {
+        var changed = false
+        if pinned != pinStrip?.line || (pinStrip != nil && pinStrip?.style != kit.textStyle) {
+            pinStrip = pinned.map { PinStrip(line: $0, style: kit.textStyle, engine: kit.engine, emotes: kit.emotes) }
+            if pinStrip != nil { kit.work.linesLaidOut += 1 }
+            changed = true
         }
+        let area = kit.layout.comments
+        let pinTaken = pinStrip.map { $0.height + kit.layout.rowGap } ?? 0
+        // The audience's strip takes at most half of what the pin leaves (the rows keep the rest),
+        // or two lines (the question and the leading option) where half holds fewer; on a bar too
+        // low for one stacked line, one line of segments as in the ticker.
+        let left = max(0, area.height - pinTaken)
+        let twoLines = AudienceStrip.stackedHeight(lines: 2, style: kit.textStyle)
+        let inline = left < AudienceStrip.stackedHeight(lines: 1, style: kit.textStyle)
+        let shape = audience.isEmpty ? nil
+            : AudienceStrip.Shape(view: audience, style: kit.textStyle, maxWidth: area.width,
+                                  maxHeight: inline ? left : max(left / 2, min(left, twoLines)), inline: inline)
+        if shape != audienceStrip?.shape {
+            audienceStrip = shape.map { AudienceStrip(shape: $0, engine: kit.engine) }
+            if audienceStrip != nil { kit.work.audienceStripsLaidOut += 1 }
+            changed = true
+        }
+        guard changed else { return }
+        let audienceTaken = (audienceStrip?.height).map { $0 > 0 ? $0 + kit.layout.rowGap : 0 } ?? 0
+        let taken = pinTaken + audienceTaken
+        rowsArea = taken == 0 ? area
+            : PixelRect(x: area.x, y: area.y + taken, width: area.width, height: max(0, area.height - taken))
         lastPlaced = nil
         kit.damage.forgetRows()
+    }
+
+    /// Where the audience's strip starts: under the pinned one (nil: no strip shows).
+    private var audienceTop: Int? {
+        guard let audienceStrip, audienceStrip.height > 0 else { return nil }
+        return kit.layout.comments.y + (pinStrip.map { $0.height + kit.layout.rowGap } ?? 0)
     }
 
     /// The frame from nothing: the stable layer, every row, the clock and the meter.
@@ -189,6 +222,7 @@ final class StackedRows: CommentArea {
         RowFrames.blend(placed[...], into: frame, area: rowsArea, visuals: visuals)
         kit.work.linesBlended += placed.count
         blendPinStrip(into: frame)
+        blendAudienceStrip(into: frame)
         _ = RowFrames.redrawAnimated(placed, frames: animation, visuals: visuals, in: frame, area: rowsArea, stable: nil,
                                      stableStride: 0)
         kit.drawClockAndMeter(content, in: frame)
@@ -276,6 +310,18 @@ final class StackedRows: CommentArea {
             cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
             cairo_clip(cr)
             cairo_set_source_surface(cr, pinStrip.image.surface, Double(area.x), Double(area.y))
+            cairo_paint(cr)
+        }
+    }
+
+    /// The audience's strip under the pinned one, clipped to the comment area.
+    private func blendAudienceStrip(into frame: FrameBuffer) {
+        guard let image = audienceStrip?.image, let top = audienceTop else { return }
+        let area = kit.layout.comments
+        withCairo(on: frame) { cr in
+            cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
+            cairo_clip(cr)
+            cairo_set_source_surface(cr, image.surface, Double(area.x), Double(top))
             cairo_paint(cr)
         }
     }

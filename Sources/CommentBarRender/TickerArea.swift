@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CCairo
 import CommentBarFrames
 import CommentBarCore
 
@@ -13,17 +14,45 @@ final class TickerArea: CommentArea {
     /// The comments in the last frame (nil: the line must be drawn whole).
     private(set) var lastLane: [TickerLane.Placed]?
     private var moving = false
+    /// The audience's strip at the line's right end (nil: none shows).
+    private var audienceStrip: AudienceStrip?
 
     init(kit: AreaKit) {
         self.kit = kit
         lane = TickerLane(speed: kit.settings.tickerSpeed, gap: Int(kit.layout.textSize * 2))
     }
 
-    /// The line the comments travel along: from right of the header's items to the bar's right end.
+    /// The line the comments travel along: from right of the header's items to the bar's right
+    /// end, or to the audience's strip.
     var laneRect: PixelRect {
         let area = kit.layout.comments
         let left = min(max(area.x, kit.stable.laneStart), area.maxX)
-        return PixelRect(x: left, y: 0, width: area.maxX - left, height: kit.height)
+        let right = audienceRect.map { max(left, $0.x - Int(kit.layout.textSize)) } ?? area.maxX
+        return PixelRect(x: left, y: 0, width: right - left, height: kit.height)
+    }
+
+    /// Where the audience's strip is: at the comment area's right end, centred in the bar's height.
+    private var audienceRect: PixelRect? {
+        guard let audienceStrip, audienceStrip.width > 0 else { return nil }
+        let area = kit.layout.comments
+        return PixelRect(x: area.maxX - audienceStrip.width, y: (kit.height - audienceStrip.height) / 2,
+                         width: audienceStrip.width, height: audienceStrip.height)
+    }
+
+    /// The audience's strip for `view`, made again when its shape changed; whether it did. It
+    /// takes half of the line right of the header's items (the comments keep the rest), or on a
+    /// short line up to three quarters of it, as much as ten characters' room.
+    private func updateAudienceStrip(_ view: AudienceView) -> Bool {
+        let area = kit.layout.comments
+        let room = area.maxX - min(max(area.x, kit.stable.laneStart), area.maxX)
+        let shape = view.isEmpty ? nil
+            : AudienceStrip.Shape(view: view, style: kit.textStyle,
+                                  maxWidth: max(room / 2, min(room * 3 / 4, Int(kit.layout.textSize * 10))),
+                                  maxHeight: kit.height, inline: true)
+        guard shape != audienceStrip?.shape else { return false }
+        audienceStrip = shape.map { AudienceStrip(shape: $0, engine: kit.engine) }
+        if audienceStrip != nil { kit.work.audienceStripsLaidOut += 1 }
+        return true
     }
 
     var showsAnimation: Bool { moving }
@@ -34,11 +63,12 @@ final class TickerArea: CommentArea {
 
     var elements: [(name: String, rect: PixelRect)] {
         let rect = laneRect
-        return (lastLane ?? []).map { item in
+        let comments = (lastLane ?? []).map { item in
             let image = item.image.image
             return ("ticker \(item.id)", PixelRect(x: item.x, y: (kit.height - image.height) / 2, width: image.width,
                                                   height: image.height).intersection(rect))
         }
+        return comments + (audienceRect.map { [("audience strip", $0)] } ?? [])
     }
 
     /// The new comments, laid out now for the frame that takes them onto the line.
@@ -52,6 +82,7 @@ final class TickerArea: CommentArea {
 
     func forgetLastFrame() {
         lastLane = nil
+        audienceStrip = nil
     }
 
     func forgetImages() {
@@ -69,6 +100,8 @@ final class TickerArea: CommentArea {
             // Images laid out ahead for rows the line has now taken or left out.
             lineImages = lineImages.filter { !lane.hasSeen($0.key) }
         }
+        // A new strip moves the line's right end: the frame is composed.
+        if updateAudienceStrip(content.audience) { lastLane = nil }
         var rect = laneRect
         var placed = lane.placed(now: now, left: rect.x, right: rect.maxX)
         let laneMoved = lastLane != placed
@@ -79,6 +112,8 @@ final class TickerArea: CommentArea {
         if changes.stable {
             kit.redrawStableLayer(content.stable)
             lastLane = nil
+            // The header's items may end elsewhere: the strip's room with them.
+            _ = updateAudienceStrip(content.audience)
             // The header's items may end elsewhere: the line starts right of them.
             if laneRect != rect {
                 rect = laneRect
@@ -101,6 +136,12 @@ final class TickerArea: CommentArea {
             kit.damage.forgetRows()
             changed = [kit.composeStable(frame, stablePixels: stablePixels)]
             TickerLane.paint(placed, in: rect, barHeight: kit.height, on: frame)
+            if let image = audienceStrip?.image, let strip = audienceRect {
+                withCairo(on: frame) { cr in
+                    cairo_set_source_surface(cr, image.surface, Double(strip.x), Double(strip.y))
+                    cairo_paint(cr)
+                }
+            }
             kit.work.linesBlended += placed.count
             kit.drawClockAndMeter(content, in: frame)
             kit.work.kind = .composed

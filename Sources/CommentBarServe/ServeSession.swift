@@ -77,6 +77,7 @@ public final class ServeSession: @unchecked Sendable {
         let (polls, queue, giveaways) = (PollBoard(), QueueBoard(), GiveawayBoard())
         let backend = SessionControlBackend(speech: speech, memory: memory, polls: polls, queue: queue, giveaways: giveaways)
         control = ControlHook(log: log, backend: backend, changed: { wakeUp.yield() })
+        let participation = ParticipationPart(polls: polls, queue: queue, giveaways: giveaways, control: control)
         // The parts list: a new part is one file in `Parts/` and one line here. The secrets come
         // first (every other part sees the settings with their credentials); the order of the
         // rest is the order in which their problems take the bar's status line.
@@ -88,11 +89,12 @@ public final class ServeSession: @unchecked Sendable {
             ActionsPart(log: log, polls: polls, queue: queue, giveaways: giveaways, changed: { wakeUp.yield() }),
             OneCommePart(log: log, queue: queue, changed: { wakeUp.yield() }),
             CommentXMLPart(log: log, changed: { wakeUp.yield() }),
-            ParticipationPart(polls: polls, queue: queue, giveaways: giveaways, control: control),
+            participation,
             presenter.map(OverlayPart.init),
         ]
         parts = optional.compactMap { $0 } + extraParts
         backend.connect(self)
+        participation.showOnBar { [weak self] view in self?.showAudience(view) }
     }
 
     /// What the bar's status line says besides the feed's state: the first part's problem.

@@ -85,7 +85,7 @@ import Testing
     @Test func theBoardShowsEveryChangeOfItsQueue() {
         let board = QueueBoard()
         let shown = Mutex<[String]>([])
-        board.watch { queue in
+        board.follow { queue in
             let text = queue.map { "playing=\($0.playing.map(\.viewer.user)) waiting=\($0.waiting.map(\.viewer.user))" } ?? "closed"
             shown.withLock { $0.append(text) }
         }

@@ -6,7 +6,8 @@ import XCTest
 
 /// No element is drawn over another (issue 38), at any size from 320x120 to 3840x2160, in every
 /// layout: the header's badge, clock, chat chip, counters, mic, meter and a problem's text, the
-/// avatar, the pinned strip, the rows and the ticker's comments. What does not fit is left out.
+/// avatar, the pinned strip, the audience's strip (issue 48: a poll, the queue, a winner), the rows
+/// and the ticker's comments. What does not fit is left out.
 final class NoOverlapTests: XCTestCase {
     private let sizes = [(320, 120), (400, 64), (480, 900), (640, 200), (1280, 72), (1280, 360), (1920, 1080),
                          (3840, 2160), (320, 2160), (3840, 120)]
@@ -25,6 +26,12 @@ final class NoOverlapTests: XCTestCase {
         state.apply(.gift(ChatLine(id: "g", user: "Big Giver", text: "", kind: .gift(name: "🌟 Star", count: 10))))
         state.pin(row("p", "Pinned", "pinned for everyone to read"), until: nil)
         state.apply(.status(.reconnecting(reason: "the chat server closed the connection; trying again in 30 seconds")))
+        state.audience = AudienceView(
+            poll: AudienceView.PollView(question: "とても長い質問です: which of these nine options do you like best?",
+                                        options: (1...9).map { .init(text: "選択肢 option \($0)", votes: $0 * 1234) },
+                                        secondsLeft: 3599),
+            queue: AudienceView.QueueView(playing: ["たろう", "Alice"], next: ["a", "b", "c", "d", "e"], waiting: 48, full: true),
+            winner: AudienceView.WinnerView(name: "当選した視聴者 Lucky Viewer", platform: "youtube"))
         return state
     }
 
@@ -53,6 +60,10 @@ final class NoOverlapTests: XCTestCase {
                 let elements = renderer.drawnElements
                 let context = "\(json) at \(width)x\(height)"
                 XCTAssertFalse(elements.isEmpty, context)
+                // Where there is room the strip is there: the test cannot pass by leaving it out.
+                if width >= 1280 && (height >= 360 || json.contains("ticker")) {
+                    XCTAssertNotNil(elements.first { $0.name == "audience strip" }, "\(context): the audience's strip shows")
+                }
                 let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
                 for element in elements {
                     XCTAssertEqual(element.rect.intersection(bounds), element.rect, "\(context): \(element.name) inside the bar")

@@ -4,26 +4,101 @@ import CommentBarCore
 import CommentBarMemory
 import CommentBarParticipation
 import CommentBarServices
+import CommentBarSupport
 import Synchronization
 
 /// The audience takes part (issue 48): the session's poll (`PollBoard`), 参加型 queue
 /// (`QueueBoard`) and giveaway (`GiveawayBoard`) hear every comment the bar hears, from its stream's channel as the memory keys
 /// viewers (one vote, one place per account per channel), and their changes go to the event API
 /// (`ParticipationWire`). The streamer runs them through the control API (`SessionControlBackend`).
+/// What the bar shows of them (`AudienceView`) is made anew at most four times a second
+/// (`StripPace`), whatever the storm of votes, and handed on only when it differs.
 final class ParticipationPart: SessionPart {
     let polls: PollBoard
     let queue: QueueBoard
     let giveaways: GiveawayBoard
     /// Each stream's channel, in origin order (renamed when its feed names its channel).
     private let channels = Mutex<[ChannelRef]>([])
+    /// Rings when a board changed, or a timed poll's shown second is over (the newest ring only).
+    private let boardChanged: AsyncStream<Void>.Continuation
+    /// Who puts the view on the bar (the session's state; tests listen themselves).
+    private let onBar: OnBar
+    private let pacing: Task<Void, Never>
 
-    init(polls: PollBoard, queue: QueueBoard, giveaways: GiveawayBoard, control: ControlHook) {
+    /// `clock`: unix seconds now (the boards' own clock; tests move it).
+    init(polls: PollBoard, queue: QueueBoard, giveaways: GiveawayBoard, control: ControlHook,
+         clock: @escaping @Sendable () -> Double = WallClock.now) {
         self.polls = polls
         self.queue = queue
         self.giveaways = giveaways
         polls.listen { change in control.participationChanged(ParticipationWire.event(change)) }
         queue.listen { change in control.participationChanged(ParticipationWire.event(change)) }
         giveaways.listen { change in control.participationChanged(ParticipationWire.event(change)) }
+        let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        boardChanged = changed
+        polls.watch { changed.yield() }
+        queue.watch { changed.yield() }
+        giveaways.watch { changed.yield() }
+        let boards = Boards(polls: polls, queue: queue, giveaways: giveaways)
+        let onBar = OnBar()
+        self.onBar = onBar
+        pacing = Task {
+            await Self.pace(changes, boards: boards, clock: clock, ring: changed) { view in onBar.show(view) }
+        }
+    }
+
+    /// Who puts the audience's view on the bar: called at most four times a second, with a view
+    /// that differs from the one before.
+    func showOnBar(_ show: @escaping @Sendable (AudienceView) -> Void) {
+        onBar.set(show)
+        boardChanged.yield()
+    }
+
+    /// Who puts the view on the bar, set after the session is made (it needs the session).
+    private final class OnBar: Sendable {
+        private let shower = Mutex<(@Sendable (AudienceView) -> Void)?>(nil)
+        func set(_ show: @escaping @Sendable (AudienceView) -> Void) { shower.withLock { $0 = show } }
+        func show(_ view: AudienceView) { shower.withLock { $0 }?(view) }
+    }
+
+    private struct Boards: Sendable {
+        let polls: PollBoard
+        let queue: QueueBoard
+        let giveaways: GiveawayBoard
+    }
+
+    /// For each ring (the newest only: a storm of votes is one ring waiting), once the pace
+    /// allows: the boards' view, handed on when it changed. While a timed poll is open its
+    /// seconds left change by themselves: the end of the second shown rings too.
+    private static func pace(_ changes: AsyncStream<Void>, boards: Boards, clock: @escaping @Sendable () -> Double,
+                             ring: AsyncStream<Void>.Continuation, show: (AudienceView) -> Void) async {
+        var pace = StripPace()
+        var shown = AudienceView()
+        var countdown: Task<Void, Never>?
+        defer { countdown?.cancel() }
+        for await _ in changes {
+            let wait = pace.due(at: clock()) - clock()
+            if wait > 0 { try? await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded(.up)))) }
+            guard !Task.isCancelled else { return }
+            let now = clock()
+            pace.shown(at: now)
+            let view = AudienceView(polls: boards.polls, queue: boards.queue, giveaways: boards.giveaways, now: now)
+            if view != shown {
+                shown = view
+                show(view)
+            }
+            countdown?.cancel()
+            countdown = nil
+            if let poll = boards.polls.current, poll.isOpen(at: now), let closesAt = poll.closesAt {
+                // The shown count is the seconds left rounded up: it drops when they cross a whole number.
+                let left = closesAt - now
+                let untilDrop = left - (left.rounded(.up) - 1)
+                countdown = Task {
+                    try? await Task.sleep(for: .milliseconds(Int((untilDrop * 1000).rounded(.up)) + 1))
+                    if !Task.isCancelled { ring.yield() }
+                }
+            }
+        }
     }
 
     /// The hotkeys "Close the poll", "Call the next viewer" and "Draw a giveaway winner", as the
@@ -68,6 +143,8 @@ final class ParticipationPart: SessionPart {
 
     func stop() async {
         polls.stop()
+        pacing.cancel()
+        boardChanged.finish()
     }
 
     private func channel(of origin: BarState.Origin) -> ChannelRef {
