@@ -23,6 +23,8 @@ public protocol ControlBackend: Sendable {
     func startPoll(_ request: PollStart) -> PollStartOutcome
     /// Closes the open poll: the poll as closed, or nil when none was open.
     func closePoll() -> ControlPoll?
+    /// Takes the closed poll's result off the bar; whether one was there.
+    func dismissPoll() -> Bool
     /// The open poll, or the last one closed.
     func currentPoll() -> ControlPoll?
     /// Opens the 参加型 queue (or gives an open one new rules), or says why not.
@@ -51,6 +53,7 @@ public protocol ControlBackend: Sendable {
 extension ControlBackend {
     public func startPoll(_ request: PollStart) -> PollStartOutcome { .refused("polls are not available here") }
     public func closePoll() -> ControlPoll? { nil }
+    public func dismissPoll() -> Bool { false }
     public func currentPoll() -> ControlPoll? { nil }
     public func openQueue(_ request: QueueOpen) -> QueueOpenOutcome { .refused("the queue is not available here") }
     public func closeQueue() -> Bool { false }

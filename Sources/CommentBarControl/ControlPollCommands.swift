@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// The poll commands (`POST /api/poll`, `POST /api/poll/close`, `GET /api/poll`).
+/// The poll commands (`POST /api/poll`, `POST /api/poll/close`, `POST /api/poll/dismiss`, `GET /api/poll`).
 extension ControlRoutes {
     func startPoll(_ call: ControlCall) -> ControlResponse {
         guard let request: PollStart = decode(call) else {
@@ -20,6 +20,11 @@ extension ControlRoutes {
         guard let poll = backend.closePoll() else { return .error(.notFound, "no poll is open") }
         log.info("control: poll closed, \(poll.voters) voters")
         return .json(poll)
+    }
+
+    func dismissPoll() -> ControlResponse {
+        guard backend.dismissPoll() else { return .error(.notFound, "no closed poll is on the bar (close an open one first)") }
+        return .json(Done())
     }
 
     func currentPoll() -> ControlResponse {

@@ -24,6 +24,7 @@ extension ControlRoutes {
         .post("/api/speech/pause", "pause or resume speech") { routes, call in routes.pauseSpeech(call) },
         .post("/api/poll", "start a poll (an open one closes first)") { routes, call in routes.startPoll(call) },
         .post("/api/poll/close", "close the open poll") { routes, _ in routes.closePoll() },
+        .post("/api/poll/dismiss", "take the closed poll's result off the bar") { routes, _ in routes.dismissPoll() },
         .get("/api/poll", "the open poll, or the last one closed") { routes, _ in routes.currentPoll() },
         .get("/api/queue", "the 参加型 queue: who plays now and who waits") { routes, _ in routes.currentQueue() },
         .post("/api/queue/open", "open the queue (or give it new rules)") { routes, call in routes.openQueue(call) },

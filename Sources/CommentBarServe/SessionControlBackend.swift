@@ -115,6 +115,8 @@ final class SessionControlBackend: ControlBackend {
         polls.close().map { ParticipationWire.poll($0, now: WallClock.now()) }
     }
 
+    func dismissPoll() -> Bool { polls.dismiss() }
+
     func currentPoll() -> ControlPoll? {
         polls.current.map { ParticipationWire.poll($0, now: WallClock.now()) }
     }

@@ -140,6 +140,10 @@ class ControlParticipationTest(unittest.TestCase):
         closed = timed_closed()[0]
         self.assertEqual(closed["closed_at"], closed["closes_at"])
         self.assertEqual([option["votes"] for option in closed["options"]], [0, 1])
+        # The closed result leaves the bar when dismissed, once; GET /api/poll still gives it.
+        self.assertEqual(self.call("POST", "/api/poll/dismiss", {})[0], 200)
+        self.assertEqual(self.call("POST", "/api/poll/dismiss", {})[0], 404)
+        self.assertEqual(self.call("GET", "/api/poll")[1]["question"], "Timed")
 
     def test_3_a_poll_that_cannot_run_is_refused_in_words(self):
         for body, words in (({"question": "Q", "options": ["only"]}, "2 to 9 options"),
