@@ -42,6 +42,7 @@
     $('poll-state').textContent = poll ? poll.question + (poll.open ? '' : ' ✓') : '';
     list($('poll-result'), poll ? poll.options : [], (option) => option.text + ': ' + option.votes);
     $('poll-close').disabled = !(poll && poll.open);
+    $('poll-dismiss').disabled = !(poll && !poll.open);
   }
 
   async function showQueue() {
@@ -76,6 +77,7 @@
     if (await call('POST', 'api/poll', body)) { showPoll(); }
   });
   $('poll-close').addEventListener('click', async () => { if (await call('POST', 'api/poll/close')) { showPoll(); } });
+  $('poll-dismiss').addEventListener('click', () => call('POST', 'api/poll/dismiss'));
   $('queue-open').addEventListener('click', async () => { if (await call('POST', 'api/queue/open')) { showQueue(); } });
   $('queue-next').addEventListener('click', async () => { if (await call('POST', 'api/queue/next', { count: 1 })) { showQueue(); } });
   $('queue-done').addEventListener('click', async () => { if (await call('POST', 'api/queue/done')) { showQueue(); } });
