@@ -67,12 +67,11 @@ public final class GiveawayBoard: Sendable {
         let viewer = ViewerKey(channel: channel, line: line)
         let change = state.withLock { state -> Change? in
             state.counts.comment(by: viewer)
-            guard var giveaway = state.giveaway else { return nil }
             let eligibility = Eligibility(commentsThisStream: state.counts.comments(of: viewer), firstTime: firstTime,
                                           banned: state.counts.isBanned(viewer))
-            let outcome = giveaway.take(line, channel: channel, eligibility: eligibility, at: now)
-            state.giveaway = giveaway
-            guard case .entered(let count) = outcome, let entrant = giveaway.entrants.last else { return nil }
+            // Taken in place: a copy for every comment would copy its entrants each time.
+            guard case .entered(let count) = state.giveaway?.take(line, channel: channel, eligibility: eligibility, at: now),
+                  let entrant = state.giveaway?.entrants.last else { return nil }
             return .entered(entrant, count: count)
         }
         if let change { tell(change) }

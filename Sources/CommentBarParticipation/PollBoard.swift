@@ -121,9 +121,9 @@ public final class PollBoard: Sendable {
     public func take(_ line: ChatLine, channel: ChannelRef) {
         let now = clock()
         let (change, closedNow) = state.withLock { state -> (Change?, Poll?) in
-            guard var poll = state.poll, poll.closedAt == nil else { return (nil, nil) }
-            let outcome = poll.take(line, channel: channel, at: now)
-            state.poll = poll
+            // Taken in place: a copy of the poll for every comment would copy its ballots each time.
+            guard state.poll?.closedAt == nil, let outcome = state.poll?.take(line, channel: channel, at: now),
+                  let poll = state.poll else { return (nil, nil) }
             let voter = ViewerKey(channel: channel, line: line)
             switch outcome {
             case .counted(let option):

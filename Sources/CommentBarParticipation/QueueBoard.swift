@@ -72,12 +72,13 @@ public final class QueueBoard: Sendable {
     /// A comment from `channel` by a viewer of `standing`.
     public func take(_ line: ChatLine, channel: ChannelRef, standing: Standing) {
         let change = state.withLock { queue -> Change? in
-            guard var open = queue else { return nil }
-            let outcome = open.take(line, channel: channel, standing: standing)
-            queue = open
-            if case .joined = outcome { show(open) } else if case .left = outcome { show(open) }
+            // Taken in place: a copy of the queue for every comment would copy its lists each time.
+            guard let outcome = queue?.take(line, channel: channel, standing: standing) else { return nil }
+            if case .joined = outcome { show(queue) } else if case .left = outcome { show(queue) }
             switch outcome {
-            case .joined(let place): return .joined(open.waiting[place - 1], place: place)
+            case .joined(let place):
+                guard let entry = queue?.waiting[place - 1] else { return nil }
+                return .joined(entry, place: place)
             case .left: return .left(ViewerKey(channel: channel, line: line))
             default: return nil
             }
