@@ -14,6 +14,8 @@ _Static_assert(offsetof(struct cb_pool_header, status_text) == 104, "status_text
 _Static_assert(sizeof(struct cb_pool_header) <= CB_POOL_HEADER_SIZE, "header fits its page");
 _Static_assert(offsetof(struct cb_pool_header, audio_offset) == 264, "audio_offset offset");
 _Static_assert(offsetof(struct cb_pool_header, audio_size) == 272, "audio_size offset");
+_Static_assert(offsetof(struct cb_pool_header, slot_published_ns) == 280, "slot_published_ns offset");
+_Static_assert(offsetof(struct cb_pool_header, taken_sequence) == 352, "taken_sequence offset");
 _Static_assert(offsetof(struct cb_audio_ring, write_frames) == 32, "write_frames offset");
 _Static_assert(offsetof(struct cb_audio_ring, read_frames) == 40, "read_frames offset");
 _Static_assert(offsetof(struct cb_audio_ring, discard_before) == 48, "discard_before offset");

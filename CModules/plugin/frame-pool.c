@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The slot the ABI gives the reader at start (the writer owns 0, the middle is 1). */
@@ -91,6 +92,18 @@ void frame_pool_unref(struct frame_pool *pool)
 	free(pool);
 }
 
+/* The latency probe (docs/pool-abi.md): which frame OBS got, and when. The renderer's stamps
+ * are copied as they are, never used here. */
+static void note_taken(struct cb_pool_header *h, uint32_t index, uint64_t sequence)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	cb_pool_store_u64(&h->taken_published_ns, cb_pool_load_u64(&h->slot_published_ns[index]));
+	cb_pool_store_u64(&h->taken_changed_ns, cb_pool_load_u64(&h->slot_changed_ns[index]));
+	cb_pool_store_u64(&h->taken_ns, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+	cb_pool_store_u64(&h->taken_sequence, sequence);
+}
+
 bool frame_pool_take_fresh(struct frame_pool *pool, const uint8_t **pixels, uint64_t *sequence)
 {
 	struct cb_pool_header *h = header_of(pool);
@@ -113,6 +126,7 @@ bool frame_pool_take_fresh(struct frame_pool *pool, const uint8_t **pixels, uint
 
 	pool->taken_any = true;
 	pool->last_taken_sequence = slot_sequence;
+	note_taken(h, index, slot_sequence);
 	/* Offsets from our geometry only; the header's slot_size is never used. */
 	*pixels = pool->map + CB_POOL_HEADER_SIZE + (size_t)index * (size_t)pool->slot_size;
 	*sequence = slot_sequence;

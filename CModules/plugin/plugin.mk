@@ -76,7 +76,7 @@ STUB_HOST_LIBS := $(OBS_LIBS) $(CAIRO_LIBS) -ldl -lpthread -lm
 # The unit tests link the shim's libobs-free parts directly (stderr-log's blog is theirs), and the
 # overlay helper's pool reader, to refuse hostile headers the way the shim's ABI check does.
 SHIM_UNIT_SOURCES := $(wildcard Tests/shim/unit/*.c) $(SHIM_CHECK) $(addprefix $(PLUGIN_DIR)/,stdin-queue.c \
-	log-limiter.c safe-text.c stderr-log.c speech-ring.c) \
+	log-limiter.c safe-text.c stderr-log.c speech-ring.c frame-pool.c) \
 	$(SETTINGS_DIR)/commentbar_settings.c \
 	$(POOL_ABI_DIR)/pool_abi.c CModules/overlay/overlay-pool.c
 

@@ -20,6 +20,8 @@ public final class SharedMemoryFramePool: FramePool {
     private var back = 0
     private var published: Int?
     private var sequence: UInt64 = 0
+    /// The latency probe's stamp for the next published frame (0: it shows no traced change).
+    private var changeStamp: UInt64 = 0
     /// The audio ring beside the frames, if the shim made one.
     public let audioRing: SharedMemoryAudioRing?
 
@@ -78,6 +80,9 @@ public final class SharedMemoryFramePool: FramePool {
     public func publish() {
         sequence += 1
         let slotSequences = field(\.slot_sequence, as: UInt64.self)
+        cb_pool_store_u64(field(\.slot_published_ns, as: UInt64.self) + back, MonotonicTime.nanoseconds())
+        cb_pool_store_u64(field(\.slot_changed_ns, as: UInt64.self) + back, changeStamp)
+        changeStamp = 0
         cb_pool_store_u64(slotSequences + back, sequence)
         cb_pool_store_u64(field(\.sequence, as: UInt64.self), sequence)
         let previous = cb_pool_exchange_handoff(header, UInt32(back) | CB_POOL_FRESH)
@@ -98,6 +103,12 @@ public final class SharedMemoryFramePool: FramePool {
         }
     }
 
+    /// The latency probe (docs/pool-abi.md): the next published frame is the first to show a row
+    /// change applied at `nanoseconds` (CLOCK_MONOTONIC); the newest such change is kept.
+    public func stampRowChange(at nanoseconds: UInt64) {
+        changeStamp = max(changeStamp, nanoseconds)
+    }
+
     /// Tells the shim this renderer is alive (CLOCK_MONOTONIC nanoseconds).
     public func heartbeat() { heartbeatWriter.beat() }
 
@@ -110,11 +121,9 @@ public final class SharedMemoryFramePool: FramePool {
 
         /// Only ever an atomic store, so any task may beat.
         public func beat() {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
             let offset = MemoryLayout<cb_pool_header>.offset(of: \cb_pool_header.heartbeat_ns) ?? 0
             cb_pool_store_u64((mapping.base + offset).assumingMemoryBound(to: UInt64.self),
-                              UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+                              MonotonicTime.nanoseconds())
         }
     }
 

@@ -15,6 +15,8 @@ extension ServeSession {
         var settingsRevision = -1
         var pacer = FramePacer(fps: 30)
         var preparedAt: UInt64 = .max
+        /// The rows' revision whose change a published frame has carried to the pool (the latency probe).
+        var stampedRevision: UInt64 = 0
         var lastStatus: (SinkStatus, String)?
         var emotesWantedFor: EmoteRows.Key?
         var cpu = FrameLoopCPU(isOn: getenv("COMMENTBAR_CPU_TRACE") != nil)
@@ -71,12 +73,14 @@ extension ServeSession {
             let latest = shared.withLock { $0 }
             let unixNow = WallClock.now()
             let notice = self.notice
+            if latest.state.linesRevision != stampedRevision { sink.stampRowChange(at: latest.rowsChangedAt) }
             if cpu.measure(.frame, { renderer.render(latest.state, obs: latest.obs, notice: notice, now: unixNow, into: sink) }) {
                 cpu.madeFrame()
                 let published = flowAlarm.now
                 pacer.made(at: published)
                 for part in parts { part.framePublished() }
                 traceLatency(shown: latest.state.linesRevision, at: published)
+                stampedRevision = latest.state.linesRevision
             }
             // The renderer's own motion (a row entering or fading, the ticker, a fade still to
             // come) is due when it says, so a row fades out on time with no event to wake the loop.

@@ -9,6 +9,14 @@ public protocol FrameSink: FramePool {
     func setStatus(_ status: SinkStatus, detail: String)
     /// A heartbeat any task may call: a slow frame must not look like a hung renderer.
     func makeHeartbeat() -> @Sendable () -> Void
+    /// The latency probe (`COMMENTBAR_LATENCY_TRACE`): the next published frame is the first to
+    /// show a row change applied at `nanoseconds` (CLOCK_MONOTONIC).
+    func stampRowChange(at nanoseconds: UInt64)
+}
+
+extension FrameSink {
+    /// A sink that carries no stamps (the tests' memory pool).
+    public func stampRowChange(at nanoseconds: UInt64) {}
 }
 
 /// The states a sink shows (docs/pool-abi.md: status_code).

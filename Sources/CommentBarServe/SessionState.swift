@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarFrames
 
 /// What the session's tasks share (the stdin router, the feeds, the frame loop), under one lock
 /// (`ServeSession.shared`), held only to read or change these values, never while drawing.
@@ -20,6 +21,9 @@ struct SessionState {
     var frameLoopBusySince: ContinuousClock.Instant?
     /// Row changes not yet on screen, when `COMMENTBAR_LATENCY_TRACE` is set (nil: off).
     var latency: RowLatencyTrace?
+    /// When the rows last changed (CLOCK_MONOTONIC ns): the frame that first shows the change
+    /// carries it to the pool, the latency probe's first leg (docs/pool-abi.md).
+    var rowsChangedAt: UInt64 = 0
 
     /// An event the flow released, as the bar applied it: what the parts hear of it.
     typealias Heard = (event: FeedEvent, shown: ChatLine?, origin: BarState.Origin)
@@ -31,7 +35,10 @@ struct SessionState {
             let (event, shown) = RowMapping.apply(release.event, from: release.origin, to: &state)
             return (event, shown, release.origin)
         }
-        if state.linesRevision != revision { latency?.changed(to: state.linesRevision, at: now) }
+        if state.linesRevision != revision {
+            rowsChangedAt = MonotonicTime.nanoseconds()
+            latency?.changed(to: state.linesRevision, at: now)
+        }
         return heard
     }
 }

@@ -37,6 +37,26 @@ final class SharedMemoryFramePoolTests: XCTestCase {
         }
     }
 
+    /// The latency probe: each published slot says when it was published, and the first frame
+    /// after a row change says when that change was applied; the frame after it says none.
+    func testPublishedFramesCarryTheLatencyProbesStamps() throws {
+        let shim = try ShimSidePool(width: 8, height: 4)
+        let pool = try SharedMemoryFramePool(fd: shim.fd)
+        let before = MonotonicTime.nanoseconds()
+        pool.stampRowChange(at: before - 500)
+        pool.stampRowChange(at: before - 900)
+        let first = pool.backSlot
+        pool.publish()
+        let after = MonotonicTime.nanoseconds()
+        let stamps = shim.stamps(slot: first)
+        XCTAssertTrue((before...after).contains(stamps.published), "published at \(stamps.published), between \(before) and \(after)")
+        XCTAssertEqual(stamps.changed, before - 500, "the newest change applied is the one told")
+        let second = pool.backSlot
+        pool.publish()
+        XCTAssertEqual(shim.stamps(slot: second).changed, 0, "a frame after it shows no new change")
+        XCTAssertGreaterThanOrEqual(shim.stamps(slot: second).published, stamps.published)
+    }
+
     func testAReaderThatFallsBehindGetsTheNewestFrame() throws {
         let shim = try ShimSidePool(width: 4, height: 4)
         let pool = try SharedMemoryFramePool(fd: shim.fd)

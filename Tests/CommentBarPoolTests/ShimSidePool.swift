@@ -83,6 +83,10 @@ final class ShimSidePool {
     var sequence: UInt64 { cb_pool_load_u64(u64(\.sequence)) }
     var heartbeat: UInt64 { cb_pool_load_u64(u64(\.heartbeat_ns)) }
     var producerPID: UInt32 { cb_pool_load_u32(u32(\.producer_pid)) }
+    /// The latency probe's stamps of `slot` (docs/pool-abi.md).
+    func stamps(slot: Int) -> (published: UInt64, changed: UInt64) {
+        (cb_pool_load_u64(u64(\.slot_published_ns) + slot), cb_pool_load_u64(u64(\.slot_changed_ns) + slot))
+    }
 
     /// The renderer's status as the shim reads it: a copy between two equal, even generations.
     func status() -> (code: UInt32, text: [UInt8])? {

@@ -58,6 +58,7 @@ class Feeder:
         self.limit = limit
         self.lines = Lines(seed)
         self.sent = 0
+        self.last_emit = 0.0  # time.monotonic() of the last line sent
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -73,6 +74,7 @@ class Feeder:
             due = int((now - start) * self.rate) + 1
             while self.sent < due:
                 self.emit(self.lines.next())
+                self.last_emit = time.monotonic()
                 self.sent += 1
             k += 1
             self.stop_event.wait(max(0.0, start + k * tick - time.monotonic()))

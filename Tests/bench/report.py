@@ -7,6 +7,7 @@ import os
 import statistics
 import sys
 
+import latency_legs
 from compare_section import comparison_section, cpu_split_text, issue31_targets, memory_and_control_section
 
 PLOT_NAME = "bench-cpu-latency.png"
@@ -474,6 +475,20 @@ def write_page(res, out_md, images_dir):
           "scrolled off. The Text source draws every line in one colour, so it can only be probed alone.", "")
     if lt and lt.get("p50_ms") is not None:
         p.add("The Text source reads its file once a second, so it is expected to be far slower.", "")
+    legs = [(label, lat.get(key)) for key, label in (("legs", "one comment at a time"), ("legs_loaded", "among 10 comments/s"))
+            if lat.get(key) and lat[key].get("seen")]
+    if legs:
+        p.add("### The same way in legs (the pool's latency probe, issue 49)", "")
+        p.table(["Comment Bar", "sent → on the bar's rows, ms", "→ frame published, ms", "→ taken by OBS, ms",
+                 "sent → taken by OBS, ms", "probes seen"],
+                [[label] + latency_legs.describe(r) + [f"{r['seen']} of {r['probes']}"] for label, r in legs])
+        p.add("Each cell is p50 / p99. `Tests/bench/latency_legs.py` reads the frame pool's probe fields "
+              "(docs/pool-abi.md), every stamp `CLOCK_MONOTONIC`: when the renderer applied the comment to the bar's "
+              "rows, when the frame first showing it was published, and when the shim's `video_tick` took that frame "
+              "for OBS's next video frame, which OBS then draws and outputs in the same frame. No screenshots: the "
+              "figures are exact to the microsecond, but they end when OBS takes the frame, not when an encoder "
+              "or a screenshot has it. Among 10 comments/s, each probe is sent at least 30 ms after the last other "
+              "comment, so the first frame carrying a change applied after it is the probe's.", "")
 
     # ---- memory and load
     p.add("## Renderer memory and CPU at 10 and at 1,000 comments a second", "")

@@ -28,6 +28,7 @@ import time
 import traceback
 
 import chat
+import latency_legs
 import procstat
 import shots
 from support import websocket as wsloop
@@ -487,6 +488,10 @@ def phase_text_latency(obs, work, args, results):
     results["latency"]["text"] = r
 
 
+# Probes of the legs: each costs a few hundred milliseconds, no screenshots.
+LEG_PROBES = 100
+
+
 def phase_bar_latency(obs, work, args, results):
     server = wsloop.Server()
     lines = chat.Lines(seed=13)
@@ -505,6 +510,11 @@ def phase_bar_latency(obs, work, args, results):
         r = shots.latency(obs, SCENE, write, args.probes, timeout=3.0, jitter=0.3, log=log,
                           label="Comment Bar")
         results["latency"]["bar"] = r
+        # The same way in legs, fine to a microsecond: the pool's latency probe (issue 49).
+        # (New ids: a probe's id again would be an edit of the earlier row.)
+        probe = latency_legs.find_pool(obs.pid)
+        results["latency"]["legs"] = latency_legs.measure(probe, lambda i: write(1000 + i), args.leg_probes,
+                                                          "Comment Bar, legs", log)
 
         # the same, while the chat flows at 10 comments/s: probes are told apart by their magenta name
         def write_marked(i):
@@ -523,6 +533,16 @@ def phase_bar_latency(obs, work, args, results):
                 label=f"Comment Bar among {args.rate} comments/s")
         finally:
             feeder.stop()
+        feeder = chat.Feeder(lambda line: server.broadcast(chat.comment_event(line)), args.rate,
+                             limit=args.leg_probes + 10, seed=19)
+        try:
+            time.sleep(1.0)
+            results["latency"]["legs_loaded"] = latency_legs.measure(
+                probe, lambda i: write_marked(1000 + i), args.leg_probes, f"Comment Bar among {args.rate} comments/s, legs", log,
+                quiet_since=lambda: feeder.last_emit)
+        finally:
+            feeder.stop()
+            probe.close()
     finally:
         obs.remove_input("Comment Bar")
         server.close()
@@ -620,6 +640,7 @@ def main():
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rate", type=int, default=10, help="comments a second")
     ap.add_argument("--probes", type=int, default=30, help="latency probes per source")
+    ap.add_argument("--leg-probes", type=int, default=LEG_PROBES, help="the pool probe's latency probes, alone and among 10/s")
     ap.add_argument("--only", default="", help="comma list of phases to run (empty,text,bar,two-streams,mic,image,chromium,latency-text,"
                                               "latency-bar,frames); default all")
     ap.add_argument("--no-bar", action="store_true", help="skip every Comment Bar phase")

@@ -76,6 +76,7 @@ int main(void)
 	test_settings_choices();
 	test_speech_ring();
 	test_pool_abi();
+	test_frame_pool();
 	logged_clear();
 	free(lines);
 	return check_summary();

@@ -17,6 +17,8 @@ void test_settings_choices(void);
 void test_speech_ring(void);
 /* The pool ABI's writer and check, and the overlay helper's reader (test-pool-abi.c). */
 void test_pool_abi(void);
+/* The shim's pool reader's latency probe stamps (test-frame-pool.c). */
+void test_frame_pool(void);
 
 /* blog, as the unit tests define it: every line kept for the checks. */
 size_t logged_count(void);
