@@ -10,9 +10,10 @@
 #   make bench-looks  the looks (issue 38): enter/fade/ticker frames, the ticker's and the default theme's renderer
 #                     CPU, OBS's added CPU for box-outline at 480x900 beside a still image
 #   make bench-profile  where the renderer's time goes at 10 comments/s (perf record), by part of a comment's path
+#   make bench-audience  a poll's votes: 10,000 in a second from 5,000 viewers on three streams, a vote's CPU cost
 #   make link-order   regenerates linker/commentbar.order (the renderer's hot functions) with callgrind
 # Raw results and logs: .build-bench-run/ (results.json, obs-last.log, run-*/).
-.PHONY: bench bench-profile bench-overlay bench-deps bench-page bench-stage bench-rss bench-soak bench-flow bench-looks link-order
+.PHONY: bench bench-profile bench-audience bench-overlay bench-deps bench-page bench-stage bench-rss bench-soak bench-flow bench-looks link-order
 
 # Beyond the Makefile's APT_PACKAGES: the Chromium peer, the plot and screenshot decoding, WebSocket
 # (obs-websocket control, the bar's feed, Chromium's DevTools); perf for the renderer's profile.
@@ -61,11 +62,16 @@ bench: deps bench-deps speech-deps bench-stage overlay
 		--json $(BENCH_RUN)/looks.json --before $(BENCH_RUN)/previous/looks.json --page docs/benchmarks.md || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/doors_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/profile_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
+	$(BENCH_PYTHON) Tests/bench/audience_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
 	exit $$rc
 
 # Where the renderer's time goes at 10 comments/s (issue 49): perf's profile, by part of a comment's path.
 bench-profile: bench-deps $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
 	$(BENCH_PYTHON) Tests/bench/profile_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md
+
+# A poll's votes (issue 48): a vote's CPU cost, exact counts and the frames' pace under 10,000 votes a second.
+bench-audience: bench-deps $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
+	$(BENCH_PYTHON) Tests/bench/audience_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md
 
 # Only the overlay's rows (issue 24): renderer CPU and memory with the overlay on vs off, latency.
 bench-overlay: bench-deps overlay-deps overlay $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
