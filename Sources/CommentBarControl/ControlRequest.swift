@@ -10,8 +10,12 @@ struct ControlRequest: Sendable {
     var query: [String: String]
     var headers: HTTPHeaders
     var body: ByteBuffer
+    /// The connection's close (nil outside a connection): a request held for news lets go of its
+    /// place when its client goes.
+    var closed: EventLoopFuture<Void>?
 
-    init(head: HTTPRequestHead, body: ByteBuffer) {
+    init(head: HTTPRequestHead, body: ByteBuffer, closed: EventLoopFuture<Void>? = nil) {
+        self.closed = closed
         method = head.method
         headers = head.headers
         self.body = body

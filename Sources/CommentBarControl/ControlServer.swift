@@ -230,17 +230,21 @@ public final class ControlServer: LoopbackServer {
         public var refused: Int, evicted: Int
         /// Event clients dropped for falling behind.
         public var dropped: Int
+        /// `/api/comments?wait=` requests held now.
+        public var held = 0
     }
 
     public func counts() async -> Counts {
-        let (clients, dropped) = (try? await hub.run { ($0.clientCount, $0.dropped) }) ?? (0, 0)
+        let (clients, dropped, held) = (try? await hub.run { ($0.clientCount, $0.dropped, $0.waits.count) }) ?? (0, 0, 0)
         return Counts(open: slots.current, clients: clients, refused: slots.refused, evicted: slots.evicted,
-                      dropped: dropped)
+                      dropped: dropped, held: held)
     }
 
     /// Closes every connection and the listening sockets, and ends the thread.
     public func stop() async {
         token.onChange(nil)
+        // The requests held for news are answered now and no more are held: none keeps the stop waiting.
+        _ = try? await hub.run { $0.waits.stop() }
         await Self.close(listeners, group)
     }
 }
