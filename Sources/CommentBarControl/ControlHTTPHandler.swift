@@ -51,7 +51,7 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             deadline.requestEnded()
             guard !refused, let head else { return }
             self.head = nil
-            let request = ControlRequest(head: head, body: body, closed: context.channel.closeFuture)
+            let request = ControlRequest(head: head, body: body, connection: context.channel)
             let routes = self.routes
             let keepAlive = head.isKeepAlive
             let version = head.version
@@ -89,6 +89,16 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let sent = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
         if closes { sent.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
+    }
+
+    /// A request held for news on this connection lets go of its place (once per connection, not
+    /// a callback per request on the connection's close).
+    func channelInactive(context: ChannelHandlerContext) {
+        if answering > 0 {
+            let connection = ObjectIdentifier(context.channel)
+            routes.hub.execute { $0.waits.closed(connection) }
+        }
+        context.fireChannelInactive()
     }
 
     /// A connection idle for `ControlServer.idleTimeout` is closed.

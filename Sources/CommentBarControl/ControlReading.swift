@@ -62,9 +62,13 @@ extension ControlRoutes {
             return .error(.badRequest, "since, limit and wait are whole numbers (limit at most \(Self.maxLimit), "
                             + "wait at most \(Self.maxWait))")
         }
-        if wait > 0, let closed = call.request.closed,
-           let held = try? await hub.run({ $0.holdForNews(since: since, seconds: wait, closed: closed) }) {
-            try? await held.get()
+        if wait > 0, let connection = call.request.connection,
+           let held = try? await hub.run({ $0.holdForNews(since: since, seconds: wait, connection: connection) }) {
+            do {
+                try await held.get()
+            } catch {
+                return .error(.unauthorized, "the control token changed while this request waited: ask with the new one")
+            }
         }
         guard let body = try? await hub.run({ hub -> CommentsBody in
             let removals = hub.removals(since: since)

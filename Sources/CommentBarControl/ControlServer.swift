@@ -132,10 +132,14 @@ public final class ControlServer: LoopbackServer {
                                                                  linkFileFolder: options.linkFileFolder),
                                    backend: backend, hub: hub, log: log)
         setup.routes.withLock { $0 = routes }
-        // A new token ends every page's session and closes every event client (`stop` undoes this).
+        // A new token ends every page's session, closes every event client and refuses the requests
+        // held for news (`stop` undoes this).
         token.onChange { @Sendable in
             sessions.revokeAll()
-            hub.execute { $0.closeAll(code: tokenChangedCode, reason: "the control token changed: open the page again") }
+            hub.execute { hub in
+                hub.closeAll(code: tokenChangedCode, reason: "the control token changed: open the page again")
+                hub.waits.revoke()
+            }
         }
         // The open pages hear of a new token within a second (requests notice it at once).
         loop.scheduleRepeatedTask(initialDelay: options.tokenCheck, delay: options.tokenCheck) { _ in

@@ -175,13 +175,13 @@ final class EventHub: PushSocketOwner {
     }
 
     /// A future that succeeds at the next news after event `since`, or after `seconds`, or once
-    /// `closed` completes; nil when the request should be answered now: there is news already,
+    /// `connection` closes; nil when the request should be answered now: there is news already,
     /// `since` is beyond the newest event (the client followed this server before it started again),
-    /// or `NewsWaits.limit` are held.
-    func holdForNews(since: Int, seconds: Int, closed: EventLoopFuture<Void>?) -> EventLoopFuture<Void>? {
+    /// or no more may be held (`NewsWaits.hold`).
+    func holdForNews(since: Int, seconds: Int, connection: any Channel) -> EventLoopFuture<Void>? {
         eventLoop.assertInEventLoop()
         guard newsSeq <= since, since <= seq else { return nil }
-        return waits.hold(since: since, until: .now() + .seconds(Int64(seconds)), closed: closed)
+        return waits.hold(since: since, until: .now() + .seconds(Int64(seconds)), connection: connection)
     }
 
     /// The row of the comment the event API gave as `id`, if it is among the newest.

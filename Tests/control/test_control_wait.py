@@ -5,7 +5,8 @@ reading a JSON relay on loopback: with nothing after SEQ the request is held, an
 second of a comment's arrival, or of a pin (its `state_seq` then above SEQ); with nothing coming it
 is answered empty after S seconds; with news already, or a SEQ beyond the server's newest event, at
 once; over the cap of held requests (8) at once, and a held request whose client went gives its
-place back; the renderer's stop does not wait for held requests. Speech, polls and the like are no
+place back; a new token (`control-url --rotate`) refuses the held requests at once (401: their
+credential no longer holds); the renderer's stop does not wait for held requests. Speech, polls and the like are no
 news for it.
 
     PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_wait.py"""
@@ -13,6 +14,7 @@ import http.client
 import json
 import os
 import socket
+import subprocess
 import tempfile
 import threading
 import time
@@ -67,8 +69,8 @@ class ControlWaitTest(unittest.TestCase):
         cls.port = free_port()
         settings = {**QUIET, "service": "websocket", "feeds": [{"value": f"ws://127.0.0.1:{cls.relay.port}/chat"}],
                     "control": True, "control_port": cls.port, "remember": False}
-        cls.bar = ServedBar(BIN, settings, width=640, height=240,
-                            env={"XDG_CONFIG_HOME": cls.config, "XDG_DATA_HOME": os.path.join(cls.config, "data")})
+        cls.env = {"XDG_CONFIG_HOME": cls.config, "XDG_DATA_HOME": os.path.join(cls.config, "data")}
+        cls.bar = ServedBar(BIN, settings, width=640, height=240, env=cls.env)
         cls.bar.wait_log(f"control page: on port {cls.port} ")
         wait_for(lambda: cls.relay.clients, "the bar to connect to the relay", timeout=30)
         with open(os.path.join(cls.config, "comment-bar", "control-token")) as file:
@@ -79,6 +81,9 @@ class ControlWaitTest(unittest.TestCase):
     def tearDownClass(cls):
         if cls.bar.proc.poll() is None:
             cls.bar.stop()
+        elif cls.bar.proc.returncode != 0:
+            print(f"the renderer ended with {cls.bar.proc.returncode} during the tests; its log:", *cls.bar.log[-40:],
+                  sep="\n")
         cls.relay.close()
 
     def call(self, method, path, body=None):
@@ -192,6 +197,22 @@ class ControlWaitTest(unittest.TestCase):
             self.assertTrue(h.answered.wait(5))
             self.assertEqual([c["text"] for c in h.body["comments"]], ["for all of them"])
             h.close()
+
+    def test_6z_a_new_token_refuses_the_held_requests(self):
+        since = self.newest()
+        held = [self.hold(f"/api/comments?since={since}&wait=20") for _ in range(2)]
+        self.assertFalse(any(h.answered.wait(1.0) for h in held))
+        rotated = subprocess.run([BIN, "control-url", "--rotate", "--port", str(self.port)],
+                                 env={**os.environ, **self.env}, capture_output=True, text=True, timeout=30)
+        self.assertEqual(rotated.returncode, 0, rotated.stderr)
+        for h in held:
+            self.assertTrue(h.answered.wait(3), "a held request ends when the token changes")
+            h.close()
+            self.assertEqual(h.status, 401, h.body)
+        self.relay.comment("t1", "Waiter", "after the new token")
+        with open(os.path.join(self.config, "comment-bar", "control-token")) as file:
+            type(self).token = file.read().strip()
+        self.assertEqual(self.call("GET", f"/api/comments?since={since}")[0], 200, "the new token is taken")
 
     def test_7_stop_does_not_wait_for_held_requests(self):
         since = self.newest()
