@@ -22,6 +22,9 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var body = ByteBuffer()
     /// The request was refused before its end: the rest of it is ignored.
     private var refused = false
+    /// Requests being answered: a connection whose request is held for news (`/api/comments?wait=`)
+    /// is not idle.
+    private var answering = 0
 
     init(routes: ControlRoutes, deadline: RequestDeadline, slots: ConnectionSlots) {
         self.routes = routes
@@ -48,15 +51,18 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             deadline.requestEnded()
             guard !refused, let head else { return }
             self.head = nil
-            let request = ControlRequest(head: head, body: body)
+            let request = ControlRequest(head: head, body: body, connection: context.channel)
             let routes = self.routes
             let keepAlive = head.isKeepAlive
             let version = head.version
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             let slots = self.slots
             let channel = context.channel
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            answering += 1
             context.eventLoop.makeFutureWithTask { await routes.respond(to: request) { slots.proven(channel) } }
                 .assumeIsolated().whenSuccess { response in
+                    handler.value.answering -= 1
                     if response.authenticated { slots.proven(bound.value.channel) }
                     Self.write(response, version: version, keepAlive: keepAlive, context: bound.value)
                 }
@@ -85,13 +91,23 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         if closes { sent.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
     }
 
+    /// A request held for news on this connection lets go of its place (once per connection, not
+    /// a callback per request on the connection's close).
+    func channelInactive(context: ChannelHandlerContext) {
+        if answering > 0 {
+            let connection = ObjectIdentifier(context.channel)
+            routes.hub.execute { $0.waits.closed(connection) }
+        }
+        context.fireChannelInactive()
+    }
+
     /// A connection idle for `ControlServer.idleTimeout` is closed.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is IdleStateHandler.IdleStateEvent else {
             context.fireUserInboundEventTriggered(event)
             return
         }
-        context.close(promise: nil)
+        if answering == 0 { context.close(promise: nil) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -6,6 +6,12 @@ import NIOHTTP1
 extension ControlRoutes {
     struct CommentsBody: Codable {
         var version = ControlEvent.version
+        /// The newest event's number when answered: the next `since` (events that are no news
+        /// to this reader, such as speech, are passed over with it).
+        var seq: Int
+        /// The newest event that changed what `/api/state` gives: above the `seq` a client read
+        /// `/api/state` at, it reads it again.
+        var stateSeq: Int
         var comments: [ControlEvent]
         /// The `delete`, `ban` and `clear` events after `since` (as `/api/events` sends them), so
         /// a polling client drops those rows too; `removedComplete` false: some were no longer
@@ -14,7 +20,8 @@ extension ControlRoutes {
         var removedComplete: Bool
 
         enum CodingKeys: String, CodingKey {
-            case version, comments, removed
+            case version, seq, comments, removed
+            case stateSeq = "state_seq"
             case removedComplete = "removed_complete"
         }
     }
@@ -45,16 +52,28 @@ extension ControlRoutes {
         }
     }
 
+    /// `wait=S`: with nothing new after `since`, the answer waits up to S seconds for news
+    /// (`EventHub.holdForNews`), so a follower asks once per S when nothing happens.
     func comments(_ call: ControlCall) async -> ControlResponse {
         let query = call.request.query
         guard let limit = number(query["limit"], default: 100, in: 0...Self.maxLimit),
-              let since = number(query["since"], default: 0, in: 0...Int.max) else {
-            return .error(.badRequest, "since and limit are whole numbers (limit at most \(Self.maxLimit))")
+              let since = number(query["since"], default: 0, in: 0...Int.max),
+              let wait = number(query["wait"], default: 0, in: 0...Self.maxWait) else {
+            return .error(.badRequest, "since, limit and wait are whole numbers (limit at most \(Self.maxLimit), "
+                            + "wait at most \(Self.maxWait))")
+        }
+        if wait > 0, let connection = call.request.connection,
+           let held = try? await hub.run({ $0.holdForNews(since: since, seconds: wait, connection: connection) }) {
+            do {
+                try await held.get()
+            } catch {
+                return .error(.unauthorized, "the control token changed while this request waited: ask with the new one")
+            }
         }
         guard let body = try? await hub.run({ hub -> CommentsBody in
             let removals = hub.removals(since: since)
-            return CommentsBody(comments: hub.comments(since: since, limit: limit), removed: removals.events,
-                                removedComplete: removals.complete)
+            return CommentsBody(seq: hub.seq, stateSeq: hub.stateSeq, comments: hub.comments(since: since, limit: limit),
+                                removed: removals.events, removedComplete: removals.complete)
         }) else { return unavailable }
         return .json(body)
     }

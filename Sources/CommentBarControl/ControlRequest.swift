@@ -10,8 +10,12 @@ struct ControlRequest: Sendable {
     var query: [String: String]
     var headers: HTTPHeaders
     var body: ByteBuffer
+    /// The connection it came on (nil outside one): a request held for news lets go of its place
+    /// when that connection closes.
+    var connection: (any Channel)?
 
-    init(head: HTTPRequestHead, body: ByteBuffer) {
+    init(head: HTTPRequestHead, body: ByteBuffer, connection: (any Channel)? = nil) {
+        self.connection = connection
         method = head.method
         headers = head.headers
         self.body = body

@@ -15,6 +15,9 @@ struct ControlRoutes: Sendable {
 
     static let maxLimit = EventHub.recentLimit
     static let maxSearchText = 200
+    /// `/api/comments?wait=` holds a request at most this many seconds (the connection's idle
+    /// timeout does not close a connection while its request is answered).
+    static let maxWait = 30
 
     /// `proven` runs as soon as the request's credential passed, before its handler (which may
     /// wait on the memory): its connection keeps its slot while the answer is prepared.

@@ -132,10 +132,14 @@ public final class ControlServer: LoopbackServer {
                                                                  linkFileFolder: options.linkFileFolder),
                                    backend: backend, hub: hub, log: log)
         setup.routes.withLock { $0 = routes }
-        // A new token ends every page's session and closes every event client (`stop` undoes this).
+        // A new token ends every page's session, closes every event client and refuses the requests
+        // held for news (`stop` undoes this).
         token.onChange { @Sendable in
             sessions.revokeAll()
-            hub.execute { $0.closeAll(code: tokenChangedCode, reason: "the control token changed: open the page again") }
+            hub.execute { hub in
+                hub.closeAll(code: tokenChangedCode, reason: "the control token changed: open the page again")
+                hub.waits.revoke()
+            }
         }
         // The open pages hear of a new token within a second (requests notice it at once).
         loop.scheduleRepeatedTask(initialDelay: options.tokenCheck, delay: options.tokenCheck) { _ in
@@ -230,17 +234,21 @@ public final class ControlServer: LoopbackServer {
         public var refused: Int, evicted: Int
         /// Event clients dropped for falling behind.
         public var dropped: Int
+        /// `/api/comments?wait=` requests held now.
+        public var held = 0
     }
 
     public func counts() async -> Counts {
-        let (clients, dropped) = (try? await hub.run { ($0.clientCount, $0.dropped) }) ?? (0, 0)
+        let (clients, dropped, held) = (try? await hub.run { ($0.clientCount, $0.dropped, $0.waits.count) }) ?? (0, 0, 0)
         return Counts(open: slots.current, clients: clients, refused: slots.refused, evicted: slots.evicted,
-                      dropped: dropped)
+                      dropped: dropped, held: held)
     }
 
     /// Closes every connection and the listening sockets, and ends the thread.
     public func stop() async {
         token.onChange(nil)
+        // The requests held for news are answered now and no more are held: none keeps the stop waiting.
+        _ = try? await hub.run { $0.waits.stop() }
         await Self.close(listeners, group)
     }
 }

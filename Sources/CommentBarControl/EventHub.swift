@@ -9,7 +9,8 @@ import NIOWebSocket
 /// events' sequence, the newest comments (for `/api/comments`, the page's first view, pinning
 /// and, without a chat log, search), the pin now shown, and the WebSocket clients, each sent
 /// every event as one text message. It also keeps the newest moderation events (deletions,
-/// bans, clears), so a client that polls `/api/comments?since=` learns what went too.
+/// bans, clears), so a client that polls `/api/comments?since=` learns what went too, and holds
+/// the `/api/comments?wait=` requests until there is news for them (`NewsWaits`).
 final class EventHub: PushSocketOwner {
     let eventLoop: any EventLoop
     private let log: Logger?
@@ -28,6 +29,12 @@ final class EventHub: PushSocketOwner {
     static let removedLimit = 1000
 
     private(set) var seq = 0
+    /// The newest event that changed what `/api/state` gives (the pin, a stream's state or viewers).
+    private(set) var stateSeq = 0
+    /// The newest event a `/api/comments` reader hears of: a comment kept, a removal, or `stateSeq`'s.
+    private(set) var newsSeq = 0
+    /// The `/api/comments?wait=` requests held now.
+    let waits: NewsWaits
     private var recent = CircularBuffer<Recent>(initialCapacity: 64)
     /// Deletions, bans and clears, oldest first (the newest `removedLimit`).
     private var removed = CircularBuffer<ControlEvent>(initialCapacity: 16)
@@ -53,6 +60,7 @@ final class EventHub: PushSocketOwner {
     init(eventLoop: any EventLoop, log: Logger? = nil) {
         self.eventLoop = eventLoop
         self.log = log
+        waits = NewsWaits(eventLoop: eventLoop)
     }
 
     var clientCount: Int { clients.count }
@@ -65,6 +73,7 @@ final class EventHub: PushSocketOwner {
         seq += 1
         let event = ControlEvent(seq: seq, body: body)
         remember(event, line: line)
+        noteNews(event, kept: line != nil)
         guard !clients.isEmpty, let json = event.json() else { return }
         let message = ByteBuffer(bytes: json)
         for client in clients.values { client.send(message) }
@@ -103,6 +112,25 @@ final class EventHub: PushSocketOwner {
                 streams[index].channel = named.channel
             }
         }
+    }
+
+    /// An event a `/api/comments` or `/api/state` reader would see (a comment kept, a removal, a
+    /// new pin or stream state) is news: the requests held for it are answered. Others (speech,
+    /// polls, the queue) wake nobody.
+    private func noteNews(_ event: ControlEvent, kept: Bool) {
+        switch event.body {
+        case .comment, .gift:
+            guard kept else { return }
+        case .delete, .ban, .clear:
+            break
+        case .pin, .viewers, .status, .channel:
+            stateSeq = event.seq
+        case .speech, .pollStarted, .pollVote, .pollClosed, .queueJoin, .queueLeave, .queueNext, .giveawayEntry,
+             .giveawayWinner:
+            return
+        }
+        newsSeq = event.seq
+        waits.news(upTo: event.seq)
     }
 
     private func keepIfRemoval(_ event: ControlEvent) {
@@ -144,6 +172,16 @@ final class EventHub: PushSocketOwner {
     func removals(since: Int) -> (events: [ControlEvent], complete: Bool) {
         eventLoop.assertInEventLoop()
         return (removed.filter { $0.seq > since }, since >= removedForgotten)
+    }
+
+    /// A future that succeeds at the next news after event `since`, or after `seconds`, or once
+    /// `connection` closes; nil when the request should be answered now: there is news already,
+    /// `since` is beyond the newest event (the client followed this server before it started again),
+    /// or no more may be held (`NewsWaits.hold`).
+    func holdForNews(since: Int, seconds: Int, connection: any Channel) -> EventLoopFuture<Void>? {
+        eventLoop.assertInEventLoop()
+        guard newsSeq <= since, since <= seq else { return nil }
+        return waits.hold(since: since, until: .now() + .seconds(Int64(seconds)), connection: connection)
     }
 
     /// The row of the comment the event API gave as `id`, if it is among the newest.

@@ -2,18 +2,22 @@
 """What the Comment Bar dock (issue 40) costs OBS: real OBS 29 (Qt 5 dock) under Xvfb with a Comment
 Bar (control page on) reading a loopback relay at 10 comments/s, measured three times, each in an
 OBS of its own: without the dock module, with the dock shown and following the chat, and with the
-dock closed (its close button, as a user would; the dock then sends nothing). OBS's own CPU (every
+dock closed (its close button, as a user would; the dock then sends nothing); and twice with no
+comment coming (issue 49: an idle dock waits for news, one request per 25 s): without the dock
+module and with the dock shown. OBS's own CPU (every
 thread of the obs process; the renderer is a process of its own and not counted) and its UI
 thread's, from /proc utime+stime over the window. OBS's figures on a busy machine move by a few
 tenths of a per cent from run to run, more than the dock costs: the panel alone is measured too
 (Tests/dock/dock_panel_bench.cpp, the Qt 6 build offscreen, following the fake control server of
-Tests/dock/fake_control.py at the same rate, and with no comment coming). Targets (issue 40): at
+Tests/dock/fake_control.py at the same rate, and with no comment coming), and with
+--panel-bench-before the same bench built from an earlier commit (the dock that polled every
+500 ms) right after each, on the same machine at the same load. Targets (issue 40): at
 most 0.5 % of a core at 10 comments/s, nothing measurable while hidden. Prints figures; asserts
 nothing.
 
     PYTHONPATH=Tests python3 Tests/bench/dock_cpu.py --plugin SO --data DIR --renderer BIN \\
-        --dock-loader SO --dock-libraries DIR --dock-data DIR --panel-bench BIN [--window S] [--json OUT] \\
-        [--page docs/benchmarks.md]"""
+        --dock-loader SO --dock-libraries DIR --dock-data DIR --panel-bench BIN [--panel-bench-before BIN] \\
+        [--window S] [--json OUT] [--page docs/benchmarks.md]"""
 import argparse
 import json
 import os
@@ -38,8 +42,14 @@ from support.processes import Cleanup, free_port, wait_for  # noqa: E402
 BEGIN, END = "<!-- dock-bench: written by Tests/bench/dock_cpu.py -->", "<!-- /dock-bench -->"
 RATE = 10
 WARM_UP = 8
-CASES = [("no dock module", False, None), ("dock shown, following the chat", True, "shown"),
-         ("dock closed", True, "closed")]
+# (case, with the dock module, the dock's state, comments coming)
+CASES = [("no dock module", False, None, True), ("dock shown, following the chat", True, "shown", True),
+         ("dock closed", True, "closed", True), ("no dock module, idle (no comments)", False, None, False),
+         ("dock shown, idle (no comments)", True, "shown", False)]
+# The figures docs/benchmarks.md had before issue 49 (the dock polled every 500 ms), shown beside the new ones.
+BEFORE = {"no dock module": "13.90 % / 1.80 %", "dock shown, following the chat": "14.46 % / 2.30 %",
+          "dock closed": "13.33 % / 1.70 %", "the panel alone, 10 comments/s": "0.60 % / 2.6",
+          "the panel alone, no comment coming": "0.20 % / 2.5"}
 
 
 def threads(pid):
@@ -97,7 +107,7 @@ def close_dock(screen, dock):
                                 "Comment Bar")
 
 
-def measure(args, name, with_dock, state, window):
+def measure(args, name, with_dock, state, chatting, window):
     work = tempfile.mkdtemp(prefix="commentbar-dock-bench.")
     try:
         with Cleanup() as cleanup, dock_test.obs_with_dock(work, args, cleanup, with_dock) as (obs, screen):
@@ -117,19 +127,21 @@ def measure(args, name, with_dock, state, window):
                 if state == "closed" and not close_dock(screen, dock):
                     return {"case": name, "error": "the dock did not close"}
                 note = where
-            chat = Chat(relay)
-            cleanup.add(chat.stop)
+            chat = Chat(relay) if chatting else None
+            if chat:
+                cleanup.add(chat.stop)
             time.sleep(WARM_UP)
-            if state == "shown":
+            if state == "shown" and chat:
                 held, _ = dock.wait_for(lambda found: on_screen.find(found, "bench"), 8)
                 note = f"following: {held}"
             t0, p0, s0 = time.monotonic(), cpu_ticks(obs.pid), threads(obs.pid)
             time.sleep(window)
             t1, p1, s1 = time.monotonic(), cpu_ticks(obs.pid), threads(obs.pid)
-            chat.stop()
+            if chat:
+                chat.stop()
             seconds = t1 - t0
             per_thread = busiest(s0, s1, seconds)
-            return {"case": name, "seconds": round(seconds, 1), "comments": chat.sent, "note": note,
+            return {"case": name, "seconds": round(seconds, 1), "comments": chat.sent if chat else 0, "note": note,
                     "obs_percent": round(100 * (p1 - p0) / CLK_TCK / seconds, 2),
                     "ui_thread_percent": dict(per_thread).get("UI thread", 0.0), "busiest_threads": per_thread}
     finally:
@@ -175,35 +187,56 @@ def measure_panel(binary, rate, window):
             "requests_per_second": round(requests / (WARM_UP + t1 - t0), 1)}
 
 
-def section(results, window):
+def section(results, window, load):
     obs_rows = [r for r in results if "obs_percent" in r or "error" in r]
-    panel_rows = [r for r in results if "percent" in r]
-    base = next((r for r in obs_rows if r["case"] == CASES[0][0] and "error" not in r), None)
+    panel_rows = [r for r in results if "percent" in r and not r.get("before")]
+    # The earlier build's panel, measured in this run (--panel-bench-before), else the page's old figures.
+    measured_before = {r["case"]: f"{r['percent']:.2f} % / {r['requests_per_second']}"
+                       for r in results if r.get("before")}
+    chatting = {name: chat for name, _, _, chat in CASES}
+    # Each case is compared with the OBS without the dock at the same chat (10 comments/s or none).
+    bases = {chat: next((r for r in obs_rows if "error" not in r and r["case"] == name), None)
+             for name, with_dock, _, chat in CASES if not with_dock}
     rows = []
     for r in obs_rows:
+        before = BEFORE.get(r["case"], "–")
         if "error" in r:
-            rows.append(f"| {r['case']} | – | – | – ({r['error']}) |")
+            rows.append(f"| {r['case']} | – | – | – ({r['error']}) | {before} |")
             continue
+        base = bases.get(chatting.get(r["case"], True))
         diff = f"{r['obs_percent'] - base['obs_percent']:+.2f} %, UI thread " \
                f"{r['ui_thread_percent'] - base['ui_thread_percent']:+.2f} %" if base and r is not base else "–"
-        rows.append(f"| {r['case']} | {r['obs_percent']:.2f} % | {r['ui_thread_percent']:.2f} % | {diff} |")
-    panel = [f"| {r['case']} | {r['percent']:.2f} % | {r['requests_per_second']} |" for r in panel_rows]
+        rows.append(f"| {r['case']} | {r['obs_percent']:.2f} % | {r['ui_thread_percent']:.2f} % | {diff} | {before} |")
+    panel = [f"| {r['case']} | {r['percent']:.2f} % | {r['requests_per_second']} | "
+             f"{measured_before.get(r['case'], BEFORE.get(r['case'], '–'))} |" for r in panel_rows]
+    panel_before = "the polling dock (an earlier build), measured right after" if measured_before \
+        else "the polling dock, issue 40's run"
     return "\n".join([
         BEGIN, "## The dock (issue 40)", "",
         f"`Tests/bench/dock_cpu.py` (`make bench-dock`): real OBS 29 (Debian's, Qt 5) under Xvfb, preview off, a "
         f"640x360 Comment Bar with its control page on reading a loopback relay at {RATE} comments/s; each case an OBS "
         f"of its own, measured over {window:.0f} s after {WARM_UP} s. CPU in % of one core from /proc utime+stime: the "
         "obs process (every thread; the renderer is a process of its own) and its UI thread, where the dock runs. "
-        "Targets (issue 40): at most 0.5 % of a core at 10 comments/s, nothing measurable while hidden.", "",
-        "| case | OBS | its UI thread | difference from no dock |", "|---|---:|---:|---|", *rows, "",
+        "Targets (issue 40): at most 0.5 % of a core at 10 comments/s, nothing measurable while hidden; (issue 49) "
+        "nothing measurable while idle. The idle cases are compared with the OBS without the dock and no comment "
+        "coming. \"Before\": the figures of the dock that polled every 500 ms (issue 40's run, another day's machine "
+        f"load), OBS and its UI thread. The machine's 1-minute load average: {load[0]:.1f} at the start, "
+        f"{load[1]:.1f} at the end ({os.cpu_count()} cores).", "",
+        "| case | OBS | its UI thread | difference from no dock | before (polling) |", "|---|---:|---:|---|---|",
+        *rows, "",
         "OBS's own threads (llvmpipe's rendering above all) move by tenths of a per cent from one OBS to the next on a "
         "busy machine, more than the dock costs; the dock alone, without OBS around it (`Tests/dock/dock_panel_bench.cpp`: "
         "the panel of the Qt 6 build offscreen, 330x700, following `Tests/dock/fake_control.py`):", "",
-        "| case | the panel's process | requests/s |", "|---|---:|---:|", *panel, "",
-        "Shown, the dock asks `/api/comments?since=` every 500 ms and `/api/state` every 2 s "
-        "(QNetworkAccessManager's own thread does the HTTP); each batch of new rows lays the list out and paints the "
-        "visible rows (each row's text is shaped once). Closed, or behind another dock's tab, it sends nothing and runs "
-        "no timer.", END])
+        f"| case | the panel's process | requests/s | before: {panel_before}: process / requests/s |",
+        "|---|---:|---:|---|",
+        *panel, "",
+        "Shown, the dock asks `/api/comments?since=SEQ&wait=25`, which the renderer holds until there is news (a "
+        "comment, a removal, a new pin or stream state) or 25 s pass, and pauses 500 ms after each answer: at 10 "
+        "comments/s that is about two requests a second, with no comment coming one per 25 s; `/api/state` only when "
+        "the answer's `state_seq` says it changed (QNetworkAccessManager's own thread does the HTTP; requests/s counts "
+        "the API requests, not the hello before each). Each batch of new rows lays the list out and paints the visible "
+        "rows (each row's text is shaped once). Closed, or behind another dock's tab, it sends nothing, holds no "
+        "request and runs no timer.", END])
 
 
 def main():
@@ -213,23 +246,30 @@ def main():
     parser.add_argument("--dock-libraries", required=True)
     parser.add_argument("--dock-data", required=True)
     parser.add_argument("--panel-bench", required=True, help="Tests/dock/dock_panel_bench.cpp, built")
+    parser.add_argument("--panel-bench-before", help="the same, built from an earlier commit, measured beside it")
     parser.add_argument("--window", type=float, default=30)
     parser.add_argument("--json")
     parser.add_argument("--page")
     args = parser.parse_args()
     results = []
-    for name, with_dock, state in CASES:
-        result = measure(args, name, with_dock, state, args.window)
+    load = [os.getloadavg()[0]]
+    for name, with_dock, state, chatting in CASES:
+        result = measure(args, name, with_dock, state, chatting, args.window)
         print(json.dumps(result), flush=True)
         results.append(result)
     for rate in (RATE, 0):
         result = measure_panel(args.panel_bench, rate, args.window)
         print(json.dumps(result), flush=True)
         results.append(result)
+        if args.panel_bench_before:
+            result = {**measure_panel(args.panel_bench_before, rate, args.window), "before": True}
+            print(json.dumps(result), flush=True)
+            results.append(result)
+    load.append(os.getloadavg()[0])
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
-    text = section(results, args.window)
+    text = section(results, args.window, load)
     print(text)
     if args.page:
         write_section(args.page, BEGIN, END, text)

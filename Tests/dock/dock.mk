@@ -60,8 +60,10 @@ test-dock-token: $(DOCK_CLIENT_PROBE)
 test-dock-obs: dock $(PLUGIN_SO) $(RENDERER)
 	$(TEST_PYTHON) -m dock.obs_dock_test $(DOCK_OBS_ARGS)
 
+# DOCK_PANEL_BENCH_BEFORE=path: dock_panel_bench built from an earlier commit, measured beside this one.
 bench-dock: dock $(DOCK_PANEL_BENCH) $(PLUGIN_SO) $(RENDERER)
-	$(TEST_PYTHON) Tests/bench/dock_cpu.py $(DOCK_OBS_ARGS) --panel-bench $(DOCK_PANEL_BENCH) --page docs/benchmarks.md
+	$(TEST_PYTHON) Tests/bench/dock_cpu.py $(DOCK_OBS_ARGS) --panel-bench $(DOCK_PANEL_BENCH) --page docs/benchmarks.md \
+		$(if $(DOCK_PANEL_BENCH_BEFORE),--panel-bench-before $(DOCK_PANEL_BENCH_BEFORE))
 
 dock-screenshot: dock $(PLUGIN_SO) $(RENDERER)
 	$(TEST_PYTHON) -m dock.obs_dock_test $(DOCK_OBS_ARGS) --screenshot docs/images/dock-in-obs.png

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A fake control server for the dock's widget test, speaking the control API as docs/control-api.md
 documents it (the renderer's real server is tested in Tests/control): GET /api/state,
-/api/comments?since=&limit=, /api/search?q=&limit=; POST /api/pin, /api/unpin, /api/viewer,
+/api/comments?since=&limit=&wait= (held until news: a comment, a removal, a pin or unpin; or the
+wait's seconds), /api/search?q=&limit=; POST /api/pin, /api/unpin, /api/viewer,
 /api/speech/skip, /api/speech/pause, with JSON bodies and `Content-Type: application/json`. The
 token (`Authorization: Bearer`) and the Host are checked as documented: 401 and 403 otherwise.
 
@@ -13,7 +14,9 @@ The test drives it through routes of its own under /fake/ (no token; never part 
     POST /fake/delete    {"id", "forgotten": true}   a deletion the server no longer keeps (as when more than
                                             1000 came since): /api/comments says removed_complete false
     POST /fake/restart   {}                 a server that started again: seq from 1, its comments resent as history
-    POST /fake/stall     {"on": true|false} /api/ requests wait (a renderer that stops answering)
+    POST /fake/stall     {"on": true|false} /api/ requests wait (a renderer that stops answering); the requests
+                                            held for news are answered first, so the dock's next request
+                                            is the one that meets the stall
     GET  /fake/log                          every /api/ request: method, path, authorization, body
     POST /fake/log/clear {}
 """
@@ -33,8 +36,10 @@ class FakeControl:
     def __init__(self, token):
         self.token = token
         self.port = free_port()
-        self.lock = threading.Lock()
+        # held wait= requests sleep on it; every change wakes them (the bench adds under it too)
+        self.lock = threading.Condition()
         self.seq = 0
+        self.state_seq = 0  # the newest pin or unpin: what /api/state gives changed
         self.comments = []  # comment events, oldest first
         # delete, ban and clear events, oldest first: /api/comments?since= gives those after since as
         # "removed", as the renderer's EventHub does (Sources/CommentBarControl/EventHub.swift)
@@ -99,6 +104,8 @@ class FakeControl:
         with self.lock:
             if method == "GET":
                 status, answer = self.read(url.path, query)
+                if status == 200 and url.path == "/api/comments" and self.held(query):
+                    status, answer = self.read(url.path, query)
             elif request.headers.get("Content-Type") != "application/json":
                 status, answer = 415, {"error": "commands need Content-Type: application/json"}
             elif body is None:
@@ -106,6 +113,23 @@ class FakeControl:
             else:
                 status, answer = self.command(url.path, body)
         self.reply(request, status, answer)
+
+    def held(self, query):
+        """Holds a wait= request (the lock held) until news after its since, a stall or its seconds;
+        true once it waited."""
+        since = int(query.get("since", ["0"])[0])
+        wait = int(query.get("wait", ["0"])[0])
+        news = lambda: self.news > since or since > self.seq or not self.released.is_set()  # noqa: E731
+        if not wait or news():
+            return False
+        self.lock.wait_for(news, timeout=wait)
+        return True
+
+    @property
+    def news(self):
+        """The newest event a comments reader hears of (comments, removals, the pin)."""
+        return max([self.state_seq, self.forgotten] + [c["seq"] for c in self.comments[-1:]] +
+                   [e["seq"] for e in self.removed[-1:]])
 
     def read(self, path, query):
         if path == "/api/state":
@@ -119,7 +143,8 @@ class FakeControl:
             limit = int(query.get("limit", ["100"])[0])
             after = [c for c in self.comments if c["seq"] > since]
             removed = [event for event in self.removed if event["seq"] > since]
-            return 200, {"version": 1, "comments": after[-limit:], "removed": removed,
+            return 200, {"version": 1, "seq": self.seq, "state_seq": self.state_seq, "comments": after[-limit:],
+                         "removed": removed,
                          "removed_complete": since >= self.forgotten}
         if path == "/api/search":
             text = query.get("q", [""])[0]
@@ -135,12 +160,16 @@ class FakeControl:
             self.seq += 1
             comment = {k: v for k, v in found.items() if k not in ("version", "type", "seq")}
             self.pin = {"id": found["id"], "pinned": True, "comment": comment}
+            self.state_seq = self.seq
+            self.lock.notify_all()
             return 200, {"ok": True, "id": found["id"], "until": None}
         if path == "/api/unpin":
             if not self.pin or ("id" in body and body["id"] != self.pin["id"]):
                 return 404, {"error": "not pinned"}
             self.seq += 1
             self.pin = None
+            self.state_seq = self.seq
+            self.lock.notify_all()
             return 200, {"ok": True}
         if path == "/api/viewer":
             if not all(isinstance(body.get(k), str) for k in ("platform", "channel", "user")) or \
@@ -180,6 +209,7 @@ class FakeControl:
                  "history": history, "time": 1700000000.0 + self.seq, **comment}
         self.comments.append(event)
         del self.comments[:-KEPT]
+        self.lock.notify_all()
 
     def remove(self, event, takes, forgotten=False):
         """Publishes a delete, ban or clear EVENT; the comments it TAKES are no longer served (as the
@@ -191,6 +221,7 @@ class FakeControl:
             self.removed.append({"version": 1, "seq": self.seq, "platform": "twitch", "channel": "fake", **event})
         del self.removed[:-KEPT]
         self.comments = [c for c in self.comments if not takes(c)]
+        self.lock.notify_all()
         return {"seq": self.seq}
 
     def test_route(self, method, path, body):
@@ -209,12 +240,14 @@ class FakeControl:
                 return self.remove({"type": "clear"}, lambda c: True)
             if path == "/fake/restart":
                 old, self.comments, self.seq, self.pin, self.removed = self.comments, [], 0, None, []
-                self.forgotten = 0
+                self.forgotten = self.state_seq = 0
+                self.lock.notify_all()
                 for comment in old:
                     self.add({k: v for k, v in comment.items() if k not in ("seq", "history")}, history=True)
                 return {"seq": self.seq}
             if path == "/fake/stall":
                 (self.released.clear if body.get("on") else self.released.set)()
+                self.lock.notify_all()
                 return {"ok": True}
             if path == "/fake/log":
                 return self.log

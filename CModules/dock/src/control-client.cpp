@@ -29,11 +29,13 @@ void ControlClient::follow(int port)
 {
 	if (port == port_)
 		return;
+	dropHeld();
 	port_ = port;
 	++generation_;
 	polling_ = false;
-	fresh_ = true;
-	stateSeq_ = commentSeq_ = 0;
+	fresh_ = stateStale_ = true;
+	waits_ = false;
+	stateSeq_ = commentSeq_ = newsSeq_ = 0;
 	failures_ = 0;
 	setState(port ? State::Connecting : State::Idle);
 	schedule(0);
@@ -41,11 +43,29 @@ void ControlClient::follow(int port)
 
 void ControlClient::setActive(bool active)
 {
+	// Shown again: the pin and the streams are read anew, as on start.
+	if (active && !active_)
+		stateStale_ = true;
 	active_ = active;
-	if (active)
+	if (active) {
 		schedule(0);
-	else
+	} else {
 		timer_->stop();
+		dropHeld();
+	}
+}
+
+void ControlClient::dropHeld()
+{
+	if (!held_)
+		return;
+	QNetworkReply *reply = held_;
+	held_ = nullptr;
+	polling_ = false;
+	// Its answer is of no use now: nothing of it runs (abort() finishes it at once).
+	reply->disconnect(this);
+	reply->abort();
+	reply->deleteLater();
 }
 
 void ControlClient::setState(State state)
@@ -92,11 +112,11 @@ void ControlClient::whenProven(std::function<void()> send, Answer answer)
 	});
 }
 
-QNetworkRequest ControlClient::request(const QString &pathAndQuery) const
+QNetworkRequest ControlClient::request(const QString &pathAndQuery, int timeout) const
 {
 	QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port_).arg(pathAndQuery)));
 	request.setRawHeader("Authorization", "Bearer " + token_);
-	request.setTransferTimeout(timeoutMs);
+	request.setTransferTimeout(timeout);
 	// A redirect would carry the token elsewhere: none is followed.
 	request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
 	return request;
@@ -182,13 +202,15 @@ void ControlClient::poll()
 		return;
 	}
 	polling_ = true;
-	if (!fresh_ && polls_++ % statePolls != 0)
+	const bool readState = fresh_ || stateStale_ || (!waits_ && polls_++ % statePolls == 0);
+	if (!readState)
 		return readComments();
 	get(QStringLiteral("/api/state"), [this](int status, const QJsonObject &body, const QString &) {
 		if (status != 200) {
 			polling_ = false;
 			return failed(status);
 		}
+		stateStale_ = false;
 		stateArrived(body);
 		readComments();
 	});
@@ -198,7 +220,7 @@ void ControlClient::stateArrived(const QJsonObject &state)
 {
 	const qint64 seq = static_cast<qint64>(state.value(QStringLiteral("seq")).toDouble());
 	// A seq below one seen means the server started again: it counts from 1 (docs/control-api.md).
-	if (seq < qMax(stateSeq_, commentSeq_))
+	if (seq < qMax(stateSeq_, qMax(commentSeq_, newsSeq_)))
 		fresh_ = true;
 	stateSeq_ = seq;
 	const QJsonObject pin = state.value(QStringLiteral("pin")).toObject();
@@ -228,18 +250,48 @@ void ControlClient::stateArrived(const QJsonObject &state)
 
 void ControlClient::readComments()
 {
-	const qint64 since = fresh_ ? 0 : commentSeq_;
-	get(QStringLiteral("/api/comments?limit=500&since=%1").arg(since),
-	    [this](int status, const QJsonObject &body, const QString &) {
-		    polling_ = false;
-		    if (status != 200)
-			    return failed(status);
-		    commentsArrived(body);
-	    });
+	// A first read answers at once (the dock shows Live); after it the server holds the request for news.
+	const bool wait = waits_ && !fresh_;
+	sentSince_ = fresh_ ? 0 : waits_ ? newsSeq_ : commentSeq_;
+	QString path = QStringLiteral("/api/comments?limit=500&since=%1").arg(sentSince_);
+	if (wait)
+		path += QStringLiteral("&wait=%1").arg(waitSeconds);
+	const Answer answer = [this](int status, const QJsonObject &body, const QString &) {
+		held_ = nullptr;
+		polling_ = false;
+		if (status != 200)
+			return failed(status);
+		commentsArrived(body);
+	};
+	if (!port_)
+		return answer(0, QJsonObject(), QString());
+	whenProven(
+		[this, path, wait, answer] {
+			// Hidden while the hello was out: nothing is sent (shown again, it asks anew).
+			if (!active_) {
+				polling_ = false;
+				return;
+			}
+			held_ = net_->get(request(path, wait ? waitSeconds * 1000 + timeoutMs : timeoutMs));
+			await(held_, answer);
+		},
+		answer);
 }
 
 void ControlClient::commentsArrived(const QJsonObject &body)
 {
+	waits_ = body.value(QStringLiteral("seq")).isDouble();
+	if (waits_) {
+		const qint64 seq = static_cast<qint64>(body.value(QStringLiteral("seq")).toDouble());
+		// A seq below the since asked with: the server started again (it counts from 1).
+		if (!fresh_ && seq < sentSince_) {
+			fresh_ = stateStale_ = true;
+			return schedule(0);
+		}
+		newsSeq_ = seq;
+		if (static_cast<qint64>(body.value(QStringLiteral("state_seq")).toDouble()) > stateSeq_)
+			stateStale_ = true;
+	}
 	QVector<Comment> comments;
 	if (fresh_)
 		commentSeq_ = 0;
@@ -279,7 +331,7 @@ void ControlClient::failed(int status)
 	else
 		setState(status == 401 ? State::TokenRefused : State::Unreachable);
 	refusedAs_ = State::Idle;
-	fresh_ = true;
+	fresh_ = stateStale_ = true;
 	++failures_;
 	schedule(qMin(5000, 1000 << qMin(failures_ - 1, 3)));
 }

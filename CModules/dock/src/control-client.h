@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // ControlClient: the dock's side of one Comment Bar source's control API (docs/control-api.md),
-// a client like any other tool, never a second server. While active it polls
-// GET /api/comments?since= (the newest seq seen) every 500 ms, and GET /api/state (the pin, the
-// streams, a server that started again) before every fourth of those; commands are POSTs. Every request carries the token file's token in an Authorization header
+// a client like any other tool, never a second server. While active it asks
+// GET /api/comments?since=SEQ&wait=25 (SEQ: the answer's seq before), which the renderer holds until
+// there is news (a comment, a removal, a new pin or stream state) or 25 s pass; after each answer
+// it pauses pollMs, so a busy chat costs about two requests a second and an idle one one per 25 s.
+// GET /api/state (the pin, the streams) is read on start, after a failure, when shown again and
+// when an answer's state_seq says it changed (a renderer whose answers carry no seq, one from
+// before the wait, is polled as then: state before every fourth poll). Commands are POSTs. Every
+// request carries the token file's token in an Authorization header
 // (the file read with the renderer's own checks: private-file.h), sent only after the server proved
 // it is the token's renderer (GET /api/hello, control-hello.h) and never to a port the renderer said
 // it could not bind (port-status.h);
 // goes to 127.0.0.1 without a proxy, is asynchronous (QNetworkAccessManager: OBS's UI thread
-// never waits on the network) and times out after 3 s. A server that went away or started again
+// never waits on the network) and times out after 3 s (a held request after its wait and 3 s: a
+// renderer that hangs while holding it is noticed then). A server that went away or started again
 // (its seq went back) is read from since=0; the rows' ids keep that from showing a comment twice.
 #pragma once
 
@@ -15,6 +21,7 @@
 
 #include <QJsonObject>
 #include <QObject>
+#include <QPointer>
 #include <QVector>
 
 #include <functional>
@@ -43,8 +50,9 @@ public:
 		std::function<void(const QString &)> streams; // each stream's state and viewers, one line
 	};
 
-	static constexpr int pollMs = 500;
-	static constexpr int statePolls = 4; // /api/state before every fourth poll (every 2 s)
+	static constexpr int pollMs = 500;      // the pause after an answer: news comes in batches
+	static constexpr int waitSeconds = 25;  // how long the renderer may hold a request for news
+	static constexpr int statePolls = 4;    // a server without wait: /api/state before every fourth poll
 	static constexpr int timeoutMs = 3000;
 	static constexpr qint64 bodyLimit = 16 << 20;
 
@@ -53,7 +61,7 @@ public:
 	// Follows the server on PORT (0: none) from its first comment on.
 	void follow(int port);
 	int port() const { return port_; }
-	// Polls only while active (the dock shown): a hidden dock costs nothing.
+	// Asks only while active (the dock shown): a hidden dock sends nothing and holds no request.
 	void setActive(bool active);
 	State state() const { return state_; }
 
@@ -67,12 +75,14 @@ public:
 	Listener on;
 
 private:
-	QNetworkRequest request(const QString &pathAndQuery) const;
+	QNetworkRequest request(const QString &pathAndQuery, int timeout = timeoutMs) const;
 	void await(QNetworkReply *reply, Answer answer);
 	void schedule(int ms);
 	void poll();
 	void stateArrived(const QJsonObject &state);
 	void readComments();
+	// The request held for news, if one is out, is dropped (hidden, or another port followed).
+	void dropHeld();
 	void commentsArrived(const QJsonObject &body);
 	void failed(int status);
 	void setState(State state);
@@ -91,9 +101,14 @@ private:
 	bool active_ = false;
 	bool polling_ = false;
 	bool fresh_ = true;        // the next answer comes from a server not read yet: since=0
+	bool stateStale_ = true;   // /api/state is read before the next comments
+	bool waits_ = false;       // the server's answers carry seq: it holds wait= requests
+	QPointer<QNetworkReply> held_; // the comments request out now
 	quint64 generation_ = 0;   // answers for an earlier follow() are dropped
 	qint64 stateSeq_ = 0;      // /api/state's seq last read
 	qint64 commentSeq_ = 0;    // the newest comment's or removal's seq
+	qint64 newsSeq_ = 0;       // the last answer's seq: the next since (a server that waits)
+	qint64 sentSince_ = 0;     // the since of the comments request out
 	int failures_ = 0;
 	int polls_ = 0;
 };
