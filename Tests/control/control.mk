@@ -3,7 +3,8 @@
 # and python3-selenium, against the renderer reading a WebSocket relay on loopback.
 #   make test-control        the page's script read by node (--check), then the browser test
 #                            (Tests/control/test_control_page.py) and the poll commands and events
-#                            (Tests/control/test_control_participation.py)
+#                            (Tests/control/test_control_participation.py), and the boards surviving a renderer
+#                            killed mid-poll (Tests/control/test_control_boards_restart.py)
 #   make check-control-page  only node --check on the page's script (Sources/CommentBarControl/Assets)
 #   make test-control-token  the token stays with its renderer: squatters, the port's status file, the
 #                            page's link file, a spent code (Tests/control/test_control_token.py)
@@ -26,6 +27,7 @@ check-control-page:
 test-control: check-control-page test-control-token $(if $(CONTROL_BIN),,renderer)
 	$(CONTROL_PYTHON) Tests/control/test_control_page.py
 	$(CONTROL_PYTHON) Tests/control/test_control_participation.py
+	$(CONTROL_PYTHON) Tests/control/test_control_boards_restart.py
 CHECK_STEPS += test-control
 test-control.needs := renderer
 
