@@ -114,6 +114,11 @@ import Testing
         #expect(saved.entrants.map(\.name) == ["Alice", "Bob"])
         #expect(saved.draws == [SavedEntrant(viewer: bob, name: "Bob", at: 2100), SavedEntrant(viewer: alice, name: "Alice", at: 2110)])
         #expect(try BoardHistory(path: folder.database).giveaways().map(\.draws.count) == [2])
+
+        // A forgotten viewer leaves the boards too.
+        _ = try ChatLog(path: folder.database).forget(user: "Bob")
+        let after = try #require(try BoardHistory(path: folder.database).giveaways().first)
+        #expect(after.entrants.map(\.name) == ["Alice"] && after.draws.map(\.name) == ["Alice"])
     }
 
     @Test func theCSVHasARowPerOptionPerPlatform() {

@@ -96,6 +96,14 @@ extension ChatStore {
         }
     }
 
+    /// A forgotten viewer (`commentbar viewers forget`) leaves the boards too: their votes, their
+    /// place in a queue, their entries and draws (the polls' kept counts lose their votes).
+    func forgetOnBoards(user key: String) throws(SQLiteError) {
+        for table in ["poll_ballots", "queue_viewers", "giveaway_entrants", "giveaway_draws"] {
+            try statement("DELETE FROM \(table) WHERE user = ?1").run([.text(key)])
+        }
+    }
+
     private func keepEntrant(_ entrant: SavedEntrant, number: Int, giveaway token: Int64) throws(SQLiteError) {
         try statement("""
             INSERT OR IGNORE INTO giveaway_entrants (giveaway, number, platform, channel, user, name, entered_at)
