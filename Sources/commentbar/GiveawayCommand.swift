@@ -82,7 +82,7 @@ struct GiveawayList: ParsableCommand {
             var lines = ["\(giveaway.id.map(String.init) ?? "?")  \(Timestamps.local(giveaway.startedAt))  word \(giveaway.word)  "
                 + "\(giveaway.entrants.count) entered"]
             for (index, winner) in giveaway.draws.enumerated() {
-                lines.append("  draw \(index + 1)  \(Timestamps.local(winner.at))  \(winner.name) (\(winner.viewer.channel):\(winner.viewer.user))")
+                lines.append("  draw \(index + 1)  \(Timestamps.local(winner.at))  \(winner.name) (\(winner.viewer.user) on \(winner.viewer.channel))")
             }
             for line in lines { print(TextSanitizer.escapedForTerminal(line)) }
         }

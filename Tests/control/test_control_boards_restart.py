@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -47,6 +48,7 @@ class BoardsRestartTest(unittest.TestCase):
         if self.bar and self.bar.proc.poll() is None:
             self.bar.stop()
         self.relay.close()
+        shutil.rmtree(self.config, ignore_errors=True)
 
     def start(self):
         """A renderer on the test's memory file, its control page up and its feed connected."""
