@@ -11,9 +11,7 @@ public final class ChatLog {
     /// Opens an existing log (a command never makes an empty one where a path was mistyped).
     public init(path: String) throws(ChatMemoryError) {
         self.path = path
-        guard MemoryFiles.exists(path) else {
-            throw ChatMemoryError("no chat log at \(path) (it is made when a bar with remember on reads a live stream; --db names another)")
-        }
+        try Self.requireFile(path)
         do {
             store = try ChatStore(path: path, create: false)
             reader = try ChatReader(path: path)
@@ -24,12 +22,24 @@ public final class ChatLog {
         }
     }
 
-    private func run<T>(_ body: () throws(SQLiteError) -> T) throws(ChatMemoryError) -> T {
+    /// A command never makes an empty log where a path was mistyped.
+    static func requireFile(_ path: String) throws(ChatMemoryError) {
+        guard MemoryFiles.exists(path) else {
+            throw ChatMemoryError("no chat log at \(path) (it is made when a bar with remember on reads a live stream; --db names another)")
+        }
+    }
+
+    /// `body`'s SQLite failure as a message naming the file.
+    static func run<T>(on path: String, _ body: () throws(SQLiteError) -> T) throws(ChatMemoryError) -> T {
         do {
             return try body()
         } catch {
             throw ChatMemoryError("\(path): \(error.description)")
         }
+    }
+
+    private func run<T>(_ body: () throws(SQLiteError) -> T) throws(ChatMemoryError) -> T {
+        try Self.run(on: path, body)
     }
 
     /// Matches, newest first; nicknames as the bar shows them (the NG words it last used).

@@ -69,7 +69,7 @@ extension ChatMemory {
     }
 
     /// Runs `body` with the query thread's reader, on that thread.
-    private func query<T: Sendable>(_ body: @escaping @Sendable (ChatReader) throws(SQLiteError) -> T) async
+    func query<T: Sendable>(_ body: @escaping @Sendable (ChatReader) throws(SQLiteError) -> T) async
         throws(ChatMemoryError) -> T {
         let shared = self.shared
         let problem = self.problem

@@ -16,7 +16,7 @@ package final class ChatReader {
         try connection.execute("PRAGMA cache_size = -512")
     }
 
-    private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let known = statements[sql] { return known }
         let made = try connection.prepare(sql)
         statements[sql] = made

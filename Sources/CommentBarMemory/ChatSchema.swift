@@ -115,6 +115,102 @@ enum ChatSchema {
         """,
         // 4: the voice speech reads a viewer in, when the streamer gave them one (`ChatLine.voice`).
         "ALTER TABLE viewers ADD COLUMN voice TEXT;",
+        // 5: the audience's boards (issue 48), per source (`BoardSource`: the source's control
+        // port), so a renderer killed or restarted comes back with them: every poll with its
+        // options and one ballot per viewer account (the last one of a source restored, all kept
+        // as history), the open queue (a closed one has no rows), every giveaway with its
+        // entrants and every draw. Polls and giveaways are named by the renderer's random
+        // `token` (its writes are asynchronous: a ballot is queued before the poll has an id).
+        """
+        CREATE TABLE polls (
+            id INTEGER PRIMARY KEY,
+            token INTEGER NOT NULL UNIQUE,
+            source TEXT NOT NULL,
+            question TEXT NOT NULL,
+            revote TEXT NOT NULL,
+            bare_numbers INTEGER NOT NULL,
+            opened_at REAL NOT NULL,
+            closes_at REAL,
+            closed_at REAL,
+            dismissed INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX polls_by_source ON polls (source, opened_at);
+        CREATE TABLE poll_options (
+            poll INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (poll, number)
+        ) WITHOUT ROWID;
+        CREATE TABLE poll_ballots (
+            poll INTEGER NOT NULL,
+            platform TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            user TEXT NOT NULL,
+            -- 0-based, as the options' numbers.
+            option INTEGER NOT NULL,
+            voted_at REAL NOT NULL,
+            PRIMARY KEY (poll, platform, channel, user)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE queues (
+            source TEXT PRIMARY KEY,
+            capacity INTEGER NOT NULL,
+            first_time_first INTEGER NOT NULL,
+            minimum_streams_seen INTEGER NOT NULL,
+            members_only INTEGER NOT NULL,
+            -- The words folded as the queue compares them, one a line (a folded word has none).
+            join_words TEXT NOT NULL,
+            leave_words TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        -- Who waits ('waiting', by place), plays ('playing') or only played before (state NULL).
+        CREATE TABLE queue_viewers (
+            source TEXT NOT NULL,
+            platform TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            user TEXT NOT NULL,
+            name TEXT NOT NULL,
+            state TEXT,
+            place INTEGER NOT NULL,
+            played INTEGER NOT NULL,
+            first_time INTEGER NOT NULL,
+            times_played INTEGER NOT NULL,
+            PRIMARY KEY (source, platform, channel, user)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE giveaways (
+            id INTEGER PRIMARY KEY,
+            token INTEGER NOT NULL UNIQUE,
+            source TEXT NOT NULL,
+            word TEXT NOT NULL,
+            minimum_comments INTEGER NOT NULL,
+            first_time_viewers INTEGER NOT NULL,
+            started_at REAL NOT NULL,
+            closes_at REAL,
+            closed_at REAL
+        );
+        CREATE INDEX giveaways_by_source ON giveaways (source, started_at);
+        CREATE TABLE giveaway_entrants (
+            giveaway INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            platform TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            user TEXT NOT NULL,
+            name TEXT NOT NULL,
+            entered_at REAL NOT NULL,
+            PRIMARY KEY (giveaway, platform, channel, user)
+        ) WITHOUT ROWID;
+        CREATE TABLE giveaway_draws (
+            giveaway INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            platform TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            user TEXT NOT NULL,
+            name TEXT NOT NULL,
+            drawn_at REAL NOT NULL,
+            PRIMARY KEY (giveaway, number)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

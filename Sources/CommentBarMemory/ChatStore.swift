@@ -227,6 +227,7 @@ package final class ChatStore {
             let messages = try statement("DELETE FROM messages WHERE viewer IN (SELECT id FROM viewers WHERE user = ?1)")
                 .run([.text(key)])
             let viewers = try statement("DELETE FROM viewers WHERE user = ?1").run([.text(key)])
+            try forgetOnBoards(user: key)
             return (viewers, messages)
         }
     }

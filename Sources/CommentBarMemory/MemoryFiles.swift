@@ -85,5 +85,5 @@ public enum MemoryFiles {
 }
 
 extension MemoryFiles {
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }

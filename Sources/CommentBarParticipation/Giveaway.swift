@@ -21,19 +21,29 @@ public struct Giveaway: Sendable {
         case notAWord
     }
 
+    /// Names the giveaway in the memory's file (`SavedGiveaway.token`).
+    public let token: Int64
     public let rules: GiveawayRules
+    public let startedAt: Double
     public let closesAt: Double?
-    public private(set) var closedAt: Double?
-    public private(set) var entrants: [Entrant] = []
+    // Set by a restore too (`Giveaway+Saved`).
+    public internal(set) var closedAt: Double?
+    public internal(set) var entrants: [Entrant] = []
     /// Every winner drawn, in order (a re-draw adds one).
-    public private(set) var winners: [Entrant] = []
-    private var entered: Set<ViewerKey> = []
+    public internal(set) var winners: [Entrant] = []
+    var entered: Set<ViewerKey> = []
     /// The entry word, as comments are compared with it.
     public let word: String
 
     /// `seconds`: entries close by themselves that long after `now` (nil: when the streamer draws
     /// or closes).
-    public init(word: String, rules: GiveawayRules = GiveawayRules(), seconds: Double? = nil, now: Double) throws(PollProblem) {
+    public init(word: String, rules: GiveawayRules = GiveawayRules(), seconds: Double? = nil, now: Double,
+                token: Int64 = BoardToken.make()) throws(PollProblem) {
+        try self.init(word: word, rules: rules, startedAt: now, closesAt: seconds.map { now + max(0, $0) }, token: token)
+    }
+
+    /// A giveaway with its moments as they are (a restore keeps them exactly).
+    init(word: String, rules: GiveawayRules, startedAt: Double, closesAt: Double?, token: Int64) throws(PollProblem) {
         let folded = PollBallot.folded(word)
         guard !folded.isEmpty else { throw PollProblem(description: "a giveaway needs an entry word") }
         guard folded.count <= JoinWords.maxCharacters else {
@@ -41,7 +51,9 @@ public struct Giveaway: Sendable {
         }
         self.word = folded
         self.rules = rules
-        closesAt = seconds.map { now + max(0, $0) }
+        self.token = token
+        self.startedAt = startedAt
+        self.closesAt = closesAt
     }
 
     public mutating func take(_ line: ChatLine, channel: ChannelRef, eligibility: Eligibility, at now: Double) -> Outcome {

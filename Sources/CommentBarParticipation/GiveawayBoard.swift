@@ -6,7 +6,8 @@ import Synchronization
 
 /// The session's giveaway (抽選): the open one or the last one drawn, its entries from every
 /// stream's chat, and what the session knows of each viewer this stream (`ViewerCounts`: comments,
-/// bans) for its rules. What happens is told to its listeners (the event API, the actions), outside the lock.
+/// bans) for its rules. What happens is told to its listeners (the event API, the actions), outside the lock,
+/// and noted for the memory (`keep(_:restoring:)`) under it: every entry and every draw is kept.
 public final class GiveawayBoard: Sendable {
     public enum Change: Sendable {
         case entered(Giveaway.Entrant, count: Int)
@@ -17,10 +18,13 @@ public final class GiveawayBoard: Sendable {
     private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
     private let clock: @Sendable () -> Double
     private let watch = BoardWatch()
+    private let journal = BoardJournal()
 
     private struct State {
         var giveaway: Giveaway?
         var counts = ViewerCounts()
+        /// Nothing happened on the board yet: what the memory kept may be restored.
+        var untouched = true
     }
 
     public init(clock: @escaping @Sendable () -> Double = WallClock.now) {
@@ -39,11 +43,39 @@ public final class GiveawayBoard: Sendable {
 
     public var current: Giveaway? { state.withLock { $0.giveaway } }
 
+    /// From now on every change goes to `keeping` (nil: nowhere, the memory is off). A board
+    /// nothing happened on yet takes the giveaway the memory kept (`saved`: its source's last
+    /// one, its entrants and winners); one with a giveaway writes it whole instead.
+    public func keep(_ keeping: BoardKeeping?, restoring saved: SavedGiveaway? = nil) {
+        let restored = state.withLock { state -> Bool in
+            journal.set(keeping?.keeper)
+            guard let keeping else { return false }
+            defer { state.untouched = false }
+            if state.untouched, state.giveaway == nil, let saved, let giveaway = Giveaway(restoring: saved) {
+                state.giveaway = giveaway
+                return true
+            }
+            if let giveaway = state.giveaway { keeping.keep(.giveaway(giveaway.saved(source: keeping.source, whole: true))) }
+            return false
+        }
+        if restored { watch.changed() }
+    }
+
     /// Starts a giveaway (one running before is replaced, its draws kept in its events).
     @discardableResult
     public func start(word: String, rules: GiveawayRules, seconds: Double?) throws(PollProblem) -> Giveaway {
-        let giveaway = try Giveaway(word: word, rules: rules, seconds: seconds, now: clock())
-        state.withLock { $0.giveaway = giveaway }
+        let now = clock()
+        let giveaway = try Giveaway(word: word, rules: rules, seconds: seconds, now: now)
+        state.withLock { state in
+            if var previous = state.giveaway, previous.closedAt == nil {
+                // Replaced: its entries are over (kept with it).
+                previous.close(at: now)
+                journal.note { .giveaway(previous.saved(source: $0, whole: false)) }
+            }
+            state.giveaway = giveaway
+            state.untouched = false
+            journal.note { .giveaway(giveaway.saved(source: $0, whole: false)) }
+        }
         watch.changed()
         return giveaway
     }
@@ -52,8 +84,15 @@ public final class GiveawayBoard: Sendable {
     public func draw() -> Giveaway.Entrant? {
         let now = clock()
         let drawn = state.withLock { state -> (Giveaway.Entrant, Int)? in
-            guard let winner = state.giveaway?.draw(at: now) else { return nil }
-            return (winner, state.giveaway?.winners.count ?? 1)
+            let wasOpen = state.giveaway?.closedAt == nil
+            let winner = state.giveaway?.draw(at: now)
+            guard let giveaway = state.giveaway else { return nil }
+            // A draw closes the entries.
+            if wasOpen { journal.note { .giveaway(giveaway.saved(source: $0, whole: false)) } }
+            guard let winner else { return nil }
+            let number = giveaway.winners.count
+            journal.note { _ in .draw(giveaway: giveaway.token, number: number, winner.saved(at: now)) }
+            return (winner, number)
         }
         guard let (winner, number) = drawn else { return nil }
         tell(.won(winner, draw: number))
@@ -70,8 +109,15 @@ public final class GiveawayBoard: Sendable {
             let eligibility = Eligibility(commentsThisStream: state.counts.comments(of: viewer), firstTime: firstTime,
                                           banned: state.counts.isBanned(viewer))
             // Taken in place: a copy for every comment would copy its entrants each time.
-            guard case .entered(let count) = state.giveaway?.take(line, channel: channel, eligibility: eligibility, at: now),
-                  let entrant = state.giveaway?.entrants.last else { return nil }
+            let wasOpen = state.giveaway?.closedAt == nil
+            let outcome = state.giveaway?.take(line, channel: channel, eligibility: eligibility, at: now)
+            if wasOpen, let giveaway = state.giveaway, giveaway.closedAt != nil {
+                // Its time ran out: closed at that moment.
+                journal.note { .giveaway(giveaway.saved(source: $0, whole: false)) }
+            }
+            guard case .entered(let count) = outcome, let giveaway = state.giveaway, let entrant = giveaway.entrants.last
+            else { return nil }
+            journal.note { _ in .entrant(giveaway: giveaway.token, number: count, entrant.saved(at: now)) }
             return .entered(entrant, count: count)
         }
         if let change { tell(change) }

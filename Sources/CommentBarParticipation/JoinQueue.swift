@@ -36,10 +36,11 @@ public struct JoinQueue: Sendable {
     }
 
     public private(set) var rules: JoinRules
-    public private(set) var waiting: [Entry] = []
-    public private(set) var playing: [Entry] = []
-    private var timesPlayed: [ViewerKey: Int] = [:]
-    private var words: JoinWords
+    // Set by a restore too (`JoinQueue+Saved`).
+    public internal(set) var waiting: [Entry] = []
+    public internal(set) var playing: [Entry] = []
+    var timesPlayed: [ViewerKey: Int] = [:]
+    var words: JoinWords
 
     public init(rules: JoinRules = JoinRules(), words: JoinWords = JoinWords()) {
         self.rules = rules
@@ -167,8 +168,8 @@ public struct JoinRules: Sendable, Equatable {
 /// The words that join and leave, compared as votes are (`PollBallot.folded`): the whole comment.
 public struct JoinWords: Sendable {
     enum Word { case join, leave }
-    private let join: Set<String>
-    private let leave: Set<String>
+    let join: Set<String>
+    let leave: Set<String>
 
     public static let defaultJoin = ["!join", "!参加"]
     public static let defaultLeave = ["!leave", "!キャンセル"]

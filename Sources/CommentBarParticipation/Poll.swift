@@ -25,26 +25,40 @@ public struct Poll: Sendable {
         case closed
     }
 
+    /// Names the poll in the memory's file (`SavedPoll.token`).
+    public let token: Int64
     public let question: PollQuestion
     public let revote: Revote
     public let openedAt: Double
     public let closesAt: Double?
-    public private(set) var closedAt: Double?
+    // Set again by a restore (`Poll+Saved`).
+    public internal(set) var closedAt: Double?
+    let bareNumbers: Bool
     private let ballot: PollBallot
-    private var votes: [ViewerKey: Vote] = [:]
+    var votes: [ViewerKey: Vote] = [:]
 
-    private struct Vote: Sendable {
+    struct Vote: Sendable {
         var option: Int
         var platform: String
+        /// When it was cast or last moved (kept in the memory with the ballot).
+        var at: Double
     }
 
     /// `seconds`: closes by itself that long after `now` (nil: when the streamer closes it).
     public init(_ question: PollQuestion, revote: Revote = .firstStands, bareNumbers: Bool = false,
-                seconds: Double? = nil, now: Double) {
+                seconds: Double? = nil, now: Double, token: Int64 = BoardToken.make()) {
+        self.init(question, revote: revote, bareNumbers: bareNumbers, openedAt: now,
+                  closesAt: seconds.map { now + max(0, $0) }, token: token)
+    }
+
+    /// A poll with its moments as they are (a restore keeps the deadline to the microsecond).
+    init(_ question: PollQuestion, revote: Revote, bareNumbers: Bool, openedAt: Double, closesAt: Double?, token: Int64) {
+        self.token = token
+        self.bareNumbers = bareNumbers
         self.question = question
         self.revote = revote
-        openedAt = now
-        closesAt = seconds.map { now + max(0, $0) }
+        self.openedAt = openedAt
+        self.closesAt = closesAt
         ballot = PollBallot(options: question.options, bareNumbers: bareNumbers)
     }
 
@@ -59,11 +73,12 @@ public struct Poll: Sendable {
         guard !line.isHistory, let option = ballot.choice(line.text) else { return .notAVote }
         let voter = ViewerKey(channel: channel, line: line)
         guard let earlier = votes[voter] else {
-            votes[voter] = Vote(option: option, platform: channel.platform)
+            votes[voter] = Vote(option: option, platform: channel.platform, at: now)
             return .counted(option)
         }
         guard revote == .latestReplaces, earlier.option != option else { return .alreadyVoted(earlier.option) }
         votes[voter]?.option = option
+        votes[voter]?.at = now
         return .changed(from: earlier.option, to: option)
     }
 

@@ -7,7 +7,8 @@ import Synchronization
 /// The session's poll: the open one, or the last one closed (it stays until a new one starts, for
 /// `GET /api/poll` and the bar). Votes come from the session's rows, the start and the close from
 /// the streamer (the control API); a timed poll closes itself at its moment. What happens is told
-/// to its listeners (the event API, the actions), outside the lock.
+/// to its listeners (the event API, the actions), outside the lock, and noted for the memory
+/// (`keep(_:restoring:)`) under it, so a restarted renderer comes back with the poll as it was.
 public final class PollBoard: Sendable {
     public enum Change: Sendable {
         case started(Poll)
@@ -20,12 +21,15 @@ public final class PollBoard: Sendable {
     private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
     private let clock: @Sendable () -> Double
     private let watch = BoardWatch()
+    private let journal = BoardJournal()
 
     private struct State {
         var poll: Poll?
         var closer: Task<Void, Never>?
         /// The streamer took the closed result off the bar (it stays for `GET /api/poll`).
         var dismissed = false
+        /// Nothing happened on the board yet: what the memory kept may be restored.
+        var untouched = true
     }
 
     /// `clock`: unix seconds now (tests move it).
@@ -43,6 +47,41 @@ public final class PollBoard: Sendable {
         watch.set(watcher)
     }
 
+    /// From now on every change goes to `keeping` (nil: nowhere, the memory is off). A board
+    /// nothing happened on yet takes the poll the memory kept (`saved`: its source's last one),
+    /// closed now if its moment passed meanwhile; a board with a poll writes it whole instead
+    /// (a new file, or the memory turned on again), and a kept poll still open that it replaces
+    /// is closed in the file.
+    public func keep(_ keeping: BoardKeeping?, restoring saved: SavedPoll? = nil) {
+        let now = clock()
+        let changed = state.withLock { state -> Bool in
+            journal.set(keeping?.keeper)
+            guard let keeping else { return false }
+            if state.untouched, state.poll == nil, let saved, let poll = Poll(restoring: saved) {
+                state.untouched = false
+                state.poll = poll
+                state.dismissed = saved.dismissed
+                state.poll?.closeIfDue(at: now)
+                if let closed = state.poll, closed.closedAt != saved.closedAt {
+                    keeping.keep(.poll(closed.saved(source: keeping.source, dismissed: state.dismissed, ballots: false)))
+                }
+                state.closer = closer(for: state.poll)
+                return true
+            }
+            state.untouched = false
+            if var saved, saved.closedAt == nil, saved.token != state.poll?.token {
+                saved.closedAt = min(now, saved.closesAt ?? now)
+                saved.ballots = []
+                keeping.keep(.poll(saved))
+            }
+            if let poll = state.poll {
+                keeping.keep(.poll(poll.saved(source: keeping.source, dismissed: state.dismissed, ballots: true)))
+            }
+            return false
+        }
+        if changed { watch.changed() }
+    }
+
     /// The poll the bar shows: the open one, or the last closed one until it is dismissed.
     public var shown: Poll? {
         let poll = current
@@ -56,6 +95,7 @@ public final class PollBoard: Sendable {
         let went = state.withLock { state -> Bool in
             guard let poll = state.poll, !poll.isOpen(at: now), !state.dismissed else { return false }
             state.dismissed = true
+            journal.note { .poll(poll.saved(source: $0, dismissed: true, ballots: false)) }
             return true
         }
         if went { watch.changed() }
@@ -68,7 +108,9 @@ public final class PollBoard: Sendable {
         let (poll, closedNow) = state.withLock { state -> (Poll?, Bool) in
             let wasOpen = state.poll?.closedAt == nil
             state.poll?.closeIfDue(at: now)
-            return (state.poll, wasOpen && state.poll?.closedAt != nil)
+            let closedNow = wasOpen && state.poll?.closedAt != nil
+            if closedNow, let poll = state.poll { noteClosed(poll, dismissed: state.dismissed) }
+            return (state.poll, closedNow)
         }
         if closedNow, let poll { tell(.closed(poll)) }
         return poll
@@ -85,20 +127,27 @@ public final class PollBoard: Sendable {
             var previous = state.poll
             previous?.close(at: now)
             let wasOpen = state.poll?.closedAt == nil
+            if wasOpen, let previous { noteClosed(previous, dismissed: state.dismissed) }
             state.poll = poll
             state.dismissed = false
-            state.closer = poll.closesAt.map { closesAt in
-                Task { [self] in
-                    try? await Task.sleep(for: .milliseconds(Int(max(0, closesAt - clock()) * 1000) + 1))
-                    guard !Task.isCancelled else { return }
-                    _ = current
-                }
-            }
+            state.untouched = false
+            journal.note { .poll(poll.saved(source: $0, dismissed: false, ballots: false)) }
+            state.closer = closer(for: poll)
             return wasOpen ? previous : nil
         }
         if let previous { tell(.closed(previous)) }
         tell(.started(poll))
         return poll
+    }
+
+    /// The task that closes a timed poll at its moment (nil: none open, or not timed).
+    private func closer(for poll: Poll?) -> Task<Void, Never>? {
+        guard let poll, poll.closedAt == nil, let closesAt = poll.closesAt else { return nil }
+        return Task { [self] in
+            try? await Task.sleep(for: .milliseconds(Int(max(0, closesAt - clock()) * 1000) + 1))
+            guard !Task.isCancelled else { return }
+            _ = current
+        }
     }
 
     /// Closes the open poll; the poll as closed, or nil when none was open.
@@ -111,6 +160,7 @@ public final class PollBoard: Sendable {
             state.poll?.close(at: now)
             state.closer?.cancel()
             state.closer = nil
+            if wasOpen, let poll = state.poll { noteClosed(poll, dismissed: state.dismissed) }
             return (wasOpen ? state.poll : nil, wasOpen)
         }
         if closedNow, let closed { tell(.closed(closed)) }
@@ -127,10 +177,13 @@ public final class PollBoard: Sendable {
             let voter = ViewerKey(channel: channel, line: line)
             switch outcome {
             case .counted(let option):
+                noteBallot(voter, option: option, poll: poll, at: now)
                 return (.voted(option: option, previous: nil, voter: voter, poll: poll), nil)
             case .changed(let previous, let option):
+                noteBallot(voter, option: option, poll: poll, at: now)
                 return (.voted(option: option, previous: previous, voter: voter, poll: poll), nil)
             case .closed:
+                noteClosed(poll, dismissed: state.dismissed)
                 return (nil, poll)
             case .alreadyVoted, .notAVote:
                 return (nil, nil)
@@ -143,6 +196,15 @@ public final class PollBoard: Sendable {
     /// The session ends: the timer goes.
     public func stop() {
         state.withLock { $0.closer?.cancel() }
+    }
+
+    /// Called with the lock held: the memory's records keep the changes' order.
+    private func noteClosed(_ poll: Poll, dismissed: Bool) {
+        journal.note { .poll(poll.saved(source: $0, dismissed: dismissed, ballots: false)) }
+    }
+
+    private func noteBallot(_ voter: ViewerKey, option: Int, poll: Poll, at now: Double) {
+        journal.note { _ in .ballot(poll: poll.token, SavedBallot(voter: voter, option: option, at: now)) }
     }
 
     private func tell(_ change: Change) {

@@ -5,7 +5,8 @@ import Synchronization
 
 /// The session's 参加型 queue: closed until the streamer opens it (with its rules), then viewers
 /// join and leave from every stream's chat and the streamer calls the next ones. What happens is
-/// told to its listeners (the event API, the actions), outside the lock.
+/// told to its listeners (the event API, the actions), outside the lock; the whole queue after
+/// each change goes to its follower and to the memory (`keep(_:restoring:)`), under it.
 public final class QueueBoard: Sendable {
     public enum Change: Sendable {
         case joined(JoinQueue.Entry, place: Int)
@@ -18,8 +19,32 @@ public final class QueueBoard: Sendable {
     private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
     private let follower = Mutex<(@Sendable (JoinQueue?) -> Void)?>(nil)
     private let watch = BoardWatch()
+    private let journal = BoardJournal()
+    /// Nothing happened on the board yet: the queue the memory kept may be restored.
+    private let untouched = Atomic<Bool>(true)
 
     public init() {}
+
+    /// From now on the queue goes to `keeping` after each change (nil: nowhere, the memory is
+    /// off). A board nothing happened on yet takes the queue the memory kept (`saved`), as it
+    /// was: who waits in order, who plays, the times played; an open queue is written whole
+    /// instead (a new file, or the memory turned on again).
+    public func keep(_ keeping: BoardKeeping?, restoring saved: SavedQueue? = nil) {
+        let restored = state.withLock { queue -> Bool in
+            journal.set(keeping?.keeper)
+            guard let keeping else { return false }
+            let restoring = untouched.exchange(false, ordering: .relaxed)
+            if restoring, queue == nil, let saved {
+                queue = JoinQueue(restoring: saved)
+                // The follower (OneComme's waiting list) hears the queue; the file has it already.
+                follower.withLock { $0 }?(queue)
+                return true
+            }
+            if let queue { keeping.keep(.queue(source: keeping.source, queue.saved)) }
+            return false
+        }
+        if restored { watch.changed() }
+    }
 
     /// Who hears every change the bar shows (events, and opening, closing, players done, a move).
     public func watch(_ watcher: @escaping @Sendable () -> Void) {
@@ -46,6 +71,7 @@ public final class QueueBoard: Sendable {
     @discardableResult
     public func open(rules: JoinRules, words: JoinWords = JoinWords()) -> JoinQueue {
         defer { watch.changed() }
+        untouched.store(false, ordering: .relaxed)
         return state.withLock { queue in
             var opened = queue ?? JoinQueue(rules: rules, words: words)
             opened.reconfigure(rules: rules, words: words)
@@ -58,6 +84,7 @@ public final class QueueBoard: Sendable {
     /// Closes the queue: nobody joins, the list goes. Whether one was open.
     @discardableResult
     public func close() -> Bool {
+        untouched.store(false, ordering: .relaxed)
         let wasOpen = state.withLock { queue in
             defer {
                 queue = nil
@@ -129,9 +156,10 @@ public final class QueueBoard: Sendable {
         return moved
     }
 
-    /// Called with the board's lock held (`follow`).
+    /// Called with the board's lock held (`follow`), so the memory's records keep the changes' order.
     private func show(_ queue: JoinQueue?) {
         follower.withLock { $0 }?(queue)
+        journal.note { .queue(source: $0, queue?.saved) }
     }
 
     private func tell(_ change: Change) {

@@ -85,6 +85,7 @@ public final class ServeSession: @unchecked Sendable {
             SecretsPart(store: secretStore, log: log),
             SpeechPart(speech, control: control),
             MemoryPart(memory),
+            BoardMemoryPart(polls: polls, queue: queue, giveaways: giveaways, memory: memory, log: log),
             ControlPart(control),
             ActionsPart(log: log, polls: polls, queue: queue, giveaways: giveaways, changed: { wakeUp.yield() }),
             OneCommePart(log: log, queue: queue, changed: { wakeUp.yield() }),

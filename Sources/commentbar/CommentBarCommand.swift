@@ -10,6 +10,7 @@ struct CommentBarCommand: AsyncParsableCommand {
         // COMMENTBAR_VERSION comes from the top-level VERSION file (CModules/CommentBarVersion).
         version: COMMENTBAR_VERSION,
         subcommands: [Render.self, Bench.self, BenchParsers.self, Serve.self, Tail.self, Services.self, Overlay.self, Speak.self,
-                      ControlURLCommand.self, Log.self, ViewersCommand.self, BenchMemory.self, ThemeCommand.self]
+                      ControlURLCommand.self, Log.self, ViewersCommand.self, PollCommand.self, GiveawayCommand.self,
+                      BenchMemory.self, ThemeCommand.self]
     )
 }

@@ -36,6 +36,13 @@ import Testing
         #expect(!plain.json)
     }
 
+    @Test func pollShowReadsItsOptions() throws {
+        let show = try #require(try parse(["poll", "show", "12", "--csv", "--db", "/tmp/x.sqlite3"]) as? PollShow)
+        #expect(show.id == 12 && show.csv && !show.json)
+        #expect(show.db.path == "/tmp/x.sqlite3")
+        #expect(try parse(["giveaway", "list", "--json"]) is GiveawayList)
+    }
+
     @Test func aRelayChannelKeepsTheColonsOfItsAddress() throws {
         let viewers = try #require(try parse(["log", "viewers", "--channel", "jsonws:wss://relay.example/chat"]) as? LogViewers)
         #expect(viewers.channel == ChannelRef(platform: "jsonws", channel: "wss://relay.example/chat"))
@@ -52,6 +59,9 @@ import Testing
         (["viewers", "set", "--channel", "twitch:a", "--user", "bob", "--colour", "red"], "--colour must be #RRGGBB"),
         (["viewers", "set", "--channel", "twitch:a", "--user", "bob", "--hidden", "maybe"], "hidden"),
         (["viewers", "forget"], "--user"),
+        (["poll", "show", "3", "--json", "--csv"], "not both"),
+        (["poll", "show", "0"], "1 or more"),
+        (["poll", "show", "latest"], "id"),
     ])
     func badInputIsRefusedWithAMessage(arguments: [String], message: String) {
         let refused = refusal(arguments)

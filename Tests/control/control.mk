@@ -3,8 +3,9 @@
 # and python3-selenium, against the renderer reading a WebSocket relay on loopback.
 #   make test-control        the page's script read by node (--check), then the browser test
 #                            (Tests/control/test_control_page.py) and the poll commands and events
-#                            (Tests/control/test_control_participation.py) and /api/comments?wait=
-#                            (Tests/control/test_control_wait.py)
+#                            (Tests/control/test_control_participation.py), the boards surviving a renderer
+#                            killed mid-poll (Tests/control/test_control_boards_restart.py) and
+#                            /api/comments?wait= (Tests/control/test_control_wait.py)
 #   make check-control-page  only node --check on the page's script (Sources/CommentBarControl/Assets)
 #   make test-control-token  the token stays with its renderer: squatters, the port's status file, the
 #                            page's link file, a spent code (Tests/control/test_control_token.py)
@@ -28,6 +29,7 @@ test-control: check-control-page test-control-token $(if $(CONTROL_BIN),,rendere
 	$(CONTROL_PYTHON) Tests/control/test_control_page.py
 	$(CONTROL_PYTHON) Tests/control/test_control_participation.py
 	$(CONTROL_PYTHON) Tests/control/test_control_wait.py
+	$(CONTROL_PYTHON) Tests/control/test_control_boards_restart.py
 CHECK_STEPS += test-control
 test-control.needs := renderer
 

@@ -15,9 +15,18 @@ enum MemoryWrite: Sendable {
     case filters(ChatFilters)
     /// How much the log keeps (`LogUpkeep`).
     case limits(LogLimits)
+    /// A change of a source's poll, queue or giveaway (issue 48).
+    case board(BoardRecord)
 
     var isMessage: Bool {
         if case .message = self { return true }
         return false
+    }
+
+    /// The source whose whole queue this item writes, if it is one: a later one in the same
+    /// batch makes it needless (`WriterWork`).
+    var queueSource: String? {
+        if case .board(.queue(let source, _)) = self { return source }
+        return nil
     }
 }

@@ -70,7 +70,7 @@ struct WriterWork {
             openedNow = []
             try store.connection.transaction { () throws(SQLiteError) in
                 if savedFilters != filters { try store.saveNGWords(filters) }
-                for item in items { try apply(item, to: store, now: now) }
+                for item in Self.latestQueues(items) { try apply(item, to: store, now: now) }
                 if touching {
                     for session in sessions.values.compactMap(\.open) { try store.touch(session, at: now) }
                 }
@@ -115,9 +115,24 @@ struct WriterWork {
             for token in sessions.keys {
                 if let open = try session(token, in: store) { try store.recordingStarted(open, at: start) }
             }
+        case .board(let record):
+            try store.keep(record, now: now)
         case .filters, .limits:
             break
         }
+    }
+
+    /// `items` without the queues a later item of the batch writes again (a burst of joins is
+    /// one queue written, not one per join).
+    static func latestQueues(_ items: [MemoryWrite]) -> [MemoryWrite] {
+        var seen: Set<String> = []
+        var kept: [MemoryWrite] = []
+        kept.reserveCapacity(items.count)
+        for item in items.reversed() {
+            if let source = item.queueSource, !seen.insert(source).inserted { continue }
+            kept.append(item)
+        }
+        return kept.reversed()
     }
 
     /// The log's session for a token, opened in this file if it is not yet.
