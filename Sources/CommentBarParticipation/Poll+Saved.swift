@@ -23,7 +23,7 @@ extension Poll {
                   openedAt: saved.openedAt, closesAt: saved.closesAt, token: saved.token)
         closedAt = saved.closedAt
         for ballot in saved.ballots where question.options.indices.contains(ballot.option) {
-            votes[ballot.voter] = Vote(option: ballot.option, platform: ballot.voter.channel.platform, at: ballot.at)
+            record(ballot.voter, Vote(option: ballot.option, platform: ballot.voter.channel.platform, at: ballot.at))
         }
     }
 }

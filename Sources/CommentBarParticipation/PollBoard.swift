@@ -12,8 +12,9 @@ import Synchronization
 public final class PollBoard: Sendable {
     public enum Change: Sendable {
         case started(Poll)
-        /// A vote counted (`previous` nil) or moved: the option (0-based), the viewer, the poll after it.
-        case voted(option: Int, previous: Int?, voter: ViewerKey, poll: Poll)
+        /// A vote counted (`previous` nil) or moved: the option (0-based), the viewer, the count
+        /// after it (not the poll: a change kept alive would make the next vote copy every ballot).
+        case voted(option: Int, previous: Int?, voter: ViewerKey, tally: PollTally)
         case closed(Poll)
     }
 
@@ -178,10 +179,10 @@ public final class PollBoard: Sendable {
             switch outcome {
             case .counted(let option):
                 noteBallot(voter, option: option, poll: poll, at: now)
-                return (.voted(option: option, previous: nil, voter: voter, poll: poll), nil)
+                return (.voted(option: option, previous: nil, voter: voter, tally: poll.tally), nil)
             case .changed(let previous, let option):
                 noteBallot(voter, option: option, poll: poll, at: now)
-                return (.voted(option: option, previous: previous, voter: voter, poll: poll), nil)
+                return (.voted(option: option, previous: previous, voter: voter, tally: poll.tally), nil)
             case .closed:
                 noteClosed(poll, dismissed: state.dismissed)
                 return (nil, poll)

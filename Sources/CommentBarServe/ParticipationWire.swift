@@ -35,8 +35,7 @@ enum ParticipationWire {
             return .pollStarted(poll(started, now: started.openedAt))
         case .closed(let closed):
             return .pollClosed(poll(closed, now: closed.closedAt ?? closed.openedAt))
-        case .voted(let option, let previous, let voter, let poll):
-            let tally = poll.tally
+        case .voted(let option, let previous, let voter, let tally):
             // 1-based on the wire, as viewers vote (`!vote 1`).
             return .pollVote(.init(option: option + 1, previous: previous.map { $0 + 1 }, platform: voter.channel.platform,
                                    channel: voter.channel.channel, user: voter.user, votes: tally.votes, voters: tally.voters))

@@ -16,8 +16,8 @@ import Testing
             let text: String
             switch change {
             case .started(let poll): text = "started \(poll.question.question)"
-            case .voted(let option, let previous, let voter, let poll):
-                text = "voted \(option) from \(previous.map(String.init) ?? "-") by \(voter.user): \(poll.tally.votes)"
+            case .voted(let option, let previous, let voter, let tally):
+                text = "voted \(option) from \(previous.map(String.init) ?? "-") by \(voter.user): \(tally.votes)"
             case .closed(let poll): text = "closed \(poll.question.question) at \(poll.closedAt ?? -1)"
             }
             changes.withLock { $0.append(text) }

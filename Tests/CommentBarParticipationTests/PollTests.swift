@@ -27,6 +27,26 @@ import Testing
         #expect(poll.tally.voters == 1)
     }
 
+    /// The count is kept as votes come and move, never counted again: it must stay what a count of
+    /// the ballots gives, per option and per platform.
+    @Test func theCountKeptAsVotesComeAndMoveIsTheBallotsCount() throws {
+        var poll = Poll(try question(), revote: .latestReplaces, now: 0)
+        for index in 0..<30 {
+            let channel = index % 3 == 0 ? youtube : twitch
+            _ = poll.take(comment("!vote \(index % 3 + 1)", from: "fan\(index % 10)"), channel: channel, at: Double(index))
+        }
+        var recount = [0, 0, 0]
+        var byPlatform: [String: [Int]] = [:]
+        for (voter, vote) in poll.votes {
+            recount[vote.option] += 1
+            byPlatform[voter.channel.platform, default: [0, 0, 0]][vote.option] += 1
+        }
+        #expect(poll.tally.votes == recount)
+        #expect(poll.tally.voters == poll.votes.count)
+        #expect(poll.tally.byPlatform.filter { $0.value.contains { $0 > 0 } } == byPlatform)
+        #expect(poll.tally.voters == 20, "each of ten logins on both platforms, once per account")
+    }
+
     @Test func theWaysToVote() throws {
         let strict = PollBallot(options: try question().options, bareNumbers: false)
         let bare = PollBallot(options: try question().options, bareNumbers: true)
