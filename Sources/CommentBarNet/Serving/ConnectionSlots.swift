@@ -66,13 +66,6 @@ public final class ConnectionSlots: Sendable {
     public func closed(_ channel: any Channel) {
         _ = state.withLock { $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
     }
-
-    /// Closes every connection open now (a server that shares its event loop stops without
-    /// ending the loop, which would have closed them).
-    public func closeAll() async {
-        let open = state.withLock { state in state.open.values.map(\.channel) }
-        for channel in open { try? await channel.close() }
-    }
 }
 
 /// Gives every new connection its slot (`ConnectionSlots`) before a byte is read: one that gets
