@@ -324,6 +324,9 @@ void ControlClient::commentsArrived(const QJsonObject &body)
 			stateStale_ = true;
 	}
 	QVector<Comment> comments;
+	// A first read that found nothing is followed at once by the held request: the first comment
+	// then shows without the pause (the pause gathers a busy chat's news into batches).
+	const bool firstRead = fresh_ && waits_;
 	if (fresh_)
 		commentSeq_ = 0;
 	for (const QJsonValue &value : body.value(QStringLiteral("comments")).toArray()) {
@@ -350,7 +353,7 @@ void ControlClient::commentsArrived(const QJsonObject &body)
 		on.removed(removals);
 	if (!comments.isEmpty() && on.comments)
 		on.comments(comments);
-	schedule(reread ? 0 : pollMs);
+	schedule(reread || (firstRead && comments.isEmpty() && removals.isEmpty()) ? 0 : pollMs);
 }
 
 void ControlClient::failed(int status)
