@@ -24,6 +24,7 @@ import hashlib
 import hmac
 import http.server
 import json
+import socket
 import threading
 import urllib.parse
 
@@ -48,6 +49,8 @@ class FakeControl:
         self.pin = None
         self.paused = False
         self.log = []
+        self.connections = set()  # every connection accepted, for crash()
+        self.hellos = 0  # GET /api/hello answered (the dock proves the server once per renderer run)
         self.released = threading.Event()
         self.released.set()
         fake = self
@@ -57,6 +60,11 @@ class FakeControl:
 
             def log_message(self, *args):
                 pass
+
+            def setup(self):
+                super().setup()
+                with fake.lock:
+                    fake.connections.add(self.connection)
 
             def do_GET(self):
                 fake.handle(self, "GET")
@@ -72,6 +80,17 @@ class FakeControl:
         self.released.set()
         self.server.shutdown()
         self.server.server_close()
+
+    def crash(self):
+        """Gone as a crashed renderer is: the port freed and every connection closed under its requests."""
+        self.close()
+        with self.lock:
+            connections, self.connections = self.connections, set()
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     # ---- the API ----
 
@@ -89,6 +108,8 @@ class FakeControl:
             # The renderer's proof that it holds the token, asked before every request that carries
             # it (docs/control-api.md, "Before sending the token"); not in the log of token requests.
             self.released.wait(60)
+            with self.lock:
+                self.hellos += 1
             nonce = urllib.parse.parse_qs(url.query).get("nonce", [""])[0]
             message = f"commentbar-control-hello|{self.port}|{nonce.lower()}".encode()
             return self.reply(request, 200, {"proof": hmac.new(self.token.encode(), message, hashlib.sha256).hexdigest()})

@@ -8,6 +8,10 @@ ControlClient, Qt 6 build) follows a port with a token file, as the panel does, 
 - a token file others could read, or a symlink to one, is no token: nothing is sent with it;
 - the real API (Tests/dock/fake_control.py, which answers the hello as the renderer does) is
   followed and commanded, also when the status file says the port is bound;
+- the hello's proof is kept while the status file names the same live renderer process (one hello
+  for many requests), asked again when it names another, and never carried over to a squatter:
+  not to one on a port said bound before it proved itself, nor to one that took the port of a
+  renderer that crashed (its connections closed, its process gone);
 - "Open control page" gives xdg-open a 0600 file leading to the one-time link, never the link (and
   asks a squatter for none).
 
@@ -19,6 +23,8 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 from control.squatter import Squatter
 from dock.fake_control import FakeControl
@@ -69,6 +75,69 @@ def probe(binary, port, token_file, until, seconds=8, extra=(), env=None):
     return run.stdout.splitlines() + [f"exit {run.returncode}"]
 
 
+def say_bound(path, pid):
+    """The status file as the renderer writes it (replaced whole: the dock never reads half of it)."""
+    write_private(path + ".new", f"bound {pid}\n")
+    os.replace(path + ".new", path)
+
+
+def proof_kept(args, work, token, token_file):
+    """One hello per renderer run; another process named: a new hello; a crash and a squatter on
+    the freed port: a hello the squatter cannot answer, and no token."""
+    real, other = FakeControl(token), FakeControl(token)
+    runs = [subprocess.Popen(["sleep", "60"]) for _ in range(2)]
+    status = os.path.join(work, f"control-port-{real.port}.status")
+    say_bound(status, runs[0].pid)
+    feeding = threading.Event()
+    feeding.set()
+
+    def feed():  # news keeps the dock asking
+        n = 0
+        while feeding.is_set():
+            n += 1
+            with real.lock:
+                real.add({"id": f"k{n}", "name": f"Viewer{n}", "text": f"comment {n}"})
+            time.sleep(0.2)
+    threading.Thread(target=feed, daemon=True).start()
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    probe = subprocess.Popen([args.probe, "--port", str(real.port), "--token-file", token_file, "--seconds", "12"],
+                             env=env, stdout=subprocess.PIPE, text=True)
+    squatter = None
+    try:
+        time.sleep(4)
+        asked, hellos = len(real.log), real.hellos
+        check(hellos == 1 and asked >= 4, "the proof is kept while the same renderer serves the port",
+              f"{hellos} hellos for {asked} requests")
+        say_bound(status, runs[1].pid)
+        time.sleep(3)
+        check(real.hellos == 2 and len(real.log) > asked, "another renderer process named: proven again",
+              f"{real.hellos} hellos, {len(real.log) - asked} requests since")
+        feeding.clear()
+        runs[1].kill()
+        runs[1].wait()
+        real.crash()
+        squatter = Squatter("relay", relay_port=other.port, port=real.port)
+        lines = probe.communicate(timeout=40)[0].splitlines()
+        check(any(r.startswith("GET /api/hello?nonce=") for r in squatter.received())
+              and not squatter.saw(token), "a squatter on a crashed renderer's port is asked the hello, never sent the token",
+              f"{len(squatter.received())} requests; " + "; ".join(lines))
+        check("final NotRenderer" in lines and "command 0" in lines, "the dock says it is not the renderer",
+              "; ".join(lines))
+    finally:
+        feeding.clear()
+        if probe.poll() is None:
+            probe.kill()
+            probe.wait()
+        for run in runs:
+            run.kill()
+            run.wait()
+        if squatter:
+            squatter.close()
+        real.close()
+        other.close()
+        os.unlink(status)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--probe", required=True)
@@ -98,6 +167,21 @@ def main():
                 finally:
                     squatter.close()
 
+            # A squatter on a port said bound by a live process: nothing is proven yet, so it is asked the hello.
+            squatter = Squatter("relay", relay_port=real.port)
+            status = os.path.join(work, f"control-port-{squatter.port}.status")
+            write_private(status, f"bound {os.getpid()}\n")
+            try:
+                lines = probe(args.probe, squatter.port, token_file, "NotRenderer")
+                check(any(r.startswith("GET /api/hello?nonce=") for r in squatter.received())
+                      and not squatter.saw(token), "a squatter on a port said bound is asked the hello, never sent the token",
+                      f"{len(squatter.received())} requests; " + "; ".join(lines))
+            finally:
+                squatter.close()
+                os.unlink(status)
+
+            proof_kept(args, work, token, token_file)
+
             # The renderer said it could not bind the port: whatever holds it is sent nothing.
             squatter = Squatter("relay", relay_port=real.port)
             status = os.path.join(work, f"control-port-{squatter.port}.status")
@@ -126,9 +210,12 @@ def main():
             # The real API (the fake that holds the token), with the port said bound by a live renderer.
             status = os.path.join(work, f"control-port-{real.port}.status")
             write_private(status, f"bound {os.getpid()}\n")
+            real.hellos = 0  # the relaying squatters' hellos went to it too
             lines = probe(args.probe, real.port, token_file, "Live", extra=["--open"], env=opening)
             check("final Live" in lines and "command 200" in lines, "the real server is followed and commanded",
                   "; ".join(lines))
+            check(real.hellos == 1, "one hello for the whole run (the same renderer process serves the port)",
+                  f"{real.hellos} hellos for {len(real.log)} requests")
             # "Open control page": xdg-open is given a private file that leads to the link, never the link.
             check("open started" in lines, "Open control page starts xdg-open", "; ".join(lines))
             check(wait_for(lambda: os.path.exists(record) and "</html>" in open(record).read(), 10),

@@ -30,6 +30,7 @@ void ControlClient::follow(int port)
 	if (port == port_)
 		return;
 	dropHeld();
+	forgetProof();
 	port_ = port;
 	++generation_;
 	polling_ = false;
@@ -62,6 +63,8 @@ void ControlClient::dropHeld()
 	QNetworkReply *reply = held_;
 	held_ = nullptr;
 	polling_ = false;
+	// Its connection is likely closed with it: the next request, on a new one, proves the server again.
+	forgetProof();
 	// Its answer is of no use now: nothing of it runs (abort() finishes it at once).
 	reply->disconnect(this);
 	reply->abort();
@@ -83,30 +86,54 @@ bool ControlClient::readToken()
 	return !token_.isEmpty();
 }
 
+void ControlClient::forgetProof()
+{
+	provenPid_ = 0;
+	provenPort_ = 0;
+	provenToken_.clear();
+}
+
 void ControlClient::whenProven(std::function<void()> send, Answer answer)
 {
 	const auto refuse = [this, answer](State why, const QString &error) {
 		refusedAs_ = why;
 		answer(0, QJsonObject(), error);
 	};
-	if (readPortStatus(tokenPath_, port_) == PortSaid::Unbound)
+	qint64 pid = 0;
+	const PortSaid said = readPortStatus(tokenPath_, port_, &pid);
+	if (said == PortSaid::Unbound)
 		return refuse(State::PortUnbound, QStringLiteral("the renderer could not bind port %1").arg(port_));
 	if (token_.isEmpty() && !readToken())
 		return refuse(State::NoToken, QStringLiteral("no control token"));
+	// The renderer that proved itself still serves the port (its status file names the same live
+	// process) and the token is the one it proved it holds: no hello again.
+	if (said == PortSaid::Bound && pid == provenPid_ && port_ == provenPort_ && token_ == provenToken_) {
+		refusedAs_ = State::Idle;
+		return send();
+	}
+	forgetProof();
 	const QByteArray nonce = makeHelloNonce();
 	const QByteArray token = token_;
 	const int port = port_;
 	QNetworkRequest hello(QUrl(QStringLiteral("http://127.0.0.1:%1/api/hello?nonce=%2").arg(port).arg(QString::fromLatin1(nonce))));
 	hello.setTransferTimeout(timeoutMs);
 	hello.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-	await(net_->get(hello), [this, send = std::move(send), refuse, nonce, token, port](int status, const QJsonObject &body,
-											   const QString &error) {
+	await(net_->get(hello), [this, send = std::move(send), refuse, nonce, token, port, said, pid](
+					int status, const QJsonObject &body, const QString &error) {
 		if (status == 0)
 			return refuse(State::Unreachable, error);
 		const QByteArray proof = body.value(QStringLiteral("proof")).toString().toLatin1();
 		if (status != 200 || !helloProofHolds(proof, token, port, nonce))
 			return refuse(State::NotRenderer,
 				      QStringLiteral("what listens on port %1 is not this user's Comment Bar").arg(port));
+		// Kept only when the same process was said to serve the port before and after the hello:
+		// then it is the one that answered. Without a status file every request is proven anew.
+		qint64 after = 0;
+		if (said == PortSaid::Bound && readPortStatus(tokenPath_, port, &after) == PortSaid::Bound && after == pid) {
+			provenPid_ = pid;
+			provenPort_ = port;
+			provenToken_ = token;
+		}
 		refusedAs_ = State::Idle;
 		send();
 	});
@@ -131,9 +158,13 @@ void ControlClient::await(QNetworkReply *reply, Answer answer)
 	});
 	connect(reply, &QNetworkReply::finished, this, [this, reply, answer, generation] {
 		reply->deleteLater();
+		const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+		// No answer (a closed connection, a timeout) or a refused token: the next request proves
+		// the server again.
+		if (status == 0 || status == 401)
+			forgetProof();
 		if (generation != generation_)
 			return;
-		const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
 		const QJsonObject body =
 			reply->isOpen() ? QJsonDocument::fromJson(reply->readAll()).object() : QJsonObject();
 		QString error = body.value(QStringLiteral("error")).toString();
@@ -293,6 +324,9 @@ void ControlClient::commentsArrived(const QJsonObject &body)
 			stateStale_ = true;
 	}
 	QVector<Comment> comments;
+	// A first read that found nothing is followed at once by the held request: the first comment
+	// then shows without the pause (the pause gathers a busy chat's news into batches).
+	const bool firstRead = fresh_ && waits_;
 	if (fresh_)
 		commentSeq_ = 0;
 	for (const QJsonValue &value : body.value(QStringLiteral("comments")).toArray()) {
@@ -319,11 +353,12 @@ void ControlClient::commentsArrived(const QJsonObject &body)
 		on.removed(removals);
 	if (!comments.isEmpty() && on.comments)
 		on.comments(comments);
-	schedule(reread ? 0 : pollMs);
+	schedule(reread || (firstRead && comments.isEmpty() && removals.isEmpty()) ? 0 : pollMs);
 }
 
 void ControlClient::failed(int status)
 {
+	forgetProof();
 	if (status == 401 || (status == 0 && refusedAs_ == State::NotRenderer))
 		token_.clear(); // read again: the file may have been made anew
 	if (status == 0 && refusedAs_ != State::Idle)

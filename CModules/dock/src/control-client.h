@@ -3,14 +3,22 @@
 // a client like any other tool, never a second server. While active it asks
 // GET /api/comments?since=SEQ&wait=25 (SEQ: the answer's seq before), which the renderer holds until
 // there is news (a comment, a removal, a new pin or stream state) or 25 s pass; after each answer
-// it pauses pollMs, so a busy chat costs about two requests a second and an idle one one per 25 s.
+// it pauses pollMs (not after a first read that found nothing: the first comment then shows at
+// once), so a busy chat costs about one request a second, its comments shown within about a
+// second, and an idle one one request per 25 s.
 // GET /api/state (the pin, the streams) is read on start, after a failure, when shown again and
 // when an answer's state_seq says it changed (a renderer whose answers carry no seq, one from
 // before the wait, is polled as then: state before every fourth poll). Commands are POSTs. Every
 // request carries the token file's token in an Authorization header
 // (the file read with the renderer's own checks: private-file.h), sent only after the server proved
 // it is the token's renderer (GET /api/hello, control-hello.h) and never to a port the renderer said
-// it could not bind (port-status.h);
+// it could not bind (port-status.h). The proof is kept while the port's status file names the same
+// live renderer process that answered the hello (read before each request), for the same port and
+// token: one hello per renderer run instead of one per request. Any failure (no answer, a timeout,
+// 401), a dropped held request, another port or a file that names no process or another one proves
+// the server again; a renderer that writes no status file is proven before every request.
+// QNetworkAccessManager shows no connection, so the proof is of the renderer's run, not of one
+// connection;
 // goes to 127.0.0.1 without a proxy, is asynchronous (QNetworkAccessManager: OBS's UI thread
 // never waits on the network) and times out after 3 s (a held request after its wait and 3 s: a
 // renderer that hangs while holding it is noticed then). A server that went away or started again
@@ -50,7 +58,9 @@ public:
 		std::function<void(const QString &)> streams; // each stream's state and viewers, one line
 	};
 
-	static constexpr int pollMs = 500;      // the pause after an answer: news comes in batches
+	// The pause after an answer: a busy chat's news comes in batches, each laid out and painted once.
+	// 1 s (500 ms before issue 49) halves the dock's work at 10 comments/s.
+	static constexpr int pollMs = 1000;
 	static constexpr int waitSeconds = 25;  // how long the renderer may hold a request for news
 	static constexpr int statePolls = 4;    // a server without wait: /api/state before every fourth poll
 	static constexpr int timeoutMs = 3000;
@@ -88,8 +98,10 @@ private:
 	void setState(State state);
 	bool readToken();
 	// Runs `send` once the server on the port proved it holds the token (GET /api/hello, see
-	// control-hello.h), right before the request that carries the token; else answers with status 0.
+	// control-hello.h): right before the request that carries the token, or earlier by the same
+	// renderer process (the proof kept, above); else answers with status 0.
 	void whenProven(std::function<void()> send, Answer answer);
+	void forgetProof();
 
 	QNetworkAccessManager *net_;
 	QTimer *timer_;
@@ -111,4 +123,9 @@ private:
 	qint64 sentSince_ = 0;     // the since of the comments request out
 	int failures_ = 0;
 	int polls_ = 0;
+	// The renderer whose hello held: the process its port's status file named before and after the
+	// hello, the port and the token it proved (0: none kept).
+	qint64 provenPid_ = 0;
+	int provenPort_ = 0;
+	QByteArray provenToken_;
 };

@@ -15,8 +15,10 @@ QString portStatusPath(const QString &tokenPath, int port)
 	return QFileInfo(tokenPath).absolutePath() + QStringLiteral("/control-port-%1.status").arg(port);
 }
 
-PortSaid readPortStatus(const QString &tokenPath, int port)
+PortSaid readPortStatus(const QString &tokenPath, int port, qint64 *pid)
 {
+	if (pid)
+		*pid = 0;
 	const std::optional<QByteArray> text = readPrivateFile(portStatusPath(tokenPath, port), 64);
 	if (!text)
 		return PortSaid::Unknown;
@@ -24,13 +26,13 @@ PortSaid readPortStatus(const QString &tokenPath, int port)
 	if (words.size() != 2)
 		return PortSaid::Unknown;
 	bool number = false;
-	const int pid = words[1].toInt(&number);
+	const int said = words[1].toInt(&number);
 	// A renderer that is gone (it crashed) says nothing any more.
-	if (!number || pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM))
+	if (!number || said <= 0 || (kill(said, 0) != 0 && errno != EPERM))
 		return PortSaid::Unknown;
-	if (words[0] == "bound")
-		return PortSaid::Bound;
-	if (words[0] == "unbound")
-		return PortSaid::Unbound;
-	return PortSaid::Unknown;
+	if (words[0] != "bound" && words[0] != "unbound")
+		return PortSaid::Unknown;
+	if (pid)
+		*pid = said;
+	return words[0] == "bound" ? PortSaid::Bound : PortSaid::Unbound;
 }
