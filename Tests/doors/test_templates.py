@@ -183,8 +183,9 @@ class TemplatesTest(unittest.TestCase):
             # The bar hands a comment on at once; the page's own release queue (up to 150 ms) and
             # chromium drawing it take the rest. Under make check's load (two cores, OBS and
             # SwiftPM beside it) the second page, read after the first through WebDriver, took
-            # 1.12 s once: the margin is that load's, not the product's.
-            self.assertLess(elapsed, 2.0, name)
+            # 1.12 s once, and 2.05 s once at a load average of 9 (vue3; 0.6-0.7 s quiet): the
+            # margin is that load's, not the product's.
+            self.assertLess(elapsed, 3.0, name)
             row = self.rows(driver)["t1"]
             self.assertEqual(row.get_attribute("data-first"), "true", name)
             # The text is text: the relay's markup is shown, never made markup.
