@@ -9,7 +9,7 @@ public protocol FrameSink: FramePool {
     func setStatus(_ status: SinkStatus, detail: String)
     /// A heartbeat any task may call: a slow frame must not look like a hung renderer.
     func makeHeartbeat() -> @Sendable () -> Void
-    /// The latency probe (`COMMENTBAR_LATENCY_TRACE`): the next published frame is the first to
+    /// The latency probe (always on: a store per frame): the next published frame is the first to
     /// show a row change applied at `nanoseconds` (CLOCK_MONOTONIC).
     func stampRowChange(at nanoseconds: UInt64)
 }

@@ -99,7 +99,7 @@ struct cb_pool_header {
 	/* The latency probe (an addition in version 1, for benchmarks and tools: nothing
 	 * acts on these, a side that knows none leaves zeros). CLOCK_MONOTONIC ns. */
 	uint64_t slot_published_ns[CB_POOL_SLOTS]; /* 280: renderer: when each slot's frame was published */
-	uint64_t slot_changed_ns[CB_POOL_SLOTS];   /* 304: renderer, tracing: when the newest row change that
+	uint64_t slot_changed_ns[CB_POOL_SLOTS];   /* 304: renderer: when the newest row change that
 						    * frame is the first to show was applied; 0: none */
 	uint64_t taken_published_ns; /* 328: shim: slot_published_ns of the frame it took last (copied as read) */
 	uint64_t taken_changed_ns;   /* 336: shim: that frame's slot_changed_ns (copied as read) */
