@@ -19,9 +19,8 @@ import subprocess
 import tempfile
 import time
 import unittest
-import urllib.error
-import urllib.request
 
+from control.api_call import api_call
 from control.browser import wait_for
 from control.relay import Relay
 from support.pool_frames import QUIET, ServedBar
@@ -68,15 +67,7 @@ class BoardsRestartTest(unittest.TestCase):
 
     def call(self, method, path, body=None):
         """(status, answer as JSON) of one request with the token."""
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
-                                         headers={"Authorization": f"Bearer {self.token}",
-                                                  "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=5) as answer:
-                return answer.status, json.load(answer)
-        except urllib.error.HTTPError as error:
-            return error.code, json.load(error)
+        return api_call(self.port, self.token, method, path, body)
 
     def votes(self):
         status, poll = self.call("GET", "/api/poll")

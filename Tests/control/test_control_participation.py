@@ -20,9 +20,9 @@ import os
 import tempfile
 import time
 import unittest
-import urllib.error
 import urllib.request
 
+from control.api_call import api_call
 from control.browser import wait_for
 from control.event_client import EventClient
 from control.relay import Relay
@@ -69,15 +69,7 @@ class ControlParticipationTest(unittest.TestCase):
 
     def call(self, method, path, body=None):
         """(status, answer as JSON) of one request with the token."""
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
-                                         headers={"Authorization": f"Bearer {self.token}",
-                                                  "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=5) as answer:
-                return answer.status, json.load(answer)
-        except urllib.error.HTTPError as error:
-            return error.code, json.load(error)
+        return api_call(self.port, self.token, method, path, body)
 
     def orders(self):
         """The OneComme server's orders, as a template reads them (OneSDK's getOrders: GET /api/orders)."""
