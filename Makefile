@@ -106,13 +106,18 @@ demo: deps renderer plugin
 
 # The Swift unit tests, in the release build: on the renderer's objects, only the test modules are
 # compiled anew. A file target (the bundle is linked anew each time), so that `make test-swift`
-# after it plans no second SwiftPM build.
+# after it plans no second SwiftPM build. The test product only: `--build-tests` builds every
+# product of every package too, swift-protobuf's protoc (twice, for the host's tools and the
+# target: about 380 C++ files) and protoc-gen-swift, NIO's and swift-argument-parser's example
+# and doc tools, none of which a test runs. The kill -9 test's child process (an executable
+# target, Tests/MemoryCrashHelper) is built beside the bundle, where that test looks for it.
 TEST_BUNDLE := $(RELEASE_SCRATCH)/release/CommentBarPackageTests.xctest
 SWIFT_TEST_SOURCES := $(shell find Tests -name '*.swift')
 swift-tests: $(TEST_BUNDLE)
 $(TEST_BUNDLE): $(SWIFT_SOURCES) $(SWIFT_TEST_SOURCES) | build-deps
 	@rm -f $@
-	$(SWIFT) build $(SWIFT_RELEASE) --build-tests
+	$(SWIFT) build $(SWIFT_RELEASE) --product commentbar-memory-crash-helper
+	$(SWIFT) build $(SWIFT_RELEASE) --product CommentBarPackageTests
 # The renderer's XCTests (about 55 s of a loaded machine), the frame loop's (40 s) and the others
 # (55 s) in three processes side by side, then the swift-testing tests (Tests/support/swift-tests.sh).
 SWIFT_TEST_SHARDS := '^CommentBarRenderTests\.' '^CommentBarServeTests\.'

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func killNineLosesOnlyTheLastBatches() async throws {
-        let helper = try #require(Self.helper, "commentbar-memory-crash-helper is built with the tests (swift build --build-tests)")
+        let helper = try #require(Self.helper, "commentbar-memory-crash-helper is built beside the tests (make swift-tests)")
         let folder = TemporaryFolder()
         let received = folder.path + "/received.txt"
         let child = Process()
