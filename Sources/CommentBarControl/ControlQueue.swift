@@ -22,14 +22,30 @@ public struct ControlQueue: Sendable, Equatable, Codable {
 
     public var open: Bool
     public var capacity: Int
+    /// Its rules: first-time viewers first, regulars only (seen on at least this many earlier
+    /// streams; 0: anyone), members only.
+    public var firstTimeFirst: Bool
+    public var minStreams: Int
+    public var membersOnly: Bool
     public var playing: [Entry]
     public var waiting: [Entry]
 
-    public init(open: Bool, capacity: Int, playing: [Entry], waiting: [Entry]) {
+    public init(open: Bool, capacity: Int, firstTimeFirst: Bool = false, minStreams: Int = 0, membersOnly: Bool = false,
+                playing: [Entry], waiting: [Entry]) {
         self.open = open
         self.capacity = capacity
+        self.firstTimeFirst = firstTimeFirst
+        self.minStreams = minStreams
+        self.membersOnly = membersOnly
         self.playing = playing
         self.waiting = waiting
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case open, capacity, playing, waiting
+        case firstTimeFirst = "first_time_first"
+        case minStreams = "min_streams"
+        case membersOnly = "members_only"
     }
 }
 
@@ -38,12 +54,22 @@ public struct ControlQueue: Sendable, Equatable, Codable {
 public struct QueueOpen: Sendable, Equatable, Codable {
     public var capacity: Int?
     public var firstTimeFirst: Bool?
+    /// Regulars only: seen on at least this many of the channel's earlier streams.
+    public var minStreams: Int?
+    /// Members or subscribers only, where the platform says who is one.
+    public var membersOnly: Bool?
     public var join: [String]?
     public var leave: [String]?
 
-    public init(capacity: Int? = nil, firstTimeFirst: Bool? = nil, join: [String]? = nil, leave: [String]? = nil) {
+    /// The most earlier streams a rule may ask for.
+    public static let minStreamsRange = 0...1000
+
+    public init(capacity: Int? = nil, firstTimeFirst: Bool? = nil, minStreams: Int? = nil, membersOnly: Bool? = nil,
+                join: [String]? = nil, leave: [String]? = nil) {
         self.capacity = capacity
         self.firstTimeFirst = firstTimeFirst
+        self.minStreams = minStreams
+        self.membersOnly = membersOnly
         self.join = join
         self.leave = leave
     }
@@ -51,6 +77,8 @@ public struct QueueOpen: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case capacity, join, leave
         case firstTimeFirst = "first_time_first"
+        case minStreams = "min_streams"
+        case membersOnly = "members_only"
     }
 }
 

@@ -13,9 +13,13 @@ extension ControlRoutes {
 
     func openQueue(_ call: ControlCall) -> ControlResponse {
         guard let request = decode(call, empty: QueueOpen()) else {
-            return .error(.badRequest, "send {} or any of \"capacity\" (1 to 500), \"first_time_first\", \"join\" and \"leave\" (lists of words)")
+            return .error(.badRequest, "send {} or any of \"capacity\" (1 to 500), \"first_time_first\", \"min_streams\" "
+                          + "(0 to 1000), \"members_only\" (true or false), \"join\" and \"leave\" (lists of words)")
         }
         if let capacity = request.capacity, !(1...500).contains(capacity) { return .error(.badRequest, "capacity is 1 to 500") }
+        if let streams = request.minStreams, !QueueOpen.minStreamsRange.contains(streams) {
+            return .error(.badRequest, "min_streams is 0 to 1000: the earlier streams a regular was seen on")
+        }
         switch backend.openQueue(request) {
         case .opened(let queue):
             log.info("control: queue open, capacity \(queue.capacity)")

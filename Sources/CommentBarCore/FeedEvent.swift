@@ -184,6 +184,9 @@ public struct ChatLine: Sendable, Equatable, Identifiable {
     /// …and the voice speech reads the viewer in, when the streamer gave them one (an engine's
     /// voice: `en+f3`, a VOICEVOX speaker id…; `speech_voices`).
     public var voice: String?
+    /// …and on how many of the channel's earlier streams the memory saw the viewer (a 参加型
+    /// queue's "regulars only"); nil: the memory is off or could not read them.
+    public var earlierStreams: Int?
 
     /// The name the bar shows and speech reads: the nickname, else the display name.
     public var shownName: String { nickname ?? user }

@@ -43,6 +43,10 @@ public struct ServiceDescription: Sendable {
     public var caseInsensitiveIDs: Bool
     /// Its mark before each row's name when the bar reads several streams.
     public var badge: PlatformBadge
+    /// The badges (as `ChatLine.badges` names them) that mark a member or subscriber of the
+    /// channel, for a 参加型 queue's "members only"; nil: the platform does not say who is one,
+    /// and the rule lets its viewers in.
+    public var memberBadges: Set<String>?
     /// Where known, the hosts the platform really serves its pictures (emotes, badges) from:
     /// a picture URL an API or a relay names elsewhere is refused before any fetch, and its emote
     /// shows as text (CommentBarNet's `PictureHosts.allows`). `*.` names a host's subdomains.
@@ -56,8 +60,13 @@ public struct ServiceDescription: Sendable {
     /// services whose events the streamer wrote (demo, file), never for a network feed.
     public var mayNameLocalFiles: Bool
 
+    /// The member badges of the feed protocol (docs/feed-protocol.md: Twitch's names, and
+    /// YouTube's `member`), for the services whose events are written in it (relays, replays).
+    public static let feedProtocolMemberBadges: Set<String> = ["member", "subscriber", "founder"]
+
     public init(id: String, displayName: String, streamIDHelp: ServiceHelp, urlPatterns: [StreamURLPattern],
-                caseInsensitiveIDs: Bool = false, badge: PlatformBadge, pictureHosts: [String] = [],
+                caseInsensitiveIDs: Bool = false, badge: PlatformBadge, memberBadges: Set<String>? = nil,
+                pictureHosts: [String] = [],
                 makeFeed: @escaping MakeFeed,
                 makeTimeline: MakeTimeline? = nil, mayNameLocalFiles: Bool = false) {
         self.id = id
@@ -66,6 +75,7 @@ public struct ServiceDescription: Sendable {
         self.urlPatterns = urlPatterns
         self.caseInsensitiveIDs = caseInsensitiveIDs
         self.badge = badge
+        self.memberBadges = memberBadges
         self.pictureHosts = pictureHosts
         self.makeFeed = makeFeed
         self.makeTimeline = makeTimeline

@@ -34,6 +34,8 @@ public final class ChatMemory: Sendable {
     struct Lookup {
         var slot = ReaderSlot()
         var book = ViewerBook()
+        /// When each open session began (unix seconds), by token.
+        var sessionsBegan: [UInt64: Double] = [:]
     }
 
     /// `waitForOpen`: how long the first comments may wait for the file to be opened (and
@@ -74,11 +76,13 @@ public final class ChatMemory: Sendable {
     /// A run of the bar on a channel begins; returns the token its events carry.
     public func openSession(_ channel: ChannelRef, now: Double) -> UInt64 {
         let token = tokens.add(1, ordering: .relaxed).newValue
+        shared.lookup.withLock { $0.sessionsBegan[token] = now }
         writer.enqueue(.openSession(token: token, channel: channel, at: now))
         return token
     }
 
     public func endSession(_ token: UInt64, now: Double) {
+        shared.lookup.withLock { $0.sessionsBegan[token] = nil }
         writer.enqueue(.endSession(token: token, at: now))
     }
 
@@ -97,7 +101,7 @@ public final class ChatMemory: Sendable {
         let path = shared.path
         return shared.lookup.withLock { lookup -> ChatLine? in
             let reader = lookup.slot.get(path)
-            var entry = lookup.book.entry(key, reader: reader)
+            var entry = lookup.book.entry(key, reader: reader, streamBegan: lookup.sessionsBegan[session])
             entry.saw(original)
             var record = MessageRecord(session: session, line: original, time: now, hiddenByMemory: entry.hidden,
                                        firstTime: false, nicknameFromChat: nil)
@@ -137,6 +141,7 @@ public final class ChatMemory: Sendable {
             lookup.book.keep(entry, for: key, committed: writer.committed)
             guard !entry.hidden else { return nil }
             line.nickname = entry.nickname
+            line.earlierStreams = entry.earlierStreams
             if let colour = entry.colour { line.color = colour }
             if let voice = entry.voice { line.voice = voice }
             return line

@@ -14,6 +14,8 @@ struct ViewerBook {
         /// The first-time badge (or the back badge) was shown in this run.
         var greeted = false
         var lastSeen: Double?
+        /// The channel's streams before this one the viewer wrote on (nil: not known).
+        var earlierStreams: Int?
         var comments: Int
         var nickname: String?
         var colour: RGBColor?
@@ -57,7 +59,9 @@ struct ViewerBook {
     mutating func invalidate() { generation &+= 1 }
 
     /// The viewer, from the cache or the log (`reader` nil: the log cannot be read now).
-    mutating func entry(_ key: ViewerKey, reader: ChatReader?) -> Entry {
+    /// `streamBegan`: when this run's session on the channel opened (unix seconds): a viewer the
+    /// log saw since wrote on this stream already, which the log's count of streams includes.
+    mutating func entry(_ key: ViewerKey, reader: ChatReader?, streamBegan: Double? = nil) -> Entry {
         if var cached = entries[key], cached.known || reader == nil {
             if cached.generation != generation || cached.stale, let reader, let read = Self.read(key, reader) {
                 // Another process changed the file: its choices win; a viewer it forgot has none.
@@ -74,8 +78,10 @@ struct ViewerBook {
         guard let reader, let read = Self.read(key, reader) else {
             return Entry(known: false, wroteBefore: false, comments: 0, hidden: false, generation: generation)
         }
+        let seenThisStream = streamBegan.map { began in read?.lastSeen.map { $0 >= began } ?? false } ?? false
         return Entry(known: true, wroteBefore: read.map { $0.firstSeen != nil || $0.comments + $0.gifts > 0 } ?? false,
-                     lastSeen: read?.lastSeen, comments: read?.comments ?? 0, nickname: read?.nickname,
+                     lastSeen: read?.lastSeen, earlierStreams: max(0, (read?.streams ?? 0) - (seenThisStream ? 1 : 0)),
+                     comments: read?.comments ?? 0, nickname: read?.nickname,
                      colour: read?.colour, voice: read?.voice, hidden: read?.hidden ?? false, generation: generation)
     }
 

@@ -16,8 +16,9 @@ enum ParticipationWire {
     }
 
     static func queue(_ queue: JoinQueue) -> ControlQueue {
-        ControlQueue(open: true, capacity: queue.rules.capacity, playing: queue.playing.map(entry),
-                     waiting: queue.waiting.map(entry))
+        ControlQueue(open: true, capacity: queue.rules.capacity, firstTimeFirst: queue.rules.firstTimeFirst,
+                     minStreams: queue.rules.minimumStreamsSeen, membersOnly: queue.rules.membersOnly,
+                     playing: queue.playing.map(entry), waiting: queue.waiting.map(entry))
     }
 
     static func entry(_ entry: JoinQueue.Entry) -> ControlQueue.Entry {

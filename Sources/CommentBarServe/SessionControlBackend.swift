@@ -126,7 +126,13 @@ final class SessionControlBackend: ControlBackend {
         if let problem = JoinWords.problem(join, named: "join") ?? JoinWords.problem(leave, named: "leave") {
             return .refused(problem)
         }
-        let rules = JoinRules(capacity: request.capacity ?? JoinRules().capacity, firstTimeFirst: request.firstTimeFirst ?? false)
+        let minStreams = request.minStreams ?? 0
+        // Without the memory nobody has an earlier stream: the rule would keep everyone out.
+        if minStreams > 0, memory.memory == nil {
+            return .refused("regulars only needs the viewer memory: turn on \"remember\" (Remember viewers)")
+        }
+        let rules = JoinRules(capacity: request.capacity ?? JoinRules().capacity, firstTimeFirst: request.firstTimeFirst ?? false,
+                              minimumStreamsSeen: minStreams, membersOnly: request.membersOnly ?? false)
         return .opened(ParticipationWire.queue(queue.open(rules: rules, words: JoinWords(join: join, leave: leave))))
     }
 

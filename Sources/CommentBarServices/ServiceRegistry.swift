@@ -60,6 +60,11 @@ public struct ServiceRegistry: Sendable {
         service(id: id)?.badge ?? .plain
     }
 
+    /// The badges that mark the service's members, nil where it does not say.
+    public func memberBadges(service id: String) -> Set<String>? {
+        service(id: id)?.memberBadges
+    }
+
     /// The feed the settings name, or a message for the bar and the OBS log.
     public func makeFeed(service id: String, request: FeedRequest) throws(FeedConfigError) -> any CommentFeed {
         try Self.checkText(request.streamID, name: "stream id")

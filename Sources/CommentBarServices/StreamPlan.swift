@@ -14,6 +14,8 @@ public struct StreamPlan: Sendable {
         public var service: String
         /// The mark of its rows when the bar reads several streams.
         public var badge: PlatformBadge
+        /// The badges that mark its members (`ServiceDescription.memberBadges`).
+        public var memberBadges: Set<String>? = nil
         public var feed: any CommentFeed
         /// Where it reads (service, stream id, server): the viewer memory's channel. Nil for a
         /// stream that could not be made (it only reports why).
@@ -46,11 +48,13 @@ public struct StreamPlan: Sendable {
                               feed: FailedFeed(message: entry.problem ?? ""))
             }
             let badge = registry.badge(service: address.service)
+            let members = registry.memberBadges(service: address.service)
             do throws(FeedConfigError) {
                 let feed = try registry.makeFeed(service: address.service,
                                                  request: FeedRequest(streamID: address.streamID, server: address.server,
                                                                        credentials: settings.credentials, web: web))
-                return Stream(name: name, service: address.service, badge: badge, feed: feed, address: address)
+                return Stream(name: name, service: address.service, badge: badge, memberBadges: members, feed: feed,
+                              address: address)
             } catch {
                 return Stream(name: name, service: address.service, badge: badge,
                               feed: FailedFeed(message: error.message))

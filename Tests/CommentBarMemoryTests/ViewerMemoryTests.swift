@@ -34,6 +34,36 @@ import Testing
         #expect(viewers.first { $0.key.user == "alice" }?.comments == 3)
     }
 
+    /// A 参加型 queue's "regulars only" reads how many of the channel's earlier streams each
+    /// viewer wrote on: this stream never counts, whenever the log was read.
+    @Test func eachRowSaysOnHowManyEarlierStreamsItsViewerWrote() {
+        let folder = TemporaryFolder()
+        func earlier(_ memory: ChatMemory, _ session: UInt64, _ id: String, _ user: String) -> Int? {
+            memory.say(comment(id, user, "!join"), session: session)?.earlierStreams
+        }
+        var memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
+        var session = memory.openSession(testChannel, now: now())
+        #expect(earlier(memory, session, "1", "alice") == 0)
+        #expect(earlier(memory, session, "2", "alice") == 0, "this stream is not an earlier one")
+        memory.close()
+
+        memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
+        session = memory.openSession(testChannel, now: now())
+        #expect(earlier(memory, session, "3", "alice") == 1)
+        #expect(earlier(memory, session, "4", "carol") == 0)
+        #expect(earlier(memory, session, "5", "alice") == 1)
+        memory.close()
+
+        // A run whose session began before the viewer's last row (the log read after this
+        // stream's rows were written): the log's count includes this stream, which is not earlier.
+        let before = now() - 60
+        memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
+        session = memory.openSession(testChannel, now: before)
+        #expect(earlier(memory, session, "6", "alice") == 1)
+        #expect(earlier(memory, session, "7", "carol") == 0)
+        memory.close()
+    }
+
     @Test func theLabelsFollowTheSettingAndOBSLanguage() {
         #expect(RowLabels(firstTimeSetting: "", locale: "ja-JP") == RowLabels(firstTimeSetting: "初見", locale: "ja-JP"))
         #expect(RowLabels(firstTimeSetting: "", locale: "ja-JP").back == "おかえり")

@@ -426,8 +426,14 @@ class ControlPageTest(unittest.TestCase):
         self.posts()
         find("poll-dismiss").click()
         self.wait_for(lambda: ("/api/poll/dismiss", {}) in self.posts_seen(), "the dismiss command")
+        # The queue's rules from the form: first-time viewers first (members only would keep the
+        # relay's viewers out: they have no badge; regulars only needs the memory, off here).
+        find("queue-first-time-first").click()
+        self.posts()
         find("queue-open").click()
         self.wait_for(lambda: find("queue-next").is_enabled(), "the queue open")
+        self.assertIn(("/api/queue/open", {"capacity": 50, "min_streams": 0, "first_time_first": True,
+                                           "members_only": False}), self.posts())
         self.relay.comment("j1", "<b>Joiner</b>", "!参加")
         self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#queue-waiting li")]
                       == ["<b>Joiner</b>"], "the join on the page")

@@ -78,7 +78,17 @@
   });
   $('poll-close').addEventListener('click', async () => { if (await call('POST', 'api/poll/close')) { showPoll(); } });
   $('poll-dismiss').addEventListener('click', () => call('POST', 'api/poll/dismiss'));
-  $('queue-open').addEventListener('click', async () => { if (await call('POST', 'api/queue/open')) { showQueue(); } });
+  $('queue-form').addEventListener('submit', async (submitted) => {
+    submitted.preventDefault();
+    // Opening an open queue gives it these rules: who waits stays.
+    const body = {
+      capacity: Number($('queue-capacity').value) || 50,
+      min_streams: Number($('queue-min-streams').value) || 0,
+      first_time_first: $('queue-first-time-first').checked,
+      members_only: $('queue-members-only').checked,
+    };
+    if (await call('POST', 'api/queue/open', body)) { showQueue(); }
+  });
   $('queue-next').addEventListener('click', async () => { if (await call('POST', 'api/queue/next', { count: 1 })) { showQueue(); } });
   $('queue-done').addEventListener('click', async () => { if (await call('POST', 'api/queue/done')) { showQueue(); } });
   $('queue-close').addEventListener('click', async () => { if (await call('POST', 'api/queue/close')) { showQueue(); } });

@@ -17,8 +17,9 @@ final class ParticipationPart: SessionPart {
     let polls: PollBoard
     let queue: QueueBoard
     let giveaways: GiveawayBoard
-    /// Each stream's channel, in origin order (renamed when its feed names its channel).
-    private let channels = Mutex<[ChannelRef]>([])
+    /// Each stream's channel (renamed when its feed names its channel) and the badges its
+    /// platform marks members with, in origin order.
+    private let streams = Mutex<[Listened]>([])
     /// Rings when a board changed, or a timed poll's shown second is over (the newest ring only).
     private let boardChanged: AsyncStream<Void>.Continuation
     /// Who puts the view on the bar (the session's state; tests listen themselves).
@@ -114,28 +115,37 @@ final class ParticipationPart: SessionPart {
         }
     }
 
+    private struct Listened {
+        var channel: ChannelRef
+        var memberBadges: Set<String>?
+    }
+
     func streamsChanged(_ streams: [StreamPlan.Stream]) {
-        channels.withLock { $0 = streams.map { ChannelRef(platform: $0.service, channel: $0.channel) } }
+        let listened = streams.map { Listened(channel: ChannelRef(platform: $0.service, channel: $0.channel),
+                                              memberBadges: $0.memberBadges) }
+        self.streams.withLock { $0 = listened }
     }
 
     func heard(_ event: FeedEvent, shown: ChatLine?, origin: BarState.Origin) {
         switch event {
         case .channel(let id):
             guard let named = FeedEvent.channelID(id) else { return }
-            channels.withLock { channels in
-                if channels.indices.contains(origin.index) { channels[origin.index].channel = named }
+            streams.withLock { streams in
+                if streams.indices.contains(origin.index) { streams[origin.index].channel.channel = named }
             }
         case .comment(let line):
             // The row as the feed gave it: the `!command` filter hides `!vote 2` and `!join` from
             // the bar, and they still count. A viewer the streamer hid never gets here (the memory
             // drops their comments).
-            let channel = self.channel(of: origin)
-            polls.take(line, channel: channel)
+            let stream = self.stream(of: origin)
+            polls.take(line, channel: stream.channel)
             let firstTime = line.platformFirstMessage || line.marks.contains { $0.kind == .firstTime }
-            queue.take(line, channel: channel, standing: Standing(firstTime: firstTime))
-            giveaways.take(line, channel: channel, firstTime: firstTime)
+            let member = stream.memberBadges.map { !$0.isDisjoint(with: line.badges) }
+            queue.take(line, channel: stream.channel,
+                       standing: Standing(firstTime: firstTime, streamsSeen: line.earlierStreams ?? 0, member: member))
+            giveaways.take(line, channel: stream.channel, firstTime: firstTime)
         case .deleteUser(let user):
-            giveaways.banned(user, channel: channel(of: origin))
+            giveaways.banned(user, channel: stream(of: origin).channel)
         default:
             break
         }
@@ -147,9 +157,10 @@ final class ParticipationPart: SessionPart {
         boardChanged.finish()
     }
 
-    private func channel(of origin: BarState.Origin) -> ChannelRef {
-        channels.withLock { channels in
-            channels.indices.contains(origin.index) ? channels[origin.index] : ChannelRef(platform: origin.service, channel: "")
+    private func stream(of origin: BarState.Origin) -> Listened {
+        streams.withLock { streams in
+            streams.indices.contains(origin.index) ? streams[origin.index]
+                : Listened(channel: ChannelRef(platform: origin.service, channel: ""), memberBadges: nil)
         }
     }
 }

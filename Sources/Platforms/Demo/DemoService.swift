@@ -9,6 +9,7 @@ public enum DemoService {
         streamIDHelp: ServiceHelp(en: "ignored", ja: "使いません"),
         urlPatterns: [],
         badge: .plain,
+        memberBadges: ServiceDescription.feedProtocolMemberBadges,
         makeFeed: { _ in TimelineFeed(timeline: DemoScript.timeline, loopEvery: DemoScript.loopSeconds) },
         makeTimeline: { _ in DemoScript.timeline }, mayNameLocalFiles: true)
 }

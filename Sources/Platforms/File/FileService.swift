@@ -14,6 +14,7 @@ public enum FileService {
                                    ja: "JSON Lines 形式のイベントファイルのパス"),
         urlPatterns: [],
         badge: .plain,
+        memberBadges: ServiceDescription.feedProtocolMemberBadges,
         makeFeed: { request throws(FeedConfigError) in
             let path = try checkedPath(request.streamID)
             // A missing path is a setting to fix, said at once; stat never blocks. Reading and

@@ -13,6 +13,7 @@ public enum JSONWebSocketService {
                                    ja: "サーバー URL の {stream} に入る配信 ID"),
         urlPatterns: [.schemes(["ws", "wss"], shownAs: "a ws:// or wss:// relay", streamID: .server)],
         badge: .plain,
+        memberBadges: ServiceDescription.feedProtocolMemberBadges,
         makeFeed: { request throws(FeedConfigError) in
             guard !request.server.isEmpty else {
                 throw FeedConfigError("the websocket service needs a server, e.g. wss://relay.example/chat/{stream}")

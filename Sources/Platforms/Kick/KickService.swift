@@ -14,6 +14,8 @@ public enum KickService {
         urlPatterns: [.web("Kick", hosts: ["kick.com"], streamID: .firstPathComponent)],
         caseInsensitiveIDs: true,
         badge: PlatformBadge(rgb: 0x53FC18, sign: .bubble),
+        // `sender.identity.badges[].type` of a subscriber, and of one of the channel's first.
+        memberBadges: ["subscriber", "founder"],
         makeFeed: { request throws(FeedConfigError) in
             let channel = try KickChannel.parse(request.streamID)
             let api = try WebAPI.parse(request.server, default: defaultAPI, service: "kick", web: request.web)

@@ -17,6 +17,8 @@ public enum TwitchService {
         urlPatterns: [.web("Twitch", hosts: ["twitch.tv"], streamID: .firstPathComponent)],
         caseInsensitiveIDs: true,
         badge: PlatformBadge(rgb: 0x9146FF, sign: .bubble),
+        // The `badges` tag of a subscriber, and of one of the channel's first subscribers.
+        memberBadges: ["subscriber", "founder"],
         // Twitch's own emotes, then BetterTTV's, FrankerFaceZ's and 7TV's (each list only from its own).
         pictureHosts: ["static-cdn.jtvnw.net"] + ThirdPartyEmoteSets.Provider.allCases.flatMap(\.pictureHosts),
         makeFeed: { request throws(FeedConfigError) in

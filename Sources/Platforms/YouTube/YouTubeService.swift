@@ -14,6 +14,8 @@ public enum YouTubeService {
                                    ja: "動画 ID、視聴ページの URL（https://www.youtube.com/watch?v=…、https://youtu.be/…、…/live/…）、またはチャンネルの @ハンドル（そのときのライブ配信）"),
         urlPatterns: [.web("YouTube", hosts: ["youtube.com", "youtu.be"])],
         badge: PlatformBadge(rgb: 0xFF0033, sign: .play),
+        // A channel member's badge (its custom picture: `ChatActionMapper.badges`).
+        memberBadges: ["member"],
         // Custom emoji and avatars.
         pictureHosts: ["yt3.ggpht.com", "yt4.ggpht.com", "*.ggpht.com", "*.googleusercontent.com"],
         makeFeed: { request throws(FeedConfigError) in
