@@ -12,6 +12,9 @@ extension ControlRoutes {
         /// The newest event that changed what `/api/state` gives: above the `seq` a client read
         /// `/api/state` at, it reads it again.
         var stateSeq: Int
+        /// The newest event that changed the poll, the queue or the giveaway: above the `seq` a
+        /// client read them at, it reads them again.
+        var boardsSeq: Int
         var comments: [ControlEvent]
         /// The `delete`, `ban` and `clear` events after `since` (as `/api/events` sends them), so
         /// a polling client drops those rows too; `removedComplete` false: some were no longer
@@ -22,6 +25,7 @@ extension ControlRoutes {
         enum CodingKeys: String, CodingKey {
             case version, seq, comments, removed
             case stateSeq = "state_seq"
+            case boardsSeq = "boards_seq"
             case removedComplete = "removed_complete"
         }
     }
@@ -72,7 +76,7 @@ extension ControlRoutes {
         }
         guard let body = try? await hub.run({ hub -> CommentsBody in
             let removals = hub.removals(since: since)
-            return CommentsBody(seq: hub.seq, stateSeq: hub.stateSeq, comments: hub.comments(since: since, limit: limit),
+            return CommentsBody(seq: hub.seq, stateSeq: hub.stateSeq, boardsSeq: hub.boardsSeq, comments: hub.comments(since: since, limit: limit),
                                 removed: removals.events, removedComplete: removals.complete)
         }) else { return unavailable }
         return .json(body)

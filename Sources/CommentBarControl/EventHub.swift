@@ -31,7 +31,11 @@ final class EventHub: PushSocketOwner {
     private(set) var seq = 0
     /// The newest event that changed what `/api/state` gives (the pin, a stream's state or viewers).
     private(set) var stateSeq = 0
-    /// The newest event a `/api/comments` reader hears of: a comment kept, a removal, or `stateSeq`'s.
+    /// The newest event that changed the poll, the queue or the giveaway (`/api/poll`, `/api/queue`,
+    /// `/api/giveaway`).
+    private(set) var boardsSeq = 0
+    /// The newest event a `/api/comments` reader hears of: a comment kept, a removal, or
+    /// `stateSeq`'s or `boardsSeq`'s.
     private(set) var newsSeq = 0
     /// The `/api/comments?wait=` requests held now.
     let waits: NewsWaits
@@ -115,8 +119,8 @@ final class EventHub: PushSocketOwner {
     }
 
     /// An event a `/api/comments` or `/api/state` reader would see (a comment kept, a removal, a
-    /// new pin or stream state) is news: the requests held for it are answered. Others (speech,
-    /// polls, the queue) wake nobody.
+    /// new pin or stream state), or a change of the poll, the queue or the giveaway (the dock
+    /// reads them anew), is news: the requests held for it are answered. Speech wakes nobody.
     private func noteNews(_ event: ControlEvent, kept: Bool) {
         switch event.body {
         case .comment, .gift:
@@ -125,8 +129,9 @@ final class EventHub: PushSocketOwner {
             break
         case .pin, .viewers, .status, .channel:
             stateSeq = event.seq
-        case .speech, .pollStarted, .pollVote, .pollClosed, .queueJoin, .queueLeave, .queueNext, .giveawayEntry,
-             .giveawayWinner:
+        case .pollStarted, .pollVote, .pollClosed, .queueJoin, .queueLeave, .queueNext, .giveawayEntry, .giveawayWinner:
+            boardsSeq = event.seq
+        case .speech:
             return
         }
         newsSeq = event.seq

@@ -6,8 +6,8 @@ second of a comment's arrival, or of a pin (its `state_seq` then above SEQ); wit
 is answered empty after S seconds; with news already, or a SEQ beyond the server's newest event, at
 once; over the cap of held requests (8) at once, and a held request whose client went gives its
 place back; a new token (`control-url --rotate`) refuses the held requests at once (401: their
-credential no longer holds); the renderer's stop does not wait for held requests. Speech, polls and the like are no
-news for it.
+credential no longer holds); the renderer's stop does not wait for held requests. A poll started
+or closed is news too (its `boards_seq` then above SEQ).
 
     PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_wait.py"""
 import http.client
@@ -168,14 +168,24 @@ class ControlWaitTest(unittest.TestCase):
         self.assertGreater(held.body["state_seq"], since, "its state_seq says /api/state changed")
         self.call("POST", "/api/unpin", {})
 
-    def test_5_speech_and_polls_are_no_news(self):
+    def test_5_a_poll_is_news(self):
+        """The dock reads the poll, the queue and the giveaway only when `boards_seq` moves."""
         since = self.newest()
         held = self.hold(f"/api/comments?since={since}&wait=20")
+        self.assertFalse(held.answered.wait(1.0))
+        sent = time.monotonic()
         status, body = self.call("POST", "/api/poll", {"question": "Which?", "options": ["A", "B"]})
         self.assertEqual(status, 200, body)
-        self.assertFalse(held.answered.wait(1.5), "a poll does not answer a request held for comments")
-        self.call("POST", "/api/poll/close", {})
+        self.assertTrue(held.answered.wait(5), "a poll started answers the held request")
+        took = time.monotonic() - sent
         held.close()
+        self.assertLess(took, 1.0, "within a second")
+        self.assertGreater(held.body["boards_seq"], since, "its boards_seq says the boards changed")
+        self.assertLessEqual(held.body["state_seq"], since, "and /api/state did not")
+        boards = held.body["boards_seq"]
+        self.call("POST", "/api/poll/close", {})
+        status, body = self.call("GET", f"/api/comments?since={boards}")
+        self.assertGreater(body["boards_seq"], boards, "the poll closed moves it again")
 
     def test_6_the_cap_and_a_client_that_goes(self):
         since = self.newest()
