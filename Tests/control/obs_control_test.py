@@ -10,7 +10,9 @@ page" (PressInputPropertiesButton) runs `xdg-open LINK` (a fake on PATH that rec
 one-time link that works once, never the token); a
 nickname set on the page is drawn on the viewer's next row; hiding a viewer removes their next
 comments; no token: 401; a foreign Host: 403; a WebSocket from another Origin: refused; the socket on
-loopback only (`ss`); a WebSocket client of /api/events gets every comment as JSON, in order.
+loopback only (`ss`); a WebSocket client of /api/events gets every comment as JSON, in order; a poll started
+through the API (issue 48) is read off OBS's frame (tesseract): its question, each option's count on
+its line, a viewer's second vote not counted, then "closed".
 
     PYTHONPATH=Tests python3 -m obs.shared_obs --plugin SO --data DIR --renderer BIN control.obs_control_test
     PYTHONPATH=Tests python3 -m control.obs_control_test --plugin SO --data DIR --renderer BIN   (the same)
@@ -20,19 +22,23 @@ import os
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 
+from PIL import Image, ImageOps
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from control.api_call import api_call
 from control.browser import chromium, wait_for
 from control.link_files import link_in
 from control.links import first_use
 from control.event_client import EventClient
 from control.relay import BLUE, Relay
+from dock.screen import find as find_word, words
 from obs import shared_obs
 from support import websocket
 from support.checks import check
@@ -259,6 +265,59 @@ def run(obs, work, args, env, cleanup):
               and "first_time" in e and "nickname" in e and "emotes" in e for e in comments),
           "every comment event has version, platform, channel, first_time, nickname, emotes",
           f"{comments[0] if comments else None}")
+    poll_strip(obs, work, port, token, relay)
+
+
+def read_digits(image):
+    """The digits tesseract reads in a small picture of light text on a dark panel, as one line."""
+    grey = ImageOps.invert(image.convert("L"))
+    big = grey.resize((grey.width * 4, grey.height * 4), Image.LANCZOS)
+    with tempfile.NamedTemporaryFile(suffix=".png") as png:
+        big.save(png.name)
+        out = subprocess.run(["tesseract", png.name, "-", "--psm", "7", "-c", "tessedit_char_whitelist=0123456789"],
+                             capture_output=True, text=True, timeout=60).stdout
+    return out.strip()
+
+
+def poll_strip(obs, work, port, token, relay):
+    """A poll started through the control API (issue 48): its strip read off OBS's own frame
+    (tesseract): the question, each option and its count on its line, a viewer's second vote not
+    counted; closed, the strip says so."""
+    status, _ = api_call(port, token, "POST", "/api/poll", {"question": "Next game?", "options": ["Mario", "Zelda"]})
+    if not check(status == 200, "POST /api/poll starts a poll", f"status {status}"):
+        return
+    for id, user, text in (("pv1", "Ann", "!vote 2"), ("pv2", "Ben", "!vote 2"), ("pv3", "Cat", "!vote 1"),
+                           ("pv4", "Ann", "!vote 1")):  # Ann's first vote stands
+        relay.comment(id, user, text)
+    counted = wait_for_value(lambda: [option["votes"] for option in
+                                      api_call(port, token, "GET", "/api/poll")[1]["options"]] == [1, 2], 10)
+    check(counted, "three viewers' votes counted once each", f"{api_call(port, token, 'GET', '/api/poll')[1]}")
+
+    def count_beside(image, found, option):
+        """The number at the right end of `option`'s line, past its proportion bar: read alone
+        (tesseract takes a lone digit in a sparse page for noise)."""
+        label = find_word(found, option)
+        if not label:
+            return None
+        top, bottom = label[0].top - 6, label[0].top + label[0].height + 6
+        return read_digits(image.crop((WIDTH * 15 // 16, max(0, top), WIDTH, min(HEIGHT, bottom))))
+
+    read = {}
+
+    def strip_read(image):
+        found = words(image)
+        read.update(text=" ".join(w.text for w in found), mario=count_beside(image, found, "Mario"),
+                    zelda=count_beside(image, found, "Zelda"), question=bool(find_word(found, "Next") and find_word(found, "game")))
+        return read["question"] and read["mario"] == "1" and read["zelda"] == "2"
+
+    held, image = wait_shot(obs, strip_read, seconds=15)
+    keep(image, work, "poll-strip.png")
+    check(held, "OBS's frame shows the poll strip: the question, Mario 1 and Zelda 2 on their lines", f"{read}")
+    api_call(port, token, "POST", "/api/poll/close", {})
+    held, image = wait_shot(obs, lambda shown: find_word(words(shown), "closed") != [], seconds=15)
+    keep(image, work, "poll-strip-closed.png")
+    check(held, "closed: the strip says so in OBS's frame")
+    api_call(port, token, "POST", "/api/poll/dismiss", {})
 
 
 def wait_for_value(predicate, seconds):
