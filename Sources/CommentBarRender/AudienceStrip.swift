@@ -19,6 +19,7 @@ final class AudienceStrip {
     /// What the strip depends on: the same shape, the same image.
     struct Shape: Equatable {
         var view: AudienceView
+        var words = AudienceWords.english
         var style: TextStyle
         /// The room it may take: its width, and the height it may use (stacked) or its one line's.
         var maxWidth: Int
@@ -55,7 +56,7 @@ final class AudienceStrip {
         let style = shape.style
         panel = Contrast.over(Self.accent.rgb, alpha: 0.16, on: style.look.backdrop)
         text = Contrast.readable(style.textColor.rgb, on: panel)
-        let lines = Self.lines(of: shape.view)
+        let lines = Self.lines(of: shape.view, words: shape.words)
         let size = Self.textSize(style)
         let font = TextEngine.font(family: style.family, size: size)
         defer { pango_font_description_free(font) }
@@ -78,15 +79,14 @@ final class AudienceStrip {
     static func isolated(_ text: String) -> String { "\u{2068}" + text + "\u{2069}" }
 
     /// What the view says, in the order the strip shows it, each line with its rank.
-    static func lines(of view: AudienceView) -> [Line] {
+    static func lines(of view: AudienceView, words: AudienceWords = .english) -> [Line] {
         var lines: [Line] = []
         if let poll = view.poll {
             let question = isolated(poll.question)
-            let right = poll.closed ? "closed · \(poll.total)" : poll.secondsLeft.map(Self.clock)
-            // In one line the time goes first: it survives the question being cut.
+            let right = poll.closed ? "\(words.closed) · \(poll.total)" : poll.secondsLeft.map(Self.clock)
             // In one line the time goes first (it survives the question being cut), and a closed
             // poll's total is left out: the room goes to the leading option.
-            let shortRight = poll.closed ? "closed" : right
+            let shortRight = poll.closed ? words.closed : right
             lines.append(Line(left: "📊 " + question, right: right, bold: true, rank: 0,
                               inline: "📊 " + (shortRight.map { $0 + "  " } ?? "") + question))
             let leading = poll.leading
@@ -101,9 +101,9 @@ final class AudienceStrip {
         }
         if let queue = view.queue {
             let playing = queue.playing.isEmpty ? "—" : queue.playing.map(isolated).joined(separator: ", ")
-            lines.append(Line(left: "▶ " + playing, right: "playing", bold: true, rank: 3))
-            let waiting = "\(queue.waiting) waiting" + (queue.full ? " · full" : "")
-            let next = queue.next.isEmpty ? "!join" : "next: " + queue.next.map(isolated).joined(separator: ", ")
+            lines.append(Line(left: "▶ " + playing, right: words.playing, bold: true, rank: 3))
+            let waiting = words.waiting(queue.waiting) + (queue.full ? " · " + words.full : "")
+            let next = queue.next.isEmpty ? "!join" : words.next + queue.next.map(isolated).joined(separator: ", ")
             // One line has no room for the names: the count says how long the queue is.
             lines.append(Line(left: next, right: waiting, rank: 20, inline: waiting))
         }

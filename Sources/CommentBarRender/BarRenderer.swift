@@ -219,6 +219,6 @@ public final class BarRenderer {
         return FrameContent(stable: inputs, linesRevision: state.linesRevision, clockText: clockText,
                             meterLevel: inputs.layout.header.meter != nil ? obs.micLevel ?? 0 : nil,
                             pinned: state.pinned.flatMap { $0.holds(at: now) ? $0.line : nil },
-                            audience: state.audience)
+                            audience: state.audience, audienceWords: AudienceWords.forLocale(obs.locale))
     }
 }

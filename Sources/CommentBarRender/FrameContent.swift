@@ -15,6 +15,8 @@ struct FrameContent {
     var pinned: ChatLine?
     /// The audience taking part (issue 48): its strip (empty: none).
     var audience = AudienceView()
+    /// The strip's own words, in OBS's language.
+    var audienceWords = AudienceWords.english
 }
 
 /// What differs between the frame published last and the next one. With nothing
@@ -41,6 +43,6 @@ struct FrameChanges {
         clock = last.map { $0.clockText != next.clockText } ?? true
         meter = last.map { $0.meterLevel != next.meterLevel } ?? true
         pin = last.map { $0.pinned != next.pinned } ?? true
-        audience = last.map { $0.audience != next.audience } ?? true
+        audience = last.map { $0.audience != next.audience || $0.audienceWords != next.audienceWords } ?? true
     }
 }

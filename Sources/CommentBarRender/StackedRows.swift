@@ -116,7 +116,7 @@ final class StackedRows: CommentArea {
             commentAreaScrolls = kit.stable.isUniform(in: kit.layout.comments)
             lastPlaced = nil
         }
-        updateStrips(pinned: content.pinned, audience: content.audience)
+        updateStrips(pinned: content.pinned, audience: content.audience, words: content.audienceWords)
         let placed = changes.lines || lastPlaced == nil || faded ? place(state.lines, gone: gone) : (lastPlaced ?? [])
         let animation = RowFrames.animationFrames(placed, now: now)
         let visuals = RowFrames.visuals(of: placed, motion: motion, now: now)
@@ -177,7 +177,7 @@ final class StackedRows: CommentArea {
     /// rows' style changed) and under it the audience's (made when its shape changed: what it
     /// shows, the style, its room). When either changes the rows move below them (or back up), so
     /// the frame is composed.
-    private func updateStrips(pinned: ChatLine?, audience: AudienceView) {
+    private func updateStrips(pinned: ChatLine?, audience: AudienceView, words: AudienceWords) {
         var changed = false
         if pinned != pinStrip?.line || (pinStrip != nil && pinStrip?.style != kit.textStyle) {
             pinStrip = pinned.map { PinStrip(line: $0, style: kit.textStyle, engine: kit.engine, emotes: kit.emotes) }
@@ -193,7 +193,7 @@ final class StackedRows: CommentArea {
         let twoLines = AudienceStrip.stackedHeight(lines: 2, style: kit.textStyle)
         let inline = left < AudienceStrip.stackedHeight(lines: 1, style: kit.textStyle)
         let shape = audience.isEmpty ? nil
-            : AudienceStrip.Shape(view: audience, style: kit.textStyle, maxWidth: area.width,
+            : AudienceStrip.Shape(view: audience, words: words, style: kit.textStyle, maxWidth: area.width,
                                   maxHeight: inline ? left : max(left / 2, min(left, twoLines)), inline: inline)
         if shape != audienceStrip?.shape {
             audienceStrip = shape.map { AudienceStrip(shape: $0, engine: kit.engine) }

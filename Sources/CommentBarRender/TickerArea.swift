@@ -42,11 +42,11 @@ final class TickerArea: CommentArea {
     /// The audience's strip for `view`, made again when its shape changed; whether it did. It
     /// takes half of the line right of the header's items (the comments keep the rest), or on a
     /// short line up to three quarters of it, as much as ten characters' room.
-    private func updateAudienceStrip(_ view: AudienceView) -> Bool {
+    private func updateAudienceStrip(_ view: AudienceView, words: AudienceWords) -> Bool {
         let area = kit.layout.comments
         let room = area.maxX - min(max(area.x, kit.stable.laneStart), area.maxX)
         let shape = view.isEmpty ? nil
-            : AudienceStrip.Shape(view: view, style: kit.textStyle,
+            : AudienceStrip.Shape(view: view, words: words, style: kit.textStyle,
                                   maxWidth: max(room / 2, min(room * 3 / 4, Int(kit.layout.textSize * 10))),
                                   maxHeight: kit.height, inline: true)
         guard shape != audienceStrip?.shape else { return false }
@@ -101,7 +101,7 @@ final class TickerArea: CommentArea {
             lineImages = lineImages.filter { !lane.hasSeen($0.key) }
         }
         // A new strip moves the line's right end: the frame is composed.
-        if updateAudienceStrip(content.audience) { lastLane = nil }
+        if updateAudienceStrip(content.audience, words: content.audienceWords) { lastLane = nil }
         var rect = laneRect
         var placed = lane.placed(now: now, left: rect.x, right: rect.maxX)
         let laneMoved = lastLane != placed
@@ -113,7 +113,7 @@ final class TickerArea: CommentArea {
             kit.redrawStableLayer(content.stable)
             lastLane = nil
             // The header's items may end elsewhere: the strip's room with them.
-            _ = updateAudienceStrip(content.audience)
+            _ = updateAudienceStrip(content.audience, words: content.audienceWords)
             // The header's items may end elsewhere: the line starts right of them.
             if laneRect != rect {
                 rect = laneRect

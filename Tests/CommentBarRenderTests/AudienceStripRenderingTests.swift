@@ -85,6 +85,20 @@ final class AudienceStripRenderingTests: XCTestCase {
         XCTAssertEqual(AudienceStrip.clock(605), "10:05")
     }
 
+    /// The strip's own words follow OBS's language; the streamer's question and the names do not.
+    func testTheStripsWordsFollowOBSLanguage() {
+        XCTAssertEqual(AudienceWords.forLocale("ja-JP"), .japanese)
+        XCTAssertEqual(AudienceWords.forLocale("en-US"), .english)
+        XCTAssertEqual(AudienceWords.forLocale(nil), .english)
+        let closed = AudienceStrip.lines(of: Self.closedPoll, words: .japanese)
+        XCTAssertEqual(closed.first?.right, "締切 · 49")
+        XCTAssertEqual(closed.first?.left, "📊 " + AudienceStrip.isolated("Which map next?"))
+        XCTAssertEqual(AudienceStrip.lines(of: Self.closedPoll).first?.right, "closed · 49")
+        let queue = AudienceStrip.lines(of: Self.queue, words: .japanese)
+        XCTAssertEqual(queue.map(\.right), ["プレイ中", AudienceWords.japanese.waiting(Self.queue.queue?.waiting ?? -1)])
+        XCTAssertTrue(queue[1].left.hasPrefix("次: "), queue[1].left)
+    }
+
     /// The strip's text against its panel, 4.5:1 at least, on every built-in theme and the
     /// streamer's own extremes; and the panel in the frame is that very colour (opaque).
     func testEveryThemeKeepsFourAndAHalfToOne() throws {
