@@ -2,7 +2,7 @@
 # The dock's tests (issue 40).
 #   make test-dock         the loader's Qt look, the Qt 6 panel offscreen against a fake control server,
 #                          then the Qt 5 dock in real OBS 29 under Xvfb (relay, bar, OCR of the dock)
-#   make test-dock-widget  only the Qt 6 panel offscreen
+#   make test-dock-widget  only the Qt 6 panel offscreen (and build/dock/test/audience-*.png, its Audience part at 300 px)
 #   make test-dock-token   the dock's client sends its token only to the renderer (squatters, status file)
 #   make test-dock-obs     only the dock in real OBS 29
 #   make bench-dock        OBS's CPU with the dock following 10 comments/s, hidden, and without the dock
@@ -52,7 +52,8 @@ test-dock-loader: $(DOCK_QT_MAJOR_TEST)
 	$(TEST_PYTHON) Tests/dock/test_qt_major.py $(DOCK_QT_MAJOR_TEST)
 
 test-dock-widget: $(DOCK_WIDGET_TEST)
-	$(TEST_PYTHON) Tests/dock/test_dock_widget.py --binary $(DOCK_WIDGET_TEST) --locale-dir $(PLUGIN_LOCALE_DIR)
+	$(TEST_PYTHON) Tests/dock/test_dock_widget.py --binary $(DOCK_WIDGET_TEST) --locale-dir $(PLUGIN_LOCALE_DIR) \
+		--screenshots $(DOCK_TEST_BUILD)
 
 test-dock-token: $(DOCK_CLIENT_PROBE)
 	$(TEST_PYTHON) Tests/dock/test_dock_token.py --probe $(DOCK_CLIENT_PROBE)

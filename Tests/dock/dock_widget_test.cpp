@@ -2,13 +2,16 @@
 // The dock's panel (the Qt 6 build's objects) offscreen (QT_QPA_PLATFORM=offscreen) against the fake
 // control server of Tests/dock/fake_control.py, which speaks the documented API; run by
 // Tests/dock/test_dock_widget.py. Prints one "ok"/"FAIL" line per check and "N passed, M failed";
-// exits non-zero after a failure.
-//   dock_widget_test --port-a N --port-b N --token-file PATH --locale-dir DIR
+// exits non-zero after a failure. With --screenshots DIR it writes the panel at 300 px wide with
+// each of the Audience part's tabs open (audience-poll.png, -queue, -giveaway) for a person to look at.
+//   dock_widget_test --port-a N --port-b N --token-file PATH --locale-dir DIR [--screenshots DIR]
+#include "audience-panel.h"
 #include "chat-model.h"
 #include "dock-panel.h"
 #include "source-directory.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QElapsedTimer>
@@ -20,11 +23,19 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QListWidget>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
 #include <cstdio>
 #include <functional>
@@ -209,6 +220,7 @@ struct Test {
 	QString token;
 	FakeDirectory *directory;
 	DockPanel *panel;
+	QString screenshots; // a folder for the Audience part's pictures, or empty
 };
 
 void following(Test &t)
@@ -487,6 +499,309 @@ void restartAndStall(Test &t)
 	check(again, "once it answers again the chat follows on", lastRow(model));
 }
 
+// ---- the Audience part (issue 48): the poll, the queue, the giveaway ----
+
+// The GETs of the boards (/api/poll, /api/queue, /api/giveaway) the fake logged.
+int boardReads(int port)
+{
+	int reads = 0;
+	for (const QJsonValue &value : requests(port)) {
+		const QJsonObject request = value.toObject();
+		const QString path = request.value("path").toString();
+		reads += request.value("method").toString() == "GET" &&
+			 (path == "/api/poll" || path == "/api/queue" || path == "/api/giveaway");
+	}
+	return reads;
+}
+
+// The first logged POST to PATH (the boards' GETs share their paths with commands), or an empty object.
+QJsonObject postTo(int port, const QString &path)
+{
+	for (const QJsonValue &value : requests(port)) {
+		const QJsonObject request = value.toObject();
+		if (request.value("method").toString() == "POST" && request.value("path").toString() == path)
+			return request;
+	}
+	return QJsonObject();
+}
+
+bool waitForPost(int port, const QString &path)
+{
+	return waitFor([&] { return !postTo(port, path).isEmpty(); }, 3000);
+}
+
+// The body of the logged POST to PATH as compact JSON with sorted keys, or "none".
+QString postedBody(int port, const QString &path)
+{
+	const QJsonObject request = postTo(port, path);
+	return request.isEmpty() ? QStringLiteral("none") : body(request);
+}
+
+bool waitForText(QLabel *label, const QString &text, int ms = 4000)
+{
+	return waitFor([&] { return label->isVisible() && label->text().contains(text); }, ms);
+}
+
+void click(QWidget *panel, const char *name)
+{
+	auto *target = child<QAbstractButton>(panel, name);
+	if (target)
+		QTest::mouseClick(target, Qt::LeftButton);
+	else
+		check(false, QStringLiteral("the panel has %1").arg(QLatin1String(name)));
+}
+
+void showTab(Test &t, int index)
+{
+	child<QTabWidget>(t.panel, "commentbar-audience-tabs")->setCurrentIndex(index);
+	QCoreApplication::processEvents();
+}
+
+void grabAudience(Test &t, const char *tab)
+{
+	if (t.screenshots.isEmpty())
+		return;
+	const QSize size = t.panel->size();
+	t.panel->resize(300, 760);
+	waitFor([] { return false; }, 200);
+	const QString file = t.screenshots + "/audience-" + QLatin1String(tab) + ".png";
+	check(t.panel->grab().save(file), "a picture of the panel with the Audience part open", file);
+	t.panel->resize(size);
+}
+
+// OBS gives a dock beside the preview about 300 px: each tab's page, its scroll bar and the dock's
+// margins fit in it (a page wider than its tab would be cut, its scroll area scrolls only down).
+void checkAudienceWidth(QWidget *panel, const char *language)
+{
+	QStringList widths;
+	int widest = 0;
+	for (QScrollArea *page : panel->findChildren<QScrollArea *>()) {
+		if (!page->widget() || !page->parentWidget() || page->objectName().isEmpty())
+			continue;
+		const int width = page->widget()->minimumSizeHint().width() + page->verticalScrollBar()->sizeHint().width();
+		widest = qMax(widest, width);
+		widths << page->objectName() + QStringLiteral(" %1 px").arg(width);
+	}
+	check(widths.size() == 3 && widest + 8 <= 300,
+	      QStringLiteral("%1, each Audience tab fits a 300 px dock").arg(QLatin1String(language)), widths.join(", "));
+}
+
+// Closed at first, the part reads nothing even when the boards move; opened, it reads them once.
+void audienceOpens(Test &t)
+{
+	auto *toggle = child<QToolButton>(t.panel, "commentbar-audience-toggle");
+	auto *tabs = child<QTabWidget>(t.panel, "commentbar-audience-tabs");
+	check(toggle && tabs && toggle->isVisible() && !tabs->isVisible(), "the Audience part is there, closed at first");
+	if (!toggle || !tabs)
+		return;
+	// Opened on the control page: the boards move (the held request wakes), the closed part reads nothing.
+	fake(t.portA, "POST", "/api/poll", QJsonObject{{"question", "Lunch?"}, {"options", QJsonArray{"Ramen", "Curry"}}}, t.token);
+	clearRequests(t.portA);
+	waitFor([] { return false; }, 1500);
+	check(boardReads(t.portA) == 0, "closed, the Audience part reads no board when they move",
+	      QStringLiteral("%1 reads").arg(boardReads(t.portA)));
+
+	QTest::mouseClick(toggle, Qt::LeftButton);
+	auto *question = child<QLabel>(t.panel, "commentbar-poll-question");
+	const bool shown = tabs->isVisible() && waitForText(question, "Lunch?") &&
+			   waitForText(child<QLabel>(t.panel, "commentbar-poll-option-2"), "2. Curry  0");
+	check(shown, "opened, it reads the boards once and shows the open poll", question->text());
+	waitFor([] { return false; }, 300);
+	check(boardReads(t.portA) == 3, "one read of each board (/api/poll, /api/queue, /api/giveaway)",
+	      QStringLiteral("%1 reads").arg(boardReads(t.portA)));
+	checkAudienceWidth(t.panel, "in English");
+}
+
+void audiencePoll(Test &t)
+{
+	auto *state = child<QLabel>(t.panel, "commentbar-poll-state");
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-poll-close");
+	bool ok = waitForPost(t.portA, "/api/poll/close") && waitForText(state, "Closed");
+	check(ok, "Close closes the open poll (/api/poll/close) and the dock says it is closed", state->text());
+
+	child<QLineEdit>(t.panel, "commentbar-poll-question-field")->setText("  Next game?  ");
+	child<QPlainTextEdit>(t.panel, "commentbar-poll-options")->setPlainText("Mario Kart\n\n  Tetris \nSplatoon\n");
+	child<QSpinBox>(t.panel, "commentbar-poll-seconds")->setValue(120);
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-poll-start");
+	ok = waitForPost(t.portA, "/api/poll");
+	check(ok && postedBody(t.portA, "/api/poll") ==
+			    R"({"options":["Mario Kart","Tetris","Splatoon"],"question":"Next game?","seconds":120})",
+	      "Start posts /api/poll with the question, one answer a line (blank lines out, trimmed) and the seconds",
+	      postedBody(t.portA, "/api/poll"));
+	ok = waitForText(state, "Open") && state->text().contains(QRegularExpression("[12]:[0-9][0-9] left")) &&
+	     !child<QWidget>(t.panel, "commentbar-poll-question-field")->isVisible();
+	check(ok, "the started poll shows open with its time left; the form waits until it closes", state->text());
+
+	QElapsedTimer shownIn;
+	shownIn.start();
+	for (const auto &[user, option] : {std::pair{"alice", 2}, std::pair{"bob", 2}, std::pair{"carol", 1}})
+		fake(t.portA, "POST", "/fake/vote", QJsonObject{{"user", user}, {"option", option}});
+	auto *tetris = child<QLabel>(t.panel, "commentbar-poll-option-2");
+	ok = waitForText(tetris, "2. Tetris  2 (67%)") && waitForText(state, "3 voters");
+	check(ok && shownIn.elapsed() < 3000, "votes show in the dock as boards_seq moves (within the 1 s pause)",
+	      QStringLiteral("%1 ms: %2 | %3").arg(shownIn.elapsed()).arg(tetris->text(), state->text()));
+	grabAudience(t, "poll");
+
+	// 3 s with boards_seq still: nothing read, neither on a timer (the poll's clock ticks) nor with
+	// the answers that bring the chat's comments.
+	clearRequests(t.portA);
+	waitFor([] { return false; }, 1000);
+	addComments(t.portA, {comment("q1", "Chat", "still chatting")});
+	waitFor([] { return false; }, 1000);
+	addComments(t.portA, {comment("q2", "Chat", "while the poll runs")});
+	waitFor([] { return false; }, 1000);
+	check(boardReads(t.portA) == 0 && t.panel->liveModel()->rowOf("q2") >= 0,
+	      "3 s of boards_seq still (two comments came): no board is read",
+	      QStringLiteral("%1 reads in %2 requests").arg(boardReads(t.portA)).arg(requests(t.portA).size()));
+
+	click(t.panel, "commentbar-poll-close");
+	waitForText(state, "Closed");
+	child<QPlainTextEdit>(t.panel, "commentbar-poll-options")->setPlainText("only one");
+	click(t.panel, "commentbar-poll-start");
+	auto *notice = child<QLabel>(t.panel, "commentbar-notice");
+	ok = waitForText(notice, "a poll has 2 to 9 answers");
+	check(ok && notice->text().contains("(400)"), "a refused command (400) says the API's reason on the notice line",
+	      notice->text());
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-poll-dismiss");
+	check(waitForPost(t.portA, "/api/poll/dismiss") && waitFor([&] { return !notice->isVisible(); }, 2000),
+	      "Dismiss takes the result off the bar (/api/poll/dismiss); the notice goes with a command that worked");
+}
+
+void audienceQueue(Test &t)
+{
+	showTab(t, 1);
+	auto *state = child<QLabel>(t.panel, "commentbar-queue-state");
+	auto *list = child<QListWidget>(t.panel, "commentbar-queue-list");
+	check(state->isVisible() && state->text().contains("closed"), "the Queue tab says the queue is closed", state->text());
+	child<QSpinBox>(t.panel, "commentbar-queue-capacity")->setValue(10);
+	child<QCheckBox>(t.panel, "commentbar-queue-first-time")->setChecked(true);
+	child<QSpinBox>(t.panel, "commentbar-queue-min-streams")->setValue(3);
+	child<QCheckBox>(t.panel, "commentbar-queue-members-only")->setChecked(true);
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-queue-open");
+	bool ok = waitForPost(t.portA, "/api/queue/open") && waitForText(state, "Open: 0 waiting, 10 places");
+	check(ok && postedBody(t.portA, "/api/queue/open") ==
+			    R"({"capacity":10,"first_time_first":true,"members_only":true,"min_streams":3})",
+	      "Open posts /api/queue/open with the capacity, first-time first, regulars only (min_streams) and members only",
+	      postedBody(t.portA, "/api/queue/open") + " | " + state->text());
+
+	for (const char *name : {"Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus"})
+		fake(t.portA, "POST", "/fake/join", QJsonObject{{"user", QString(name).toLower()}, {"name", name}});
+	auto *more = child<QLabel>(t.panel, "commentbar-queue-more");
+	ok = waitForText(more, "and 2 more") && list->count() == AudiencePanel::shownWaiting &&
+	     list->item(0)->text() == "1. Ann" && state->text().contains("7 waiting");
+	check(ok, "joins show as boards_seq moves: the first 5 waiting listed, the others counted",
+	      QStringLiteral("%1 rows, first %2; %3").arg(list->count()).arg(list->count() ? list->item(0)->text() : "-", more->text()));
+
+	child<QSpinBox>(t.panel, "commentbar-queue-count")->setValue(2);
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-queue-next");
+	ok = waitForPost(t.portA, "/api/queue/next") &&
+	     waitFor([&] { return list->count() == 7 && list->item(0)->text().startsWith(QString::fromUtf8("\u25B6 Ann")); }, 4000);
+	check(ok && postedBody(t.portA, "/api/queue/next") == R"({"count":2})",
+	      "Call next posts /api/queue/next with the count; the called show as playing above those waiting",
+	      postedBody(t.portA, "/api/queue/next") + QStringLiteral(" | %1 rows").arg(list->count()));
+	grabAudience(t, "queue");
+
+	list->setCurrentRow(3); // playing Ann, Ben; waiting 1. Cid, 2. Dee
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-queue-remove");
+	ok = waitForPost(t.portA, "/api/queue/remove") &&
+	     waitFor([&] { return list->count() == 6 && list->item(3)->text() == "2. Eve"; }, 4000);
+	check(ok && postedBody(t.portA, "/api/queue/remove") == R"({"channel":"fake","platform":"twitch","user":"dee"})",
+	      "Remove takes the selected viewer out (/api/queue/remove with platform, channel, user)",
+	      postedBody(t.portA, "/api/queue/remove"));
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-queue-done");
+	ok = waitForPost(t.portA, "/api/queue/done") && waitFor([&] { return list->count() == 4; }, 4000);
+	check(ok, "Done posts /api/queue/done; those playing leave the list", QStringLiteral("%1 rows").arg(list->count()));
+}
+
+void audienceGiveaway(Test &t)
+{
+	showTab(t, 2);
+	auto *state = child<QLabel>(t.panel, "commentbar-giveaway-state");
+	auto *winners = child<QListWidget>(t.panel, "commentbar-giveaway-winners");
+	auto *draw = child<QPushButton>(t.panel, "commentbar-giveaway-draw");
+	child<QLineEdit>(t.panel, "commentbar-giveaway-word")->setText("!gw");
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-giveaway-start");
+	bool ok = waitForPost(t.portA, "/api/giveaway") && waitForText(state, "0 entries");
+	check(ok && postedBody(t.portA, "/api/giveaway") == R"({"word":"!gw"})",
+	      "Start posts /api/giveaway with the word (no seconds: until drawn)", postedBody(t.portA, "/api/giveaway"));
+	for (const char *name : {"Alice", "Bob", "Carol"})
+		fake(t.portA, "POST", "/fake/enter", QJsonObject{{"user", QString(name).toLower()}, {"name", name}});
+	ok = waitForText(state, "3 entries") && state->text().contains("entries open");
+	check(ok, "entries show as boards_seq moves", state->text());
+
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-giveaway-draw");
+	ok = waitForPost(t.portA, "/api/giveaway/draw") &&
+	     waitFor([&] { return winners->isVisible() && winners->count() == 1; }, 4000);
+	check(ok && winners->item(0)->text() == "1. Alice (twitch)" && state->text().contains("entries closed") &&
+		      draw->text() == "Draw again",
+	      "Draw posts /api/giveaway/draw and shows the winner; entries close; the button draws again",
+	      (winners->count() ? winners->item(0)->text() : QString("no winner")) + " | " + state->text());
+	click(t.panel, "commentbar-giveaway-draw");
+	ok = waitFor([&] { return winners->count() == 2 && winners->item(1)->text() == "2. Bob (twitch)"; }, 4000);
+	check(ok, "a re-draw adds the next winner", QStringLiteral("%1 winners").arg(winners->count()));
+	grabAudience(t, "giveaway");
+}
+
+// Hidden, the dock reads nothing and its clock stops; shown again, it reads what moved meanwhile.
+// A renderer from before boards_seq: its answers never make the dock read the boards.
+void audienceCost(Test &t)
+{
+	showTab(t, 1);
+	auto *list = child<QListWidget>(t.panel, "commentbar-queue-list");
+	t.panel->hide();
+	QTest::qWait(300);
+	clearRequests(t.portA);
+	fake(t.portA, "POST", "/fake/join", QJsonObject{{"user", "hal"}, {"name", "Hal"}});
+	QTest::qWait(1500);
+	const int whileHidden = requests(t.portA).size();
+	t.panel->show();
+	const bool again = waitFor([&] { return list->count() > 0 && list->item(list->count() - 1)->text().endsWith("Hal"); }, 4000);
+	check(whileHidden == 0 && again, "hidden, the dock sends nothing as the boards move; shown again it reads them",
+	      QStringLiteral("%1 requests while hidden; last row %2").arg(whileHidden)
+		      .arg(list->count() ? list->item(list->count() - 1)->text() : QString()));
+
+	fake(t.portA, "POST", "/fake/boards_seq", QJsonObject{{"on", false}});
+	addComments(t.portA, {comment("o1", "Old", "a renderer from before boards_seq")});
+	waitFor([&] { return t.panel->liveModel()->rowOf("o1") >= 0; }, 4000);
+	clearRequests(t.portA);
+	fake(t.portA, "POST", "/fake/join", QJsonObject{{"user", "ivy"}, {"name", "Ivy"}});
+	addComments(t.portA, {comment("o2", "Old", "its answers carry no boards_seq")});
+	waitFor([&] { return t.panel->liveModel()->rowOf("o2") >= 0; }, 4000);
+	QTest::qWait(500);
+	check(boardReads(t.portA) == 0, "answers without boards_seq (an older renderer) read no board",
+	      QStringLiteral("%1 reads").arg(boardReads(t.portA)));
+	fake(t.portA, "POST", "/fake/boards_seq", QJsonObject{{"on", true}});
+
+	// A timed poll counts down only while shown.
+	showTab(t, 0);
+	child<QLineEdit>(t.panel, "commentbar-poll-question-field")->setText("Timed?");
+	child<QPlainTextEdit>(t.panel, "commentbar-poll-options")->setPlainText("Yes\nNo");
+	child<QSpinBox>(t.panel, "commentbar-poll-seconds")->setValue(600);
+	click(t.panel, "commentbar-poll-start");
+	auto *state = child<QLabel>(t.panel, "commentbar-poll-state");
+	waitForText(state, "left");
+	QTimer *clock = t.panel->audience()->findChild<QTimer *>("commentbar-audience-clock");
+	const bool ticking = clock && clock->isActive();
+	t.panel->hide();
+	QTest::qWait(200);
+	const bool stopped = clock && !clock->isActive();
+	t.panel->show();
+	QTest::qWait(200);
+	check(ticking && stopped, "the clock of a timed poll runs while shown and stops while hidden");
+	click(t.panel, "commentbar-poll-close");
+	waitForText(state, "Closed");
+	QTest::mouseClick(child<QToolButton>(t.panel, "commentbar-audience-toggle"), Qt::LeftButton);
+}
+
 void hiddenDock(Test &t)
 {
 	t.panel->hide();
@@ -495,6 +810,7 @@ void hiddenDock(Test &t)
 	QTest::qWait(2000);
 	const int whileHidden = requests(t.portA).size();
 	t.panel->show();
+	QTest::qWait(300);
 	const bool resumed = waitForRequest(t.portA, "/api/state");
 	check(whileHidden == 0 && resumed,
 	      "a hidden dock sends nothing; shown again it follows again", QStringLiteral("%1 requests while hidden").arg(whileHidden));
@@ -536,8 +852,26 @@ void controlAndPorts(Test &t)
 	      "no Comment Bar source left: the dock says so", status->text());
 }
 
+// Makes the panel the active window again. The offscreen platform keeps a hidden window as the focus
+// window, so showing it again (the hidden-dock checks) does not activate it; a window made and
+// destroyed in between takes the focus away, and the panel's activation is then a change.
+bool activate(QWidget *panel)
+{
+	if (QApplication::activeWindow() == panel)
+		return true;
+	{
+		QWidget other;
+		other.show();
+		if (!QTest::qWaitForWindowExposed(&other))
+			return false;
+	}
+	panel->activateWindow();
+	return QTest::qWaitForWindowActive(panel);
+}
+
 void keyboard(Test &t)
 {
+	check(activate(t.panel), "the panel's window is active again (keys reach it)");
 	select(t.panel->liveView(), t.panel->liveModel()->at(0)->id);
 	QSet<QString> reached;
 	QWidget *start = child<QComboBox>(t.panel, "commentbar-picker");
@@ -551,7 +885,8 @@ void keyboard(Test &t)
 		reached << focused->objectName();
 	}
 	QStringList wanted{"commentbar-picker", "commentbar-skip", "commentbar-pause", "commentbar-open-page", "commentbar-search", "commentbar-chat",
-			   "commentbar-pin", "commentbar-nickname", "commentbar-colour", "commentbar-voice", "commentbar-hide"};
+			   "commentbar-pin", "commentbar-nickname", "commentbar-colour", "commentbar-voice", "commentbar-hide",
+			   "commentbar-audience-toggle"};
 	QStringList missing;
 	for (const QString &name : wanted) {
 		if (!reached.contains(name))
@@ -572,6 +907,8 @@ int main(int argc, char **argv)
 	t.portB = arg("--port-b").toInt();
 	const QString tokenFile = arg("--token-file");
 	const QString locales = arg("--locale-dir");
+	if (args.contains("--screenshots"))
+		t.screenshots = arg("--screenshots");
 	QFile token(tokenFile);
 	if (!token.open(QIODevice::ReadOnly))
 		return 2;
@@ -592,6 +929,11 @@ int main(int argc, char **argv)
 	pinning(t);
 	viewers(t);
 	searching(t);
+	audienceOpens(t);
+	audiencePoll(t);
+	audienceQueue(t);
+	audienceGiveaway(t);
+	audienceCost(t);
 	moderation(t);
 	keptRows(t);
 	restartAndStall(t);
@@ -610,6 +952,7 @@ int main(int argc, char **argv)
 		      child<QPushButton>(&ja, "commentbar-hide")->text() == QString::fromUtf8("非表示"),
 	      "in Japanese (OBS's ja-JP): the buttons read 固定, 声, 非表示",
 	      child<QPushButton>(&ja, "commentbar-pin")->text());
+	checkAudienceWidth(&ja, "in Japanese");
 	checkNoneMissing(QStringLiteral("ja-JP.ini"));
 
 	std::printf("%d passed, %d failed\n", passed, failed);

@@ -1,10 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A fake control server for the dock's widget test, speaking the control API as docs/control-api.md
 documents it (the renderer's real server is tested in Tests/control): GET /api/state,
-/api/comments?since=&limit=&wait= (held until news: a comment, a removal, a pin or unpin; or the
-wait's seconds), /api/search?q=&limit=; POST /api/pin, /api/unpin, /api/viewer,
-/api/speech/skip, /api/speech/pause, with JSON bodies and `Content-Type: application/json`. The
-token (`Authorization: Bearer`) and the Host are checked as documented: 401 and 403 otherwise.
+/api/comments?since=&limit=&wait= (held until news: a comment, a removal, a pin or unpin, a poll,
+queue or giveaway event; or the wait's seconds), /api/search?q=&limit=; POST /api/pin, /api/unpin,
+/api/viewer, /api/speech/skip, /api/speech/pause, with JSON bodies and `Content-Type:
+application/json`. The token (`Authorization: Bearer`) and the Host are checked as documented: 401
+and 403 otherwise.
+
+The audience's boards (issue 48), in the shapes docs/control-api.md gives: GET /api/poll,
+/api/queue, /api/giveaway; POST /api/poll, /api/poll/close, /api/poll/dismiss, /api/queue/open,
+/api/queue/close, /api/queue/next, /api/queue/done, /api/queue/remove, /api/giveaway,
+/api/giveaway/draw, refusing what the API refuses with its status and an {"error"}. /api/comments
+answers say "boards_seq", the newest poll_*, queue_* or giveaway_* event's seq, and those events
+wake held requests (the renderer's change for the dock, issue 49); /api/queue/open also takes
+"min_streams" (an int from 0: regulars only, seen on that many earlier streams) and
+"members_only" (a bool), which the renderer takes from the same change on. A draw picks the first
+entrant not drawn yet (the renderer draws at random): a test knows who wins.
 
 The test drives it through routes of its own under /fake/ (no token; never part of the API):
     POST /fake/comments  [{"id", "user", "name", "text", ...}]   comment events, numbered on
@@ -17,6 +28,11 @@ The test drives it through routes of its own under /fake/ (no token; never part 
     POST /fake/stall     {"on": true|false} /api/ requests wait (a renderer that stops answering); the requests
                                             held for news are answered first, so the dock's next request
                                             is the one that meets the stall
+    POST /fake/vote      {"user", "option"}  a viewer's vote (option from 1) in the open poll: a poll_vote event
+    POST /fake/join      {"user", "name"}    a viewer joined the open queue: a queue_join event
+    POST /fake/enter     {"user", "name"}    a viewer entered the open giveaway: a giveaway_entry event
+    POST /fake/boards_seq {"on": false}     a renderer from before boards_seq: its answers lack it and the
+                                            boards' events wake no held request ({"on": true}: back)
     GET  /fake/log                          every /api/ request: method, path, authorization, body
     POST /fake/log/clear {}
 """
@@ -26,11 +42,13 @@ import http.server
 import json
 import socket
 import threading
+import time
 import urllib.parse
 
 from support.processes import free_port
 
 KEPT = 1000  # the server keeps the newest 1000 comments (docs/control-api.md)
+PLATFORM, CHANNEL = "twitch", "fake"  # the stream every fake viewer is on
 
 
 class FakeControl:
@@ -48,6 +66,15 @@ class FakeControl:
         self.forgotten = 0  # the newest removal no longer kept (EventHub's removedForgotten)
         self.pin = None
         self.paused = False
+        self.boards_seq = 0  # the newest poll, queue or giveaway event
+        self.says_boards_seq = True  # False: a renderer from before boards_seq
+        self.poll = None  # as GET /api/poll gives it
+        self.poll_voters = {}  # (platform, channel, user): the option voted (from 0)
+        self.poll_on_bar = False  # a closed poll's result the bar shows until dismissed
+        self.queue = {"open": False, "capacity": 0, "playing": [], "waiting": []}
+        self.queue_rules = {}  # the last POST /api/queue/open's rules beyond the capacity
+        self.giveaway = None  # as GET /api/giveaway gives it
+        self.entrants = []  # the giveaway's entries, viewers as its events name them
         self.log = []
         self.connections = set()  # every connection accepted, for crash()
         self.hellos = 0  # GET /api/hello answered (the dock proves the server once per renderer run)
@@ -148,9 +175,10 @@ class FakeControl:
 
     @property
     def news(self):
-        """The newest event a comments reader hears of (comments, removals, the pin)."""
+        """The newest event a comments reader hears of (comments, removals, the pin; the boards' events
+        unless this is a renderer from before boards_seq)."""
         return max([self.state_seq, self.forgotten] + [c["seq"] for c in self.comments[-1:]] +
-                   [e["seq"] for e in self.removed[-1:]])
+                   [e["seq"] for e in self.removed[-1:]] + ([self.boards_seq] if self.says_boards_seq else []))
 
     def read(self, path, query):
         if path == "/api/state":
@@ -164,13 +192,22 @@ class FakeControl:
             limit = int(query.get("limit", ["100"])[0])
             after = [c for c in self.comments if c["seq"] > since]
             removed = [event for event in self.removed if event["seq"] > since]
-            return 200, {"version": 1, "seq": self.seq, "state_seq": self.state_seq, "comments": after[-limit:],
-                         "removed": removed,
-                         "removed_complete": since >= self.forgotten}
+            answer = {"version": 1, "seq": self.seq, "state_seq": self.state_seq, "comments": after[-limit:],
+                      "removed": removed, "removed_complete": since >= self.forgotten}
+            if self.says_boards_seq:
+                answer["boards_seq"] = self.boards_seq
+            return 200, answer
         if path == "/api/search":
             text = query.get("q", [""])[0]
             found = [c for c in self.comments if text in c["text"] or text in c["name"]]
             return 200, {"version": 1, "comments": found[-int(query.get("limit", ["100"])[0]):]}
+        if path == "/api/poll":
+            return (200, self.poll) if self.poll else (404, {"error": "no poll yet"})
+        if path == "/api/queue":
+            return 200, self.queue
+        if path == "/api/giveaway":
+            self.close_entries_on_time()
+            return (200, self.giveaway) if self.giveaway else (404, {"error": "no giveaway yet"})
         return 404, {"error": "no such page"}
 
     def command(self, path, body):
@@ -205,7 +242,194 @@ class FakeControl:
         if path == "/api/speech/pause":
             self.paused = body.get("paused", not self.paused)
             return 200, {"ok": True, "paused": self.paused}
+        if path.startswith("/api/poll"):
+            return self.poll_command(path, body)
+        if path.startswith("/api/queue"):
+            return self.queue_command(path, body)
+        if path.startswith("/api/giveaway"):
+            return self.giveaway_command(path, body)
         return 404, {"error": "no such command"}
+
+    # ---- the audience's boards (the lock held) ----
+
+    def board_event(self):
+        """A poll_*, queue_* or giveaway_* event: boards_seq moves and held requests wake."""
+        self.seq += 1
+        self.boards_seq = self.seq
+        self.lock.notify_all()
+
+    @staticmethod
+    def is_int(value, low, high):
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    @staticmethod
+    def seconds_refused(body):
+        seconds = body.get("seconds")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or not 1 <= seconds <= 86400):
+            return "seconds is 1 to 86400"
+        return None
+
+    def close_poll(self):
+        self.poll["open"] = False
+        self.poll["closed_at"] = time.time()
+        self.poll_on_bar = True
+        self.board_event()
+
+    def poll_command(self, path, body):
+        if path == "/api/poll":
+            question, options = body.get("question"), body.get("options")
+            if not isinstance(question, str) or not question.strip() or len(question) > 200:
+                return 400, {"error": "a poll needs a question of at most 200 characters"}
+            if not isinstance(options, list) or not 2 <= len(options) <= 9 or \
+                    not all(isinstance(o, str) and o.strip() and len(o) <= 200 for o in options):
+                return 400, {"error": "a poll has 2 to 9 answers of at most 200 characters"}
+            if len({o.strip().casefold() for o in options}) != len(options):
+                return 400, {"error": "two answers are the same"}
+            if self.seconds_refused(body):
+                return 400, {"error": self.seconds_refused(body)}
+            if self.poll and self.poll["open"]:
+                self.close_poll()
+            now = time.time()
+            self.poll = {"question": question, "options": [{"text": o, "votes": 0, "platforms": {}} for o in options],
+                         "voters": 0, "open": True, "opened_at": now}
+            self.poll_voters = {}
+            self.poll_on_bar = True
+            if body.get("seconds"):
+                self.poll["closes_at"] = now + body["seconds"]
+                poll = self.poll
+                timer = threading.Timer(body["seconds"], lambda: self.close_on_time(poll))
+                timer.daemon = True
+                timer.start()
+            self.board_event()
+            return 200, self.poll
+        if path == "/api/poll/close":
+            if not self.poll or not self.poll["open"]:
+                return 404, {"error": "no poll is open"}
+            self.close_poll()
+            return 200, self.poll
+        if path == "/api/poll/dismiss":
+            if self.poll and self.poll["open"]:
+                self.close_poll()
+            if not self.poll_on_bar:
+                return 404, {"error": "no poll result is on the bar"}
+            self.poll_on_bar = False
+            return 200, {"ok": True}
+        return 404, {"error": "no such command"}
+
+    def close_on_time(self, poll):
+        with self.lock:
+            if self.poll is poll and poll["open"]:
+                self.close_poll()
+
+    @staticmethod
+    def same_viewer(entry, body):
+        return all(entry[k] == body.get(k) for k in ("platform", "channel", "user"))
+
+    def queue_command(self, path, body):
+        if path == "/api/queue/open":
+            capacity = body.get("capacity", 50)
+            if not self.is_int(capacity, 1, 500):
+                return 400, {"error": "capacity is 1 to 500"}
+            if "first_time_first" in body and not isinstance(body["first_time_first"], bool) or \
+                    "members_only" in body and not isinstance(body["members_only"], bool):
+                return 400, {"error": "first_time_first and members_only are true or false"}
+            if "min_streams" in body and not self.is_int(body["min_streams"], 0, 1 << 31):
+                return 400, {"error": "min_streams is 0 or more"}
+            self.queue_rules = {k: body[k] for k in ("first_time_first", "min_streams", "members_only") if k in body}
+            if not self.queue["open"]:
+                self.queue = {"open": True, "capacity": capacity, "playing": [], "waiting": []}
+            self.queue["capacity"] = capacity
+            return 200, self.queue
+        if not self.queue["open"]:
+            return 404, {"error": "the queue is not open"}
+        if path == "/api/queue/close":
+            self.queue = {"open": False, "capacity": 0, "playing": [], "waiting": []}
+            return 200, {"ok": True}
+        if path == "/api/queue/next":
+            count = body.get("count", 1)
+            if not self.is_int(count, 1, 50):
+                return 400, {"error": "send {} or {\"count\": 1 to 50}"}
+            called, self.queue["waiting"] = self.queue["waiting"][:count], self.queue["waiting"][count:]
+            for entry in called:
+                entry["count"] += 1
+            self.queue["playing"] = called
+            self.board_event()
+            return 200, {"called": called}
+        if path == "/api/queue/done":
+            self.queue["playing"] = []
+            return 200, {"ok": True}
+        if path == "/api/queue/remove":
+            kept = {name: [e for e in self.queue[name] if not self.same_viewer(e, body)] for name in ("playing", "waiting")}
+            if sum(map(len, kept.values())) == len(self.queue["playing"]) + len(self.queue["waiting"]):
+                return 404, {"error": "that viewer is not in the queue"}
+            self.queue.update(kept)
+            self.board_event()
+            return 200, {"ok": True}
+        return 404, {"error": "no such command"}
+
+    def close_entries_on_time(self):
+        if self.giveaway and self.giveaway["open"] and self.giveaway.get("closes_at", float("inf")) <= time.time():
+            self.giveaway["open"] = False
+
+    def giveaway_command(self, path, body):
+        if path == "/api/giveaway":
+            word = body.get("word")
+            if not isinstance(word, str) or not word.strip() or len(word) > 100:
+                return 400, {"error": "a giveaway needs an entry word of at most 100 characters"}
+            if self.seconds_refused(body):
+                return 400, {"error": self.seconds_refused(body)}
+            self.giveaway = {"word": word, "open": True, "entries": 0, "winners": []}
+            if body.get("seconds"):
+                self.giveaway["closes_at"] = time.time() + body["seconds"]
+            self.entrants = []
+            return 200, self.giveaway
+        if path == "/api/giveaway/draw":
+            left = [v for v in self.entrants if v not in self.giveaway["winners"]] if self.giveaway else []
+            if not left:
+                return 404, {"error": "no giveaway, or nobody left to draw"}
+            self.giveaway["open"] = False
+            self.giveaway["winners"].append(left[0])
+            self.board_event()
+            return 200, {"winner": left[0]}
+        return 404, {"error": "no such command"}
+
+    def viewer(self, body):
+        return {"platform": PLATFORM, "channel": CHANNEL, "user": body["user"], "name": body.get("name", body["user"])}
+
+    def vote(self, body):
+        key = (PLATFORM, CHANNEL, body["user"])
+        option = body["option"] - 1
+        if not self.poll or not self.poll["open"] or key in self.poll_voters or \
+                not 0 <= option < len(self.poll["options"]):
+            return {"counted": False}
+        self.poll_voters[key] = option
+        chosen = self.poll["options"][option]
+        chosen["votes"] += 1
+        chosen["platforms"][PLATFORM] = chosen["platforms"].get(PLATFORM, 0) + 1
+        self.poll["voters"] += 1
+        self.board_event()
+        return {"counted": True, "seq": self.seq}
+
+    def join(self, body):
+        entry = {**self.viewer(body), "count": 0}
+        queue = self.queue
+        if not queue["open"] or len(queue["waiting"]) >= queue["capacity"] or \
+                any(self.same_viewer(e, entry) for e in queue["playing"] + queue["waiting"]):
+            return {"joined": False}
+        queue["waiting"].append(entry)
+        self.board_event()
+        return {"joined": True, "place": len(queue["waiting"]), "seq": self.seq}
+
+    def enter(self, body):
+        self.close_entries_on_time()
+        viewer = self.viewer(body)
+        if not self.giveaway or not self.giveaway["open"] or viewer in self.entrants:
+            return {"entered": False}
+        self.entrants.append(viewer)
+        self.giveaway["entries"] = len(self.entrants)
+        self.board_event()
+        return {"entered": True, "seq": self.seq}
 
     @staticmethod
     def reply(request, status, answer):
@@ -261,7 +485,7 @@ class FakeControl:
                 return self.remove({"type": "clear"}, lambda c: True)
             if path == "/fake/restart":
                 old, self.comments, self.seq, self.pin, self.removed = self.comments, [], 0, None, []
-                self.forgotten = self.state_seq = 0
+                self.forgotten = self.state_seq = self.boards_seq = 0
                 self.lock.notify_all()
                 for comment in old:
                     self.add({k: v for k, v in comment.items() if k not in ("seq", "history")}, history=True)
@@ -269,6 +493,15 @@ class FakeControl:
             if path == "/fake/stall":
                 (self.released.clear if body.get("on") else self.released.set)()
                 self.lock.notify_all()
+                return {"ok": True}
+            if path == "/fake/vote":
+                return self.vote(body)
+            if path == "/fake/join":
+                return self.join(body)
+            if path == "/fake/enter":
+                return self.enter(body)
+            if path == "/fake/boards_seq":
+                self.says_boards_seq = bool(body.get("on"))
                 return {"ok": True}
             if path == "/fake/log":
                 return self.log

@@ -3,7 +3,7 @@
 the documented API) and a token file; Tests/dock/dock_widget_test.cpp drives the panel and checks it.
 
     PYTHONPATH=Tests python3 Tests/dock/test_dock_widget.py --binary build/dock/test/dock_widget_test \
-        --locale-dir plugin/data/locale"""
+        --locale-dir plugin/data/locale [--screenshots build/dock/test]"""
 import argparse
 import os
 import secrets
@@ -19,6 +19,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
     parser.add_argument("--locale-dir", required=True)
+    parser.add_argument("--screenshots", help="a folder for the pictures of the panel's Audience part")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="commentbar-dock-widget.") as work:
         token = secrets.token_hex(32)  # as the renderer makes it: the dock takes no other
@@ -31,7 +32,8 @@ def main():
                    # a proxy the user set must not see the dock's requests (the token)
                    "http_proxy": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}
             run = subprocess.run([args.binary, "--port-a", str(servers[0].port), "--port-b", str(servers[1].port),
-                                  "--token-file", token_file, "--locale-dir", args.locale_dir],
+                                  "--token-file", token_file, "--locale-dir", args.locale_dir] +
+                                 (["--screenshots", os.path.abspath(args.screenshots)] if args.screenshots else []),
                                  env=env, capture_output=True, text=True, timeout=180)
         finally:
             for server in servers:

@@ -36,7 +36,8 @@ void ControlClient::follow(int port)
 	polling_ = false;
 	fresh_ = stateStale_ = true;
 	waits_ = false;
-	stateSeq_ = commentSeq_ = newsSeq_ = 0;
+	stateSeq_ = commentSeq_ = newsSeq_ = boardsSeq_ = 0;
+	boardsStale_ = true;
 	failures_ = 0;
 	setState(port ? State::Connecting : State::Idle);
 	schedule(0);
@@ -323,6 +324,15 @@ void ControlClient::commentsArrived(const QJsonObject &body)
 		if (static_cast<qint64>(body.value(QStringLiteral("state_seq")).toDouble()) > stateSeq_)
 			stateStale_ = true;
 	}
+	// The boards are read on the first answer from a server (it may be another one, or one that
+	// started again) and when boards_seq moved; a renderer without boards_seq never moves it.
+	if (fresh_)
+		boardsStale_ = true;
+	const QJsonValue boardsSeq = body.value(QStringLiteral("boards_seq"));
+	if (boardsSeq.isDouble() && static_cast<qint64>(boardsSeq.toDouble()) != boardsSeq_) {
+		boardsSeq_ = static_cast<qint64>(boardsSeq.toDouble());
+		boardsStale_ = true;
+	}
 	QVector<Comment> comments;
 	// A first read that found nothing is followed at once by the held request: the first comment
 	// then shows without the pause (the pause gathers a busy chat's news into batches).
@@ -353,6 +363,10 @@ void ControlClient::commentsArrived(const QJsonObject &body)
 		on.removed(removals);
 	if (!comments.isEmpty() && on.comments)
 		on.comments(comments);
+	if (boardsStale_ && on.boards) {
+		boardsStale_ = false;
+		on.boards();
+	}
 	schedule(reread || (firstRead && comments.isEmpty() && removals.isEmpty()) ? 0 : pollMs);
 }
 

@@ -23,6 +23,10 @@
 // never waits on the network) and times out after 3 s (a held request after its wait and 3 s: a
 // renderer that hangs while holding it is noticed then). A server that went away or started again
 // (its seq went back) is read from since=0; the rows' ids keep that from showing a comment twice.
+// The audience's boards (the poll, the queue, the giveaway) are read by their reader (on.boards)
+// only when an answer's boards_seq moved, and on the first answer from a server (start, a restart,
+// after a failure): never on a timer, so a still chat with still boards costs nothing more. A
+// renderer whose answers carry no boards_seq is read that first time only.
 #pragma once
 
 #include "comment.h"
@@ -56,6 +60,9 @@ public:
 		std::function<void(const std::optional<Comment> &)> pin;
 		std::function<void(State)> state;
 		std::function<void(const QString &)> streams; // each stream's state and viewers, one line
+		// The poll, the queue or the giveaway may have changed (GET /api/poll, /api/queue,
+		// /api/giveaway give them): after the answers' comments and removals.
+		std::function<void()> boards;
 	};
 
 	// The pause after an answer: a busy chat's news comes in batches, each laid out and painted once.
@@ -121,6 +128,8 @@ private:
 	qint64 commentSeq_ = 0;    // the newest comment's or removal's seq
 	qint64 newsSeq_ = 0;       // the last answer's seq: the next since (a server that waits)
 	qint64 sentSince_ = 0;     // the since of the comments request out
+	qint64 boardsSeq_ = 0;     // the last answer's boards_seq: the newest poll, queue or giveaway event
+	bool boardsStale_ = true;  // the boards are to be read again after the next answer
 	int failures_ = 0;
 	int polls_ = 0;
 	// The renderer whose hello held: the process its port's status file named before and after the

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "dock-panel.h"
 
+#include "audience-panel.h"
 #include "chat-delegate.h"
 #include "chat-model.h"
 #include "control-client.h"
+#include "dock-widgets.h"
 #include "source-directory.h"
 #include "viewer-dialogs.h"
 
@@ -17,6 +19,7 @@
 #include <QListView>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QTimer>
 #include <QUrl>
@@ -26,23 +29,6 @@ namespace {
 
 constexpr int pinnedTextLimit = 300;
 constexpr int searchLimit = 200;
-
-QLabel *plainLabel(QWidget *parent)
-{
-	auto *label = new QLabel(parent);
-	label->setTextFormat(Qt::PlainText);
-	label->setWordWrap(true);
-	label->setTextInteractionFlags(Qt::NoTextInteraction);
-	label->setOpenExternalLinks(false);
-	return label;
-}
-
-QPushButton *button(const QString &text, QWidget *parent)
-{
-	auto *made = new QPushButton(text, parent);
-	made->setAutoDefault(false);
-	return made;
-}
 
 bool atBottom(const QListView *view)
 {
@@ -69,6 +55,7 @@ DockPanel::DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath,
 	client_->on.removed = [this](const QVector<Removal> &removals) { live_->remove(removals); };
 	client_->on.pin = [this](const std::optional<Comment> &pin) { showPin(pin); };
 	client_->on.state = [this](ControlClient::State) { showState(); };
+	client_->on.boards = [this] { audience_->boardsMoved(); };
 	client_->on.streams = [this](const QString &streams) {
 		if (streams != streams_) {
 			streams_ = streams;
@@ -183,7 +170,16 @@ void DockPanel::build()
 	resultsView_->setObjectName(QStringLiteral("commentbar-results"));
 	views_->addWidget(liveView_);
 	views_->addWidget(resultsView_);
-	layout->addWidget(views_, 1);
+	// The chat with its rows' buttons above the Audience part, sharing the height through a
+	// splitter the streamer can drag.
+	chatAndAudience_ = new QSplitter(Qt::Vertical, this);
+	chatAndAudience_->setChildrenCollapsible(false);
+	auto *chatPart = new QWidget(chatAndAudience_);
+	auto *chatLayout = new QVBoxLayout(chatPart);
+	chatLayout->setContentsMargins(0, 0, 0, 0);
+	chatLayout->setSpacing(layout->spacing());
+	chatLayout->addWidget(views_, 1);
+	layout->addWidget(chatAndAudience_, 1);
 
 	auto *actions = new QHBoxLayout;
 	pin_ = button(texts_("Dock.Pin"), this);
@@ -212,10 +208,21 @@ void DockPanel::build()
 	auto *commentActions = new QHBoxLayout;
 	commentActions->addWidget(pin_);
 	commentActions->addStretch(1);
-	layout->addLayout(commentActions);
+	chatLayout->addLayout(commentActions);
 	for (QPushButton *action : {nickname_, colour_, voice_, hide_})
 		actions->addWidget(action);
-	layout->addLayout(actions);
+	chatLayout->addLayout(actions);
+	audience_ = new AudiencePanel(
+		texts_, client_,
+		[this](const QString &path, const QJsonObject &body, std::function<void(const QJsonObject &)> onOk) {
+			command(path, body, std::move(onOk));
+		},
+		chatAndAudience_);
+	audience_->expandedChanged = [this](bool expanded) { audienceOpened(expanded); };
+	chatAndAudience_->addWidget(chatPart);
+	chatAndAudience_->addWidget(audience_);
+	chatAndAudience_->setStretchFactor(0, 1);
+	chatAndAudience_->setStretchFactor(1, 0);
 	notice_ = plainLabel(this);
 	notice_->setObjectName(QStringLiteral("commentbar-notice"));
 	notice_->hide();
@@ -278,6 +285,7 @@ void DockPanel::picked(int index)
 		sourceName_ = name;
 		live_->clear();
 		live_->setPinnedId(QString());
+		audience_->forget();
 		client_->follow(0);
 		backToLive();
 	}
@@ -389,6 +397,16 @@ void DockPanel::command(const QString &path, const QJsonObject &body, std::funct
 		if (onOk)
 			onOk(answer);
 	});
+}
+
+void DockPanel::audienceOpened(bool expanded)
+{
+	if (!expanded)
+		return; // the splitter gives the chat what the header no longer takes
+	// Opened: as much as the part asks for, up to most of the height; the chat keeps the rest.
+	const int height = chatAndAudience_->height();
+	const int audience = qMin(audience_->sizeHint().height(), height * audienceShare / 100);
+	chatAndAudience_->setSizes({height - audience, audience});
 }
 
 void DockPanel::setNotice(const QString &text)
@@ -569,6 +587,7 @@ void DockPanel::shutDown()
 {
 	shutDown_ = true;
 	settingsTimer_->stop();
+	audience_->shutDown();
 	client_->setActive(false);
 	client_->follow(0);
 	directory_->changed = nullptr;

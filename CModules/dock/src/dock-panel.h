@@ -2,7 +2,8 @@
 // DockPanel: what the "Comment Bar" dock shows. At the top the picker of Comment Bar sources and a
 // status line (with a button that turns the control page on when it is off), Skip and Pause speech,
 // the search box and the pinned comment; then the chat, newest at the bottom; then the selected
-// row's Pin/Unpin, Nickname, Colour, Voice and Hide. Keys on the chat: Up/Down choose a row, P pins,
+// row's Pin/Unpin, Nickname, Colour, Voice and Hide; then the Audience part, closed at first (the
+// poll, the 参加型 queue, the giveaway: audience-panel.h). Keys on the chat: Up/Down choose a row, P pins,
 // U unpins, H hides (or shows) the viewer, N edits the nickname, V the voice. A deletion, ban or
 // clear takes its rows out of the live chat at the next poll. It follows the chosen source's
 // control API with a ControlClient only while it is shown.
@@ -15,6 +16,7 @@
 #include <functional>
 #include <optional>
 
+class AudiencePanel;
 class ChatModel;
 class ControlClient;
 class QComboBox;
@@ -22,6 +24,7 @@ class QLabel;
 class QLineEdit;
 class QListView;
 class QPushButton;
+class QSplitter;
 class QStackedWidget;
 class QTimer;
 class SourceDirectory;
@@ -31,6 +34,8 @@ class DockPanel : public QWidget {
 public:
 	static constexpr int keptRows = 500;
 	static constexpr int settingsCheckMs = 1000;
+	// The Audience part opened takes up to this share (%) of the height below the search box.
+	static constexpr int audienceShare = 55;
 
 	// TOKEN_PATH: the control API's token file. The panel owns DIRECTORY.
 	DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath, QWidget *parent = nullptr);
@@ -47,6 +52,7 @@ public:
 	ChatModel *liveModel() const { return live_; }
 	ChatModel *resultsModel() const { return results_; }
 	QListView *liveView() const { return liveView_; }
+	AudiencePanel *audience() const { return audience_; }
 
 protected:
 	void showEvent(QShowEvent *event) override;
@@ -80,6 +86,7 @@ private:
 	// POST PATH with BODY; ON_OK with the answer, or the failure on the notice line.
 	void command(const QString &path, const QJsonObject &body, std::function<void(const QJsonObject &)> onOk = {});
 	void setNotice(const QString &text);
+	void audienceOpened(bool expanded);
 
 	SourceDirectory *directory_;
 	Texts texts_;
@@ -99,6 +106,7 @@ private:
 	QLabel *pinnedText_ = nullptr;
 	QPushButton *pinnedUnpin_ = nullptr;
 	QStackedWidget *views_ = nullptr;
+	QSplitter *chatAndAudience_ = nullptr;
 	QListView *liveView_ = nullptr;
 	QListView *resultsView_ = nullptr;
 	QPushButton *pin_ = nullptr;
@@ -107,6 +115,7 @@ private:
 	QPushButton *voice_ = nullptr;
 	QPushButton *hide_ = nullptr;
 	QLabel *notice_ = nullptr;
+	AudiencePanel *audience_ = nullptr;
 	QString sourceName_;
 	QString streams_;
 	std::optional<bool> control_; // the followed source's control setting (nullopt: no source)
