@@ -139,18 +139,26 @@ test: test-swift test-shim test-obs test-feeds test-packaging test-speech test-o
 #   STEP.uses := R            shared, never while a step holds it: obs-system for every group that
 #                             starts OBS or the shim
 #   STEP.cores := all         a build: make -jN, N the machine's cores
+#   STEP.minutes := M         about how long it took in a clean clone's make check on 2 cores
+#                             (its table): the longest chain of minutes starts first (left out: 1)
 CHECK_LOGS := build/check
 CHECK_STEPS := renderer c-build check-build swift-tests test-swift test-check-plan
 renderer.holds := swiftpm
 renderer.cores := all
+renderer.minutes := 9.5
 c-build.cores := all
+c-build.minutes := 2
 check-build.needs := renderer c-build
+check-build.minutes := 0.5
 check-build.cores := all
 swift-tests.needs := renderer
+swift-tests.minutes := 3.5
 swift-tests.holds := swiftpm
 swift-tests.cores := all
 test-swift.needs := swift-tests
-check_step = --step '$(1);needs=$($(1).needs);holds=$($(1).holds);uses=$($(1).uses);cores=$($(1).cores)'
+test-swift.minutes := 1.25
+test-check-plan.minutes := 0.1
+check_step = --step '$(1);needs=$($(1).needs);holds=$($(1).holds);uses=$($(1).uses);cores=$($(1).cores);minutes=$($(1).minutes)'
 CHECK_RUNNER = $(TEST_PYTHON) -m support.check --logdir $(CHECK_LOGS) $(foreach step,$(CHECK_STEPS),$(call check_step,$(step)))
 .PHONY: check-plan
 check:

@@ -68,7 +68,8 @@ PACKAGE_INPUTS := $(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXT
 .PHONY: packages package-dependencies
 packages: $(DEB) $(DEB_OLDER) $(DIST) $(DEPENDENCIES_JSON)
 CHECK_STEPS += packages
-packages.needs := check-build package-dependencies
+packages.needs := check-build
+packages.minutes := 2
 packages.cores := all
 
 packaging-build-deps:
@@ -116,6 +117,7 @@ test-deb: $(DEB) $(DEB_OLDER) $(DIST)
 	$(XSERVER) -- Tests/packaging/test-deb.sh $(DEB) $(DEB_OLDER) $(DIST) $(PACKAGING_DIR)/deb-results.json
 CHECK_STEPS += test-deb
 test-deb.needs := packages
+test-deb.minutes := 1
 test-deb.holds := obs-system
 
 # apt-get install of the .deb beside a PPA-like obs-studio (libobs.so.0 inside, Conflicts: libobs0),
@@ -125,12 +127,12 @@ test-ppa-deb: $(DEB)
 
 # The Flatpak extension: metainfo, manifest, and its layout in real OBS (no Flathub runtime here).
 FLATPAK_DIR := packaging/flatpak
-# make check asks for it right after the renderer, before the Swift tests' build holds SwiftPM's lock.
+# The packages the manifest resolved, as they are checked out: a step of `make deps`, right after
+# they are resolved (SwiftPM's lock is free then; in make check it would wait for the renderer's
+# build and hold the Swift tests' back).
 package-dependencies: $(DEPENDENCIES_JSON)
-CHECK_STEPS += package-dependencies
-package-dependencies.needs := renderer
-package-dependencies.holds := swiftpm
-$(DEPENDENCIES_JSON): $(RENDERER)
+DEPS_STEPS += package-dependencies
+$(DEPENDENCIES_JSON): Package.swift $(wildcard Package.resolved) | swift-packages
 	@mkdir -p $(PACKAGE_BUILD_DIR)
 	$(SWIFT) package --scratch-path $(RELEASE_SCRATCH) show-dependencies --format json >$@.tmp && mv $@.tmp $@
 
@@ -165,6 +167,7 @@ test-packaging-sandboxed: test-licence test-version test-build-deps test-copyrig
 # (test-dist looks whether the .deb is installed: never while test-deb changes that.)
 CHECK_STEPS += test-packaging-sandboxed
 test-packaging-sandboxed.needs := packages
+test-packaging-sandboxed.minutes := 1.5
 test-packaging-sandboxed.uses := obs-system
 
 bench-packaging: test-deb

@@ -119,6 +119,7 @@ test-shim: test-shim-unit $(SHIM_PLUGIN) $(SHIM_HOST) $(FAKE_RENDERER) $(SHIM_RE
 		--fake $(FAKE_RENDERER) --fixtures Tests/shim/fixtures --work build/shim/work
 CHECK_STEPS += test-shim
 test-shim.needs := check-build
+test-shim.minutes := 0.75
 test-shim.uses := obs-system
 
 # The benchmark runs the release plugin in a stub host without sanitizers.

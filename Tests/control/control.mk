@@ -32,6 +32,7 @@ test-control: check-control-page test-control-token $(if $(CONTROL_BIN),,rendere
 	$(CONTROL_PYTHON) Tests/control/test_control_boards_restart.py
 CHECK_STEPS += test-control
 test-control.needs := renderer
+test-control.minutes := 1.5
 
 test-control-token: $(if $(CONTROL_BIN),,renderer)
 	$(CONTROL_PYTHON) Tests/control/test_control_token.py

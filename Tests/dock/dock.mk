@@ -46,6 +46,7 @@ $(DOCK_QT_MAJOR_TEST): Tests/dock/qt_major_test.c $(DOCK_DIR)/loader/qt-major.c 
 test-dock: test-dock-loader test-dock-widget test-dock-token test-dock-obs
 CHECK_STEPS += test-dock
 test-dock.needs := check-build
+test-dock.minutes := 2
 test-dock.uses := obs-system
 
 test-dock-loader: $(DOCK_QT_MAJOR_TEST)

@@ -21,6 +21,7 @@ READER_SCRIPTS := $(shell find Tests/doors/readers -name '*.js')
 test-doors: test-doors-actions test-doors-templates test-doors-xml test-doors-readers
 CHECK_STEPS += test-doors
 test-doors.needs := renderer
+test-doors.minutes := 1.5
 
 test-doors-actions: $(if $(DOORS_BIN),,renderer)
 	$(DOORS_PYTHON) Tests/doors/test_actions.py

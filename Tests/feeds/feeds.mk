@@ -34,6 +34,7 @@ test-feeds: $(if $(FEEDS_BIN),,renderer) feeds-venv-present
 	$(FEEDS_PYTEST) -n $(FEEDS_WORKERS) Tests/feeds --ignore=Tests/feeds/test_benchmark.py
 CHECK_STEPS += test-feeds
 test-feeds.needs := renderer
+test-feeds.minutes := 2
 
 bench-feeds: $(if $(FEEDS_BIN),,renderer) feeds-venv-present
 	$(FEEDS_PYTEST) -s Tests/feeds/test_benchmark.py

@@ -13,3 +13,4 @@ test-memory: $(if $(MEMORY_BIN),,renderer)
 	COMMENTBAR_BIN=$(abspath $(or $(MEMORY_BIN),$(RENDERER))) $(TEST_PYTHON) Tests/memory/memory_freeze_test.py
 CHECK_STEPS += test-memory
 test-memory.needs := renderer
+test-memory.minutes := 1.25

@@ -12,6 +12,7 @@ test-obs-host: $(PLUGIN_SO) $(OBS_HOST) $(SHIM_RENDERER)
 	$(XSERVER) -- Tests/obs/run.sh $(OBS_HOST) $(PLUGIN_SO) $(SHIM_RENDERER) Tests/shim/fixtures
 CHECK_STEPS += test-obs-host
 test-obs-host.needs := check-build
+test-obs-host.minutes := 0.25
 test-obs-host.uses := obs-system
 
 # Recording, streaming (to a loopback ffmpeg RTMP sink) and a mic's mute on the bar.
@@ -31,6 +32,8 @@ test-real-obs-others: $(PLUGIN_SO) $(RENDERER) $(OVERLAY_HELPERS)
 	$(REAL_OBS) --without speech.obs_speech_test
 CHECK_STEPS += test-real-obs-speech test-real-obs-others
 test-real-obs-speech.needs := check-build
+test-real-obs-speech.minutes := 1.5
 test-real-obs-speech.uses := obs-system
 test-real-obs-others.needs := check-build
+test-real-obs-others.minutes := 2
 test-real-obs-others.uses := obs-system

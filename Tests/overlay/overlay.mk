@@ -16,6 +16,7 @@ test-overlay: test-overlay-display test-overlay-obs
 test-overlay-display: test-overlay-x11 test-overlay-wayland
 CHECK_STEPS += test-overlay-display
 test-overlay-display.needs := renderer c-build
+test-overlay-display.minutes := 0.5
 
 test-overlay-deps: overlay-deps
 	$(call apt_install,$(OVERLAY_TEST_APT_PACKAGES))

@@ -16,11 +16,13 @@ test-modules: $(PLUGIN_SO) $(DOCK_LOADER) $(DOCK_LIBRARIES)
 	Tests/packaging/test-modules.sh $(PLUGIN_SO) $(DOCK_LOADER) $(DOCK_LIBRARIES)
 CHECK_STEPS += test-modules
 test-modules.needs := check-build
+test-modules.minutes := 0.1
 
 test-manifest: $(MODULE_MANIFESTS)
 	$(TEST_PYTHON) Tests/packaging/test_manifest.py comment-bar=$(PLUGIN_MANIFEST) comment-bar-dock=$(DOCK_MANIFEST)
 CHECK_STEPS += test-manifest
 test-manifest.needs := check-build
+test-manifest.minutes := 0.1
 
 # Installs only into its own scratch folders (and unpacks the .deb there), loads the modules in libobs
 # without OBS: beside any other step.
@@ -29,5 +31,6 @@ test-layouts: $(DEB) $(DIST) $(PACKAGE_INPUTS)
 		$(PACKAGE_PLUGIN_SO) $(PACKAGE_RENDERER) $(PACKAGE_LIBEXEC_EXTRA)
 CHECK_STEPS += test-layouts
 test-layouts.needs := packages
+test-layouts.minutes := 0.25
 
 test-packaging: test-modules test-manifest test-layouts

@@ -31,6 +31,7 @@ test-speak: $(if $(SPEECH_BIN),,renderer)
 	COMMENTBAR_BIN=$(SPEECH_RENDERER) SPEECH_CACHE=$(SPEECH_CACHE) $(TEST_PYTHON) -m unittest -v speech.test_speak
 CHECK_STEPS += test-speak
 test-speak.needs := renderer
+test-speak.minutes := 0.25
 
 test-speech-obs: $(if $(SPEECH_BIN),,renderer) $(PLUGIN_SO)
 	$(TEST_PYTHON) -m speech.obs_speech_test --plugin $(PLUGIN_SO) --data plugin/data --renderer $(SPEECH_RENDERER)

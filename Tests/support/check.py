@@ -96,23 +96,23 @@ def main():
 
     runs = {name: Run(step, args.logdir) for name, step in plan.steps.items()}
     changed = threading.Condition()
-    passed, failed, running = set(), set(), set()
+    passed, failed, running = set(), set(), {}  # running: the minute each started
 
     def run(step_run):
         step_run.run(args.make, plan.cores if step_run.step.builds else 1, say, time.monotonic() - started)
         with changed:
-            running.discard(step_run.step.name)
+            running.pop(step_run.step.name, None)
             (passed if step_run.status == 0 else failed).add(step_run.step.name)
             changed.notify()
     with changed:
         while True:
-            start, skipped = plan.next_steps(passed, failed, running)
+            start, skipped = plan.next_steps(passed, failed, running, now=(time.monotonic() - started) / 60)
             for step in skipped:
                 say(f"skip   {step.name} (needs {', '.join(n for n in step.needs if n not in passed)}, "
                     "which did not pass)")
                 failed.add(step.name)
             for step in start:
-                running.add(step.name)
+                running[step.name] = (time.monotonic() - started) / 60
                 threading.Thread(target=run, args=(runs[step.name],)).start()
             if skipped:
                 continue
@@ -153,19 +153,20 @@ def main():
 def print_plan(plan):
     print(f"make check's plan on {plan.cores} cores: at most {plan.capacity} steps side by side, a build "
           f"with make -j{plan.cores}.\n")
-    print("| step | needs | holds | uses | chain behind it (why it goes first) |\n|---|---|---|---|---|")
+    print("| step | minutes | needs | holds | uses | chain behind it (why it goes first) |\n|---|---|---|---|---|---|")
     for step in plan.ranked():
         chain = plan.longest_chain(step)
         why = " → ".join(chain) + (f" (and {step.waiting - len(chain) + 1} more wait)"
                                     if step.waiting > len(chain) - 1 else "")
         kind = " (build)" if step.builds else " (before the holder)" if step.yields else ""
-        print(f"| {step.name}{kind} | {' '.join(step.needs) or '-'} | {' '.join(step.holds) or '-'} | "
+        print(f"| {step.name}{kind} | {step.minutes:g} | {' '.join(step.needs) or '-'} | {' '.join(step.holds) or '-'} | "
               f"{' '.join(step.uses) or '-'} | {why} |")
-    print("\nThe order they start in if every step took equally long (a real run differs: the renderer's "
-          "build takes most of it):")
-    for number, step in plan.simulate():
-        print(f"  {number}. {step.name}")
-
+    print("\nThe steps run with their declared minutes, none slowing another (a real run differs: steps "
+          "side by side share the cores):\n\n| step | starts | ends |\n|---|---|---|")
+    ran = plan.simulate()
+    for step, began, end in ran:
+        print(f"| {step.name} | {minutes(began * 60)} | {minutes(end * 60)} |")
+    print(f"\nAll of them: {minutes(max(end for _, _, end in ran) * 60)}, and `make deps` before them.")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -25,7 +25,7 @@ def run(plan, seconds, fails=()):
     end) for the steps that ran and the names skipped."""
     clock, running, passed, failed, ran, skipped = 0.0, {}, set(), set(), [], []
     while True:
-        start, skip = plan.next_steps(passed, failed, set(running))
+        start, skip = plan.next_steps(passed, failed, dict(running), now=clock)
         for step in skip:
             failed.add(step.name)
             skipped.append(step.name)
@@ -52,18 +52,33 @@ class PlanTests(unittest.TestCase):
         ran, skipped = run(plan, {"build": 5, "test-a": 1, "test-b": 1}, fails={"build"})
         self.assertEqual(([name for name, _, _ in ran], skipped), (["build"], ["test-a", "test-b"]))
 
-    def test_a_holder_runs_alone_and_no_new_user_starts_while_it_waits(self):
-        plan = Plan([Step("package"), Step("install", needs=["package"], holds=["system"], order=1),
-                     Step("obs-1", uses=["system"], order=2), Step("obs-2", uses=["system"], order=3),
-                     Step("late", needs=["obs-1"], uses=["system"], order=4)], cores=2)
-        ran, _ = run(plan, {"package": 1, "install": 3, "obs-1": 2, "obs-2": 4, "late": 1})
+    def test_a_holder_runs_alone_and_no_new_user_starts_while_it_waits_unless_done_before(self):
+        seconds = {"package": 1, "install": 3, "obs-1": 2, "obs-2": 4, "late": 1, "long": 3}
+        plan = Plan([Step("package", minutes=1), Step("install", needs=["package"], holds=["system"], order=1, minutes=3),
+                     Step("obs-1", uses=["system"], order=2, minutes=2), Step("obs-2", uses=["system"], order=3, minutes=4),
+                     Step("late", needs=["obs-1"], uses=["system"], order=4, minutes=1),
+                     Step("long", needs=["obs-1"], uses=["system"], order=5, minutes=3)], cores=2)
+        ran, _ = run(plan, seconds)
         times = {name: (began, end) for name, began, end in ran}
-        # The users start while the package is made, side by side; "late", ready at 2 while the
-        # install (ready at 1) waits for obs-2, waits for the install.
+        # The users start while the package is made, side by side. The install is ready at 1 and
+        # waits for obs-2 (until 4). "late" and "long" are ready at 2: "late" is done by 3, before
+        # obs-2, so it starts (the install starts no later); "long" would end at 5, so it waits.
         self.assertEqual(times["obs-1"], (0, 2))
         self.assertEqual(times["obs-2"], (0, 4))
+        self.assertEqual(times["late"], (2, 3))
         self.assertEqual(times["install"], (4, 7))
-        self.assertEqual(times["late"], (7, 8))
+        self.assertEqual(times["long"], (7, 10))
+
+    def test_the_longest_chain_of_minutes_goes_first_and_a_user_carries_its_holders_chain(self):
+        plan = Plan([Step("short-long", minutes=1), Step("after", needs=["short-long"], minutes=5, order=1),
+                     Step("long", minutes=4, order=2), Step("user", uses=["system"], minutes=0.5, order=3),
+                     Step("holder", holds=["system"], minutes=5, order=4)], cores=1)
+        self.assertEqual([s.name for s in plan.ranked()], ["short-long", "user", "after", "holder", "long"])
+        self.assertEqual(plan.steps["user"].chain, 5.5)
+        with self.assertRaisesRegex(ValueError, "minutes is a number, not 'soon'"):
+            Step.parse("test-a;minutes=soon", 0)
+        with self.assertRaisesRegex(ValueError, "minutes is a number above 0"):
+            Step.parse("test-a;minutes=0", 0)
 
     def test_at_most_twice_the_cores_side_by_side_and_the_longest_chain_first(self):
         steps = [Step(f"test-{n}", order=n) for n in range(6)] + [Step("build", order=6, cores="all"),
