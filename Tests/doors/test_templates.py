@@ -52,7 +52,8 @@ ACTIONS = {"pin_newest": 0, "unpin": 0, "open_control": 0, "forget_secrets": 0}
 # Every way the control server changes the bar, and more: none may answer here.
 CHANGING_REQUESTS = [("POST", path) for path in ("/api/pin", "/api/unpin", "/api/viewer", "/api/speech", "/api/comments",
                                                   "/api/events", "/templates/custom/plainjs/index.html", "/sub")] + \
-    [("PUT", "/api/comments"), ("DELETE", "/api/comments"), ("PATCH", "/api/services")]
+    [("PUT", "/api/comments"), ("DELETE", "/api/comments"), ("PATCH", "/api/services")] + \
+    [("PUT", "/api/orders/alice"), ("DELETE", "/api/orders/alice")]  # OneSDK's completeOrder, cancelOrder
 CONTROL_PATHS = ["/api/events", "/api/pin", "/api/unpin", "/api/viewer", "/api/speech", "/api/search?q=x", "/api/token"]
 TEMPLATES = ("plainjs", "vue3", "ping", "flow", "queue")
 # The only picture a page may load that is not on its own server: an emote (https, a named host;
