@@ -14,6 +14,13 @@ stylesheet) that points OneSDK at a hostile server on another loopback port, and
 every string field of a comment, run nothing of it and send nothing anywhere but to their own
 server.
 
+Issue 48: a template reading the 参加型 queue (Tests/doors/templates/queue: OneSDK's ORDER
+permission, `waitingList`, each OrderItem shown as text), once the queue is opened through the
+control API, lists three viewers who join with the join words through the relay, in their order,
+within a couple of seconds; shows the first called as playing and the others waiting; drops a
+viewer who leaves with the leave word; gets the list in `connected` when opened late; shows a
+viewer's marked-up name as text, running none of it; and empties when the queue closes.
+
     COMMENTBAR_BIN=.build-release/static/commentbar COMMENTBAR_VUE_JS=build/onecomme/vue.min.js \\
         /usr/bin/python3 Tests/doors/test_templates.py
 """
@@ -34,6 +41,7 @@ from selenium.webdriver.common.by import By
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
+from control.api_call import api_call  # noqa: E402
 from control.browser import chromium, wait_for  # noqa: E402
 from control.relay import Relay  # noqa: E402
 from doors.served import Bar, wait_until  # noqa: E402
@@ -44,9 +52,10 @@ ACTIONS = {"pin_newest": 0, "unpin": 0, "open_control": 0, "forget_secrets": 0}
 # Every way the control server changes the bar, and more: none may answer here.
 CHANGING_REQUESTS = [("POST", path) for path in ("/api/pin", "/api/unpin", "/api/viewer", "/api/speech", "/api/comments",
                                                   "/api/events", "/templates/custom/plainjs/index.html", "/sub")] + \
-    [("PUT", "/api/comments"), ("DELETE", "/api/comments"), ("PATCH", "/api/services")]
+    [("PUT", "/api/comments"), ("DELETE", "/api/comments"), ("PATCH", "/api/services")] + \
+    [("PUT", "/api/orders/alice"), ("DELETE", "/api/orders/alice")]  # OneSDK's completeOrder, cancelOrder
 CONTROL_PATHS = ["/api/events", "/api/pin", "/api/unpin", "/api/viewer", "/api/speech", "/api/search?q=x", "/api/token"]
-TEMPLATES = ("plainjs", "vue3", "ping", "flow")
+TEMPLATES = ("plainjs", "vue3", "ping", "flow", "queue")
 # The only picture a page may load that is not on its own server: an emote (https, a named host;
 # .invalid never resolves).
 EMOTE = "https://emote.invalid/kappa.png"
@@ -143,13 +152,18 @@ class TemplatesTest(unittest.TestCase):
     def setUpClass(cls):
         cls.relay = Relay()
         cls.port = free_port()
+        cls.control_port = free_port()  # issue 48's test opens the 参加型 queue through the control API
         cls.bar = Bar({"service": "websocket", "stream_id": "relay", "server": f"ws://127.0.0.1:{cls.relay.port}/chat",
-                       "remember": True, "onecomme": True, "onecomme_port": cls.port})
+                       "remember": True, "onecomme": True, "onecomme_port": cls.port,
+                       "control": True, "control_port": cls.control_port})
         templates = os.path.join(cls.bar.data, "comment-bar", "templates")
         for name in TEMPLATES:
             shutil.copytree(os.path.join(HERE, "templates", name), os.path.join(templates, name))
         cls.bar.send({"actions": ACTIONS})
         cls.bar.wait_log(f"OneComme templates: on http://127.0.0.1:{cls.port}/templates/")
+        cls.bar.wait_log(f"control page: on port {cls.control_port} ")
+        with open(os.path.join(cls.bar.env["XDG_CONFIG_HOME"], "comment-bar", "control-token")) as file:
+            cls.token = file.read().strip()
         wait_until(lambda: cls.relay.clients, "the bar to connect to the relay", timeout=30)
         cls.drivers = {}
         for name in ("plainjs", "vue3"):
@@ -455,6 +469,84 @@ class TemplatesTest(unittest.TestCase):
             self.assertIn("LocalEmote", row.get_attribute("textContent"), f"{preset}: a refused emote shows its name")
             self.assertIn("comment", row.get_attribute("textContent"))
             self.assert_only_own_server_asked(f"{preset}, raw markup")
+
+    # Issue 48: the 参加型 queue as OneComme's order list, read by a template.
+
+    def queue_rows(self):
+        """What the queue template shows, row by row, read from the page in one go."""
+        return self.visitor.execute_script("""
+            return Array.from(document.querySelectorAll('li.order')).map((row) => ({
+              id: row.dataset.id, state: row.dataset.state, name: row.querySelector('.name').textContent,
+              count: row.querySelector('.count').textContent, service: row.querySelector('.service').textContent}));
+        """)
+
+    def shown(self):
+        return [(row["name"], row["state"]) for row in self.queue_rows()]
+
+    def control(self, method, path, body=None):
+        return api_call(self.control_port, self.token, method, path, body)
+
+    def orders(self):
+        """GET /api/orders as OneSDK's getOrders asks it (src/OneSDK.ts:492-496)."""
+        status, body = self.raw("/api/orders")
+        self.assertEqual(status, 200)
+        return json.loads(body)
+
+    def test_12_a_template_reading_waitingList_shows_the_queue(self):
+        self.visit(f"http://127.0.0.1:{self.port}/templates/custom/queue/")
+        wait_for(lambda: self.visitor.execute_script("return OneSDK.connected"), "the queue template to connect")
+        wait_for(lambda: self.visitor.find_element(By.TAG_NAME, "body").get_attribute("data-lists"),
+                 "the list in `connected`", timeout=5)
+        self.assertEqual(self.shown(), [], "no queue yet: an empty list")
+        status, queue = self.control("POST", "/api/queue/open", {})
+        self.assertEqual((status, queue["open"], queue["waiting"]), (200, True, []), queue)
+        # Three viewers join, in this order, with both join words; one relay is read in order.
+        sent = time.monotonic()
+        self.relay.comment("queue-1", "Alice", "!join")
+        self.relay.comment("queue-2", "Bob", "!参加")
+        self.relay.comment("queue-3", "Carol", "!join")
+        joined = [("Alice", "waiting"), ("Bob", "waiting"), ("Carol", "waiting")]
+        wait_for(lambda: self.shown() == joined, "the three viewers in the template", timeout=5, poll=0.02)
+        elapsed = time.monotonic() - sent
+        print(f"\n  queue: three joins showed {elapsed * 1000:.0f} ms after the relay sent the first")
+        self.assertLess(elapsed, 3.0, "the joins took more than a couple of seconds to show")
+        rows = self.queue_rows()
+        self.assertEqual([row["id"] for row in rows], ["alice", "bob", "carol"], "OrderItem.id: the viewer's account")
+        self.assertEqual({row["count"] for row in rows}, {"0回"}, "nobody has played yet")
+        self.assertEqual(len({row["service"] for row in rows}), 1, rows)
+        self.assertTrue(rows[0]["service"], "the platform (serviceName) is shown")
+        # The streamer calls the next one: the first plays, the others still wait, in order.
+        status, called = self.control("POST", "/api/queue/next", {})
+        self.assertEqual((status, [entry["name"] for entry in called["called"]]), (200, ["Alice"]), called)
+        playing = [("Alice", "playing"), ("Bob", "waiting"), ("Carol", "waiting")]
+        wait_for(lambda: self.shown() == playing, "Alice playing in the template", timeout=3)
+        self.assertEqual([row["count"] for row in self.queue_rows()], ["1回", "0回", "0回"])
+        # The page shows what GET /api/orders gives.
+        self.assertEqual([(order["username"], "playing" if order["playing"] else "waiting") for order in self.orders()],
+                         playing)
+        # A page opened now gets the list in `connected` alone.
+        self.visit(f"http://127.0.0.1:{self.port}/templates/custom/queue/")
+        wait_for(lambda: self.shown() == playing, "the list in a new page's `connected`", timeout=5)
+        self.assertEqual(self.visitor.find_element(By.TAG_NAME, "body").get_attribute("data-lists"), "1")
+        # A viewer leaves with the leave word and goes from the page.
+        self.relay.comment("queue-4", "Bob", "!leave")
+        wait_for(lambda: self.shown() == [("Alice", "playing"), ("Carol", "waiting")], "Bob gone from the template",
+                 timeout=3)
+        # A viewer whose name is markup joins: the name is text, nothing of it runs.
+        hostile = self.hostile.origin
+        self.relay.comment("queue-5", markup("name", hostile), "!join")
+        wait_for(lambda: len(self.shown()) == 3, "the marked-up viewer in the template", timeout=3)
+        time.sleep(0.5)  # anything the markup would run, it ran
+        last = self.visitor.find_elements(By.CSS_SELECTOR, "li.order")[-1]
+        self.assertEqual(last.get_attribute("data-state"), "waiting")
+        self.assertIn("<b>name</b>", last.find_element(By.CSS_SELECTOR, ".name").get_attribute("textContent"))
+        self.assertEqual(self.visitor.find_elements(By.CSS_SELECTOR, "#orders :is(b, img, script, svg, a)"), [])
+        self.assert_nothing_ran("the queue template, a marked-up name")
+        self.assertEqual(self.visitor.execute_script("return window.__errors"), [])
+        self.assert_only_own_server_asked("the queue template")
+        # Closing the queue empties the page's list.
+        self.assertEqual(self.control("POST", "/api/queue/close", {})[0], 200)
+        wait_for(lambda: self.shown() == [], "the closed queue's empty list in the template", timeout=3)
 
 
 if __name__ == "__main__":
