@@ -11,9 +11,10 @@ import CommentBarCore
 /// (four times a second, `ParticipationPart`).
 ///
 /// Two shapes: lines stacked under the comment area's top (the bar, the box), or one line of
-/// segments at the ticker's right end. What does not fit is left out by rank: the question
-/// first, then the leading option, the winner, who plays now, the other options, the next ones;
-/// an option's count goes before its bar. The text sits on an opaque panel whose colour is known,
+/// segments at the ticker's right end (wrapped over the lines there are in a high, narrow
+/// ticker). What does not fit is left out by rank: the question first, then the leading option,
+/// the winner, who plays now, the other options, the next ones; an option's count goes before its
+/// bar. The text sits on an opaque panel whose colour is known,
 /// so its contrast is exact: at least 4.5:1 (`Contrast.readable`) on every theme.
 final class AudienceStrip {
     /// What the strip depends on: the same shape, the same image.
@@ -206,6 +207,15 @@ final class AudienceStrip {
             let text = line.inline ?? line.left + (line.right.map { "  " + $0 } ?? "")
             return (line, engine.layout(text, font: fonts.of(line), singleParagraph: true))
         }
+        // A ticker as high as two of the strip's lines or more (a small, high source) whose first
+        // segment does not fit in one line wraps its segments instead of cutting the first to a
+        // few characters.
+        let lineHeight = Int((size * 1.35).rounded())
+        if let first = laid.min(by: { $0.0.rank < $1.0.rank }), first.1.width + 2 * pad > shape.maxWidth,
+           (shape.maxHeight - 2 * pad) / lineHeight >= 2 {
+            return drawWrapped(laid.map(\.0), shape: shape, fonts: fonts, size: size, engine: engine, panel: panel,
+                               text: text)
+        }
         // By rank, while they fit: the question is cut to its room when even it alone does not.
         var chosen: Set<Int> = []
         var used = 2 * pad
@@ -231,6 +241,47 @@ final class AudienceStrip {
                 let layout = laid[index].1.fitting(width: image.width - pad - x)
                 layout.draw(cr, x: Double(x), y: Double((height - layout.height) / 2), color: RGBA(text))
                 x += layout.width + gap
+            }
+        }
+        return image
+    }
+
+    /// The ticker's shape in a high, narrow room: its segments by rank, each wrapped to the room's
+    /// width over as many lines as are left (the last one ellipsized), stacked in their order.
+    private static func drawWrapped(_ lines: [Line], shape: Shape, fonts: Fonts, size: Double, engine: TextEngine,
+                                    panel: RGBColor, text: RGBColor) -> ImageSurface? {
+        let pad = max(2, Int((size * 0.35).rounded()))
+        let lineHeight = Int((size * 1.35).rounded())
+        let room = shape.maxWidth - 2 * pad
+        guard room > Int(size) else { return nil }
+        var left = shape.maxHeight - 2 * pad
+        var chosen: [Int: TextLayout] = [:]
+        for index in lines.indices.sorted(by: { lines[$0].rank < lines[$1].rank }) {
+            let lineText = lines[index].inline ?? lines[index].left + (lines[index].right.map { "  " + $0 } ?? "")
+            var maxLines = left / lineHeight
+            while maxLines > 0 {
+                let layout = engine.layout(lineText, font: fonts.of(lines[index]), width: room, maxLines: maxLines,
+                                           singleParagraph: true)
+                if layout.height <= left {
+                    chosen[index] = layout
+                    left -= layout.height
+                    break
+                }
+                maxLines -= 1
+            }
+            if maxLines == 0 { break }
+        }
+        guard !chosen.isEmpty else { return nil }
+        let width = min(shape.maxWidth, (chosen.values.map(\.width).max() ?? 0) + 2 * pad)
+        let height = chosen.values.reduce(2 * pad) { $0 + $1.height }
+        let image = ImageSurface(width: width, height: height)
+        image.withContext { cr in
+            fill(cr, width: width, height: height, radius: size * 0.4, panel: panel)
+            var y = pad
+            for index in lines.indices {
+                guard let layout = chosen[index] else { continue }
+                layout.draw(cr, x: Double(pad), y: Double(y), color: RGBA(text))
+                y += layout.height
             }
         }
         return image

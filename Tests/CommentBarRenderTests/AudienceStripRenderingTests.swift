@@ -61,7 +61,8 @@ final class AudienceStripRenderingTests: XCTestCase {
     }
 
     /// Small bars: a low one (too low for a stacked line) shows one line as the ticker does; a
-    /// narrow box keeps the question and the leading option with its count.
+    /// narrow box keeps the question and the leading option with its count; a high, narrow ticker
+    /// wraps its segments (the time whole, then the question) rather than cutting them short.
     func testSmallBarsKeepTheQuestionAndTheLeadingOption() throws {
         for (name, json, width, height) in [("bar", "{}", 320, 120), ("ticker", #"{"layout":"ticker"}"#, 320, 120),
                                             ("box", #"{"layout":"box"}"#, 320, 240)] {
@@ -70,6 +71,26 @@ final class AudienceStripRenderingTests: XCTestCase {
             try assertMatchesGolden(frame, named: "audience-poll-open-\(name)-\(width)x\(height).png")
             withExtendedLifetime(pool) {}
         }
+        let (renderer, frame, pool) = try render(Self.queue, json: #"{"layout":"ticker"}"#, width: 320, height: 120)
+        let strip = try XCTUnwrap(renderer.drawnElements.first { $0.name == "audience strip" }?.rect)
+        XCTAssertGreaterThan(strip.height, 60, "two lines or more in a 120 px high ticker")
+        XCTAssertTrue(strip.y >= 0 && strip.y + strip.height <= 120 && strip.x + strip.width <= 320, "\(strip)")
+        try assertMatchesGolden(frame, named: "audience-queue-ticker-320x120.png")
+        withExtendedLifetime(pool) {}
+    }
+
+    /// The wrapped ticker strip keeps the whole time left on its first line.
+    func testAHighNarrowTickerKeepsTheTimeWhole() throws {
+        let style = TextStyle(settings: try lookSettings(#"{"layout":"ticker"}"#),
+                              layout: BarLayout(settings: try lookSettings(#"{"layout":"ticker"}"#), width: 320, height: 120))
+        let engine = TextEngine()
+        let strip = AudienceStrip(shape: AudienceStrip.Shape(view: Self.openPoll, style: style, maxWidth: 120,
+                                                             maxHeight: 120, inline: true), engine: engine)
+        let oneLine = AudienceStrip(shape: AudienceStrip.Shape(view: Self.openPoll, style: style, maxWidth: 120,
+                                                               maxHeight: 40, inline: true), engine: engine)
+        XCTAssertGreaterThan(strip.height, oneLine.height * 3 / 2, "wrapped over more than one line")
+        XCTAssertLessThanOrEqual(strip.height, 120)
+        XCTAssertLessThanOrEqual(strip.width, 120)
     }
 
     /// The strip's lines, by rank when not all fit: the question, then the leading option; an
