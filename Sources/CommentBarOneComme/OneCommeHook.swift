@@ -23,11 +23,20 @@ public final class OneCommeHook: Sendable {
         var orders: [OneCommeOrder] = []
         var joined: [String: Double] = [:]
 
-        /// The queue as OneComme's order items.
+        /// The queue as OneComme's order items. An item's `id` is its viewer's account; one account
+        /// in the queue from two streams (a viewer of both) is told apart by the stream's
+        /// connection id (`commentbar-…:alice`), as OneSDK's cancel and complete calls and a
+        /// template's list keys need one id per item.
         var orderItems: [OneCommeOrderItem] {
-            orders.map { order in
-                OneCommeOrderItem(order, stream: streams.first { $0.platform == order.platform && $0.channel == order.channel },
-                                  joined: joined[Told.key(order)] ?? 0)
+            var accounts: [String: Int] = [:]
+            for order in orders { accounts[order.user, default: 0] += 1 }
+            return orders.map { order in
+                let stream = streams.first { $0.platform == order.platform && $0.channel == order.channel }
+                var item = OneCommeOrderItem(order, stream: stream, joined: joined[Told.key(order)] ?? 0)
+                if accounts[order.user, default: 0] > 1 {
+                    item.id = (stream?.connectionID ?? order.platform + "/" + order.channel) + ":" + order.user
+                }
+                return item
             }
         }
 

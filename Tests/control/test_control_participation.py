@@ -17,6 +17,7 @@ their arguments.
     PYTHONPATH=Tests COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/control/test_control_participation.py"""
 import json
 import os
+import re
 import tempfile
 import time
 import unittest
@@ -196,7 +197,10 @@ class ControlParticipationTest(unittest.TestCase):
         orders = self.orders()
         self.assertEqual([(order["username"], order["playing"], order["count"]) for order in orders],
                          [("Alice", True, 1), ("Alice", False, 0)])
-        self.assertEqual([order["id"] for order in orders], ["alice", "alice"])
+        # One account on two streams: each item's id names its stream's connection (one id per item).
+        ids = [order["id"] for order in orders]
+        self.assertEqual(len(set(ids)), 2, ids)
+        self.assertTrue(all(re.fullmatch(r"commentbar-[0-9a-f]{16}:alice", i) for i in ids), ids)
         self.assertEqual({order["service"] for order in orders}, {"external"})
         # The page got every change of the list, the last one this one.
         lists = []

@@ -524,6 +524,15 @@ class TemplatesTest(unittest.TestCase):
         # The page shows what GET /api/orders gives.
         self.assertEqual([(order["username"], "playing" if order["playing"] else "waiting") for order in self.orders()],
                          playing)
+        # OneSDK's order calls (src/OneSDK.ts 492-506): getOrders reads the same list; cancelOrder
+        # and completeOrder are refused in the page, as the server refuses their requests.
+        from_sdk = self.visitor.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "const refused = (call) => call.then(() => 'done', (error) => String(error.message));"
+            "Promise.all([OneSDK.getOrders(), refused(OneSDK.cancelOrder('alice')), refused(OneSDK.completeOrder('alice'))])"
+            ".then(done, (error) => done(String(error)));")
+        self.assertEqual([order["username"] for order in from_sdk[0]], ["Alice", "Bob", "Carol"], from_sdk)
+        self.assertEqual(from_sdk[1:], ["CommentBar: this server is read-only"] * 2)
         # A page opened now gets the list in `connected` alone.
         self.visit(f"http://127.0.0.1:{self.port}/templates/custom/queue/")
         wait_for(lambda: self.shown() == playing, "the list in a new page's `connected`", timeout=5)

@@ -277,6 +277,11 @@
     getPinnedComment() { return this._get('comments/pinned'); }
     getServices() { return this._get('services'); }
     getConfig() { return this._get('config'); }
+    // The 参加型 queue (OneSDK's ORDER permission): read as GET /api/orders; the streamer calls
+    // and removes viewers in the bar's own controls, never from a template.
+    getOrders() { return this._get('orders'); }
+    cancelOrder() { return this._readOnly(); }
+    completeOrder() { return this._readOnly(); }
     get(url) {
       const address = ownAddress(url);
       if (!address) return Promise.reject(new Error(`CommentBar: only this server is read, not ${url}`));
