@@ -60,6 +60,21 @@ final class AudienceStripRenderingTests: XCTestCase {
         withExtendedLifetime(pool) {}
     }
 
+    /// Right-to-left questions, options and names (Hebrew, Arabic): each reads right to left in
+    /// its isolate, while the strip keeps its own order: the number before each option, the count
+    /// and the time at the right end, the names of the queue in the order they were called.
+    func testRightToLeftTextKeepsTheStripsOrder() throws {
+        let poll = Poll(question: "איזו מפה הבאה?", options: [Poll.Option(text: "دوست ٢", votes: 12),
+                                                               Poll.Option(text: "מירז׳", votes: 30)], secondsLeft: 42)
+        let view = AudienceView(poll: poll, queue: AudienceView.QueueView(playing: ["سارة", "Alice"], next: ["דוד"], waiting: 3))
+        let (_, frame, pool) = try render(view, json: "{}", width: 1280, height: 360)
+        try assertMatchesGolden(frame, named: "audience-rtl-bar-1280x360.png")
+        withExtendedLifetime(pool) {}
+        let lines = AudienceStrip.lines(of: view)
+        XCTAssertEqual(lines[1].left, "1. \u{2068}دوست ٢\u{2069}", "the option isolated after its number")
+        XCTAssertEqual(lines[3].left, "▶ \u{2068}سارة\u{2069}, \u{2068}Alice\u{2069}")
+    }
+
     /// Small bars: a low one (too low for a stacked line) shows one line as the ticker does; a
     /// narrow box keeps the question and the leading option with its count; a high, narrow ticker
     /// wraps its segments (the time whole, then the question) rather than cutting them short.
