@@ -211,6 +211,9 @@ enum ChatSchema {
             PRIMARY KEY (giveaway, number)
         ) WITHOUT ROWID;
         """,
+        // 6: a stream's rows found without reading the whole log: a restarted renderer counts each
+        // viewer's comments on the streams going on (a giveaway's rules), and a stream's export.
+        "CREATE INDEX messages_by_stream ON messages (stream, viewer);",
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -45,12 +45,15 @@ public final class GiveawayBoard: Sendable {
 
     /// From now on every change goes to `keeping` (nil: nowhere, the memory is off). A board
     /// nothing happened on yet takes the giveaway the memory kept (`saved`: its source's last
-    /// one, its entrants and winners); one with a giveaway writes it whole instead.
-    public func keep(_ keeping: BoardKeeping?, restoring saved: SavedGiveaway? = nil) {
+    /// one, its entrants and winners); one with a giveaway writes it whole instead. The comments
+    /// the memory counted on the streams going on (`commentsThisStream`) count for the rules.
+    public func keep(_ keeping: BoardKeeping?, restoring saved: SavedGiveaway? = nil,
+                     commentsThisStream: [ViewerKey: Int] = [:]) {
         let restored = state.withLock { state -> Bool in
             journal.set(keeping?.keeper)
             guard let keeping else { return false }
             defer { state.untouched = false }
+            state.counts.restore(commentsThisStream)
             if state.untouched, state.giveaway == nil, let saved, let giveaway = Giveaway(restoring: saved) {
                 state.giveaway = giveaway
                 return true

@@ -15,6 +15,14 @@ struct ViewerCounts: Sendable {
 
     func comments(of viewer: ViewerKey) -> Int { comments[viewer] ?? 0 }
 
+    /// What the memory counted before this renderer started (the same stream): each viewer's
+    /// count is the larger of the two, as the memory's may hold rows this renderer counted too.
+    mutating func restore(_ counted: [ViewerKey: Int]) {
+        for (viewer, count) in counted where comments[viewer] != nil || comments.count < Self.maxViewers {
+            comments[viewer] = max(comments[viewer] ?? 0, count)
+        }
+    }
+
     mutating func ban(_ viewer: ViewerKey) {
         if bans.count < Self.maxViewers { bans.insert(viewer) }
     }

@@ -144,4 +144,33 @@ import Testing
         let history = try BoardHistory(path: folder.database)
         #expect(try history.polls().isEmpty && history.giveaways().isEmpty)
     }
+
+    /// A renderer killed mid-stream leaves its session open: a renderer starting within
+    /// `ChatStore.concurrentWithin` goes on with that stream, so each viewer's comments on it
+    /// (not replayed history, not gifts) come back for a giveaway's rules. A stream that ended,
+    /// or one not seen for longer, counts nothing.
+    @Test func theCommentsOfTheStreamGoingOnComeBackAfterAKill() async throws {
+        let start = now()
+        do {
+            let memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
+            let session = memory.openSession(testChannel, now: start)
+            for index in 0..<3 { _ = memory.say(comment("a\(index)", "alice", "hello \(index)"), session: session, at: start + 1) }
+            _ = memory.say(comment("b0", "bob", "hi"), session: session, at: start + 2)
+            _ = memory.say(comment("h0", "bob", "yesterday", history: true), session: session, at: start + 2)
+            _ = memory.say(ChatLine(id: "g0", user: "Carol", login: "carol", text: "", kind: .gift(name: "Rose", count: 1)),
+                           session: session, at: start + 3)
+            memory.close()
+        }
+        // close() ended the session, as a renderer stopped on purpose does; a kill does not.
+        let connection = try SQLiteConnection(path: folder.database, mode: .readWrite)
+        try connection.execute("UPDATE sessions SET ended_at = NULL")
+        let memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
+        defer { memory.close() }
+        let counted = try await memory.savedBoards(of: "11190", now: start + 30).commentsThisStream
+        #expect(counted == [alice: 3, ViewerKey(channel: testChannel, user: "bob"): 1])
+        let later = try await memory.savedBoards(of: "11190", now: start + 3 + ChatStore.concurrentWithin + 1)
+        #expect(later.commentsThisStream.isEmpty, "a session not seen for longer is over")
+        try connection.execute("UPDATE sessions SET ended_at = last_seen_at")
+        #expect(try await memory.savedBoards(of: "11190", now: start + 30).commentsThisStream.isEmpty, "an ended stream")
+    }
 }

@@ -136,6 +136,23 @@ import Testing
         #expect(try BoardHistory(path: path).giveaways().first?.draws.map(\.name) == [winner.name, next.name])
     }
 
+    /// The comments the memory counted on the stream going on (a renderer killed mid-stream) count
+    /// for "at least N comments this stream" after the restart, with those said since.
+    @Test func commentsBeforeARestartCountForTheGiveawaysRules() async throws {
+        let (memory, keeping) = memory()
+        let board = GiveawayBoard(clock: clock.now)
+        board.take(line("carol", "hello"), channel: twitch, firstTime: false)
+        board.keep(keeping, commentsThisStream: [ViewerKey(channel: twitch, user: "alice"): 2,
+                                                 ViewerKey(channel: twitch, user: "bob"): 1,
+                                                 ViewerKey(channel: twitch, user: "carol"): 1])
+        try board.start(word: "!enter", rules: GiveawayRules(minimumComments: 3), seconds: nil)
+        for viewer in ["alice", "bob", "carol"] { board.take(line(viewer, "!enter"), channel: twitch, firstTime: false) }
+        // Alice: 2 before and the entry; Bob: 1 and the entry; Carol: the memory's 1 is the
+        // comment this renderer saw too (the larger count, not the sum), and the entry.
+        #expect(board.current?.entrants.map(\.name) == ["Alice"])
+        memory.close()
+    }
+
     /// A poll the streamer started before the file was read stays; the kept open one is closed.
     @Test func aBoardInUseIsNotReplacedByWhatWasKept() async throws {
         let (first, keeping) = memory()

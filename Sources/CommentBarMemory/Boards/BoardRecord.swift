@@ -23,10 +23,15 @@ public struct SavedBoards: Sendable, Equatable {
     public var poll: SavedPoll?
     public var queue: SavedQueue?
     public var giveaway: SavedGiveaway?
+    /// Each viewer's comments on the streams going on (`ChatReader.commentsOnStreamsGoingOn`): a
+    /// renderer that starts again mid-stream counts what was said before it for a giveaway's rules.
+    public var commentsThisStream: [ViewerKey: Int]
 
-    public init(poll: SavedPoll? = nil, queue: SavedQueue? = nil, giveaway: SavedGiveaway? = nil) {
+    public init(poll: SavedPoll? = nil, queue: SavedQueue? = nil, giveaway: SavedGiveaway? = nil,
+                commentsThisStream: [ViewerKey: Int] = [:]) {
         self.poll = poll
         self.queue = queue
         self.giveaway = giveaway
+        self.commentsThisStream = commentsThisStream
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 
 /// The audience's boards in the memory (issue 48): their changes go to the writer thread with
 /// the chat log's rows (a queue append under a lock: nothing here waits for the disk, a vote
@@ -10,10 +11,11 @@ extension ChatMemory {
         writer.enqueue(.board(record))
     }
 
-    /// What the file holds of `source`'s boards, once the writer has opened it (at most
-    /// `timeout`); read on the memory's query thread.
-    public func savedBoards(of source: String, timeout: Duration = .seconds(5)) async throws(ChatMemoryError) -> SavedBoards {
+    /// What the file holds of `source`'s boards, and who said how much on the streams going on
+    /// at `now`, once the writer has opened it (at most `timeout`); read on the memory's query thread.
+    public func savedBoards(of source: String, now: Double = WallClock.now(),
+                            timeout: Duration = .seconds(5)) async throws(ChatMemoryError) -> SavedBoards {
         await opened(timeout: timeout)
-        return try await query { reader throws(SQLiteError) in try reader.savedBoards(of: source) }
+        return try await query { reader throws(SQLiteError) in try reader.savedBoards(of: source, now: now) }
     }
 }

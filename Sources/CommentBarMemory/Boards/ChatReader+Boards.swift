@@ -8,8 +8,9 @@ extension ChatReader {
         try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'polls'") ?? 0 > 0
     }
 
-    /// What the file holds of `source`'s boards.
-    func savedBoards(of source: String) throws(SQLiteError) -> SavedBoards {
+    /// What the file holds of `source`'s boards, and each viewer's comments on the streams going
+    /// on at `now`.
+    func savedBoards(of source: String, now: Double) throws(SQLiteError) -> SavedBoards {
         let pollID = try statement("SELECT id FROM polls WHERE source = ?1 ORDER BY opened_at DESC, id DESC LIMIT 1")
             .rows([.text(source)]) { $0.int(0) }.first
         let giveawayID = try statement("SELECT id FROM giveaways WHERE source = ?1 ORDER BY started_at DESC, id DESC LIMIT 1")
@@ -17,7 +18,25 @@ extension ChatReader {
         var saved = SavedBoards(queue: try queue(of: source))
         if let pollID { saved.poll = try poll(id: pollID) }
         if let giveawayID { saved.giveaway = try giveaway(id: giveawayID) }
+        saved.commentsThisStream = try commentsOnStreamsGoingOn(now: now)
         return saved
+    }
+
+    /// Each viewer's comments (not replayed history) on the streams going on at `now`: those with
+    /// a session not ended and seen within `ChatStore.concurrentWithin`, the ones a session
+    /// opened now goes on with (a renderer killed or restarted mid-stream). At most `limit`
+    /// viewers, the most talkative first.
+    func commentsOnStreamsGoingOn(now: Double, limit: Int = 100_000) throws(SQLiteError) -> [ViewerKey: Int] {
+        let rows = try statement("""
+            SELECT c.platform, c.channel, v.user, count(*) AS said FROM messages m
+            JOIN viewers v ON v.id = m.viewer JOIN channels c ON c.id = m.channel_id
+            WHERE m.stream IN (SELECT stream FROM sessions WHERE ended_at IS NULL AND last_seen_at > ?1)
+            AND m.kind = 'comment' AND m.history = 0
+            GROUP BY m.viewer ORDER BY said DESC LIMIT ?2
+            """).rows([.real(now - ChatStore.concurrentWithin), .int(Int64(limit))]) { row in
+            (ViewerKey(platform: row.text(0) ?? "", channel: row.text(1) ?? "", user: row.text(2) ?? ""), Int(row.int(3)))
+        }
+        return Dictionary(rows, uniquingKeysWith: +)
     }
 
     // MARK: polls

@@ -103,6 +103,6 @@ final class BoardMemoryPart: SessionPart {
     private func keep(_ keeping: BoardKeeping?, _ saved: SavedBoards) {
         polls.keep(keeping, restoring: saved.poll)
         queue.keep(keeping, restoring: saved.queue)
-        giveaways.keep(keeping, restoring: saved.giveaway)
+        giveaways.keep(keeping, restoring: saved.giveaway, commentsThisStream: saved.commentsThisStream)
     }
 }
