@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarSupport
 import Glibc
 import Logging
 import Synchronization
@@ -14,7 +15,7 @@ public final class TokenWatch: Sendable {
     private let folder: String?
     private let log: Logger?
     private let state: Mutex<State>
-    private let changed = Mutex<(@Sendable () -> Void)?>(nil)
+    private let changed = Mutex<Callback<Void>?>(nil)
 
     struct State {
         var token: String?
@@ -51,7 +52,7 @@ public final class TokenWatch: Sendable {
 
     /// Called (once per change, on the thread that noticed it) when the token changed; nil: no one.
     func onChange(_ body: (@Sendable () -> Void)?) {
-        changed.withLock { $0 = body }
+        changed.withLock { $0 = body.map { body in Callback { body() } } }
     }
 
     /// The token now (nil: none can be trusted), the file read again first if it changed.
@@ -74,7 +75,7 @@ public final class TokenWatch: Sendable {
         }
         if rotated {
             log?.info("control page: the control token changed: the old one no longer works, open pages were told")
-            changed.withLock { $0 }?()
+            changed.withLock { $0 }?.call(())
         }
         return token
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarMemory
+import CommentBarSupport
 import Synchronization
 
 /// The session's 参加型 queue: closed until the streamer opens it (with its rules), then viewers
@@ -17,7 +18,7 @@ public final class QueueBoard: Sendable {
 
     private let state = Mutex<JoinQueue?>(nil)
     private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
-    private let follower = Mutex<(@Sendable (JoinQueue?) -> Void)?>(nil)
+    private let follower = Mutex<Callback<JoinQueue?>?>(nil)
     private let watch = BoardWatch()
     private let journal = BoardJournal()
     /// Nothing happened on the board yet: the queue the memory kept may be restored.
@@ -37,7 +38,7 @@ public final class QueueBoard: Sendable {
             if restoring, queue == nil, let saved {
                 queue = JoinQueue(restoring: saved)
                 // The follower (OneComme's waiting list) hears the queue; the file has it already.
-                follower.withLock { $0 }?(queue)
+                follower.withLock { $0 }?.call(queue)
                 return true
             }
             if let queue { keeping.keep(.queue(source: keeping.source, queue.saved)) }
@@ -60,7 +61,7 @@ public final class QueueBoard: Sendable {
     /// changes: it is called under the board's lock, so it only hands the queue on (the OneComme
     /// server's waiting list) and never calls the board.
     public func follow(_ follower: @escaping @Sendable (JoinQueue?) -> Void) {
-        self.follower.withLock { $0 = follower }
+        self.follower.withLock { $0 = Callback(follower) }
     }
 
     /// The queue now (nil: closed).
@@ -158,7 +159,7 @@ public final class QueueBoard: Sendable {
 
     /// Called with the board's lock held (`follow`), so the memory's records keep the changes' order.
     private func show(_ queue: JoinQueue?) {
-        follower.withLock { $0 }?(queue)
+        follower.withLock { $0 }?.call(queue)
         journal.note { .queue(source: $0, queue?.saved) }
     }
 

@@ -57,9 +57,9 @@ final class ParticipationPart: SessionPart {
 
     /// Who puts the view on the bar, set after the session is made (it needs the session).
     private final class OnBar: Sendable {
-        private let shower = Mutex<(@Sendable (AudienceView) -> Void)?>(nil)
-        func set(_ show: @escaping @Sendable (AudienceView) -> Void) { shower.withLock { $0 = show } }
-        func show(_ view: AudienceView) { shower.withLock { $0 }?(view) }
+        private let shower = Mutex<Callback<AudienceView>?>(nil)
+        func set(_ show: @escaping @Sendable (AudienceView) -> Void) { shower.withLock { $0 = Callback(show) } }
+        func show(_ view: AudienceView) { shower.withLock { $0 }?.call(view) }
     }
 
     private struct Boards: Sendable {
