@@ -4,23 +4,34 @@ import Synchronization
 
 /// Wakes the frame loop when the next waiting comment (`ChatFlow`) is due, or the picture's next
 /// change by itself (`NextRedraw`), and only then: one deadline, the earliest asked, replaced when
-/// an earlier one is asked; rung by a thread of its own (`AlarmThread`). Times are seconds since
-/// the alarm was made (the flow's clock).
+/// an earlier one is asked; rung on the frame loop's own thread (`FrameThread`). Times are
+/// seconds since the alarm was made (the flow's clock).
 final class FlowAlarm: Sendable {
     private let epoch = ContinuousClock.now
-    /// The deadline set (nil: none); the sleeping task only where no thread could be started.
-    private let pending = Mutex<(due: Double, task: Task<Void, Never>?)?>(nil)
-    private let ring: @Sendable () -> Void
-    private let thread = Mutex<AlarmThread?>(nil)
+    private let pending: Pending
+    private let thread: (thread: FrameThread, alarm: Int)?
 
-    init(ring: @escaping @Sendable () -> Void) {
-        self.ring = ring
-        let started = AlarmThread.start { [weak self] in self?.rang() }
-        thread.withLock { $0 = started }
+    /// The deadline set (nil: none), and what its ring does; the sleeping task only where there
+    /// is no frame thread. Apart from the alarm, so that the thread's hold on it holds no thread.
+    private final class Pending: Sendable {
+        let due = Mutex<(due: Double, task: Task<Void, Never>?)?>(nil)
+        let ring: @Sendable () -> Void
+
+        init(ring: @escaping @Sendable () -> Void) {
+            self.ring = ring
+        }
+
+        /// The deadline came: it is cleared, then rung.
+        func rang() {
+            guard due.withLock({ pending in defer { pending = nil }; return pending != nil }) else { return }
+            ring()
+        }
     }
 
-    deinit {
-        thread.withLock { $0?.stop() }
+    init(on thread: FrameThread?, ring: @escaping @Sendable () -> Void) {
+        let pending = Pending(ring: ring)
+        self.pending = pending
+        self.thread = thread.map { ($0, $0.addAlarm { pending.rang() }) }
     }
 
     /// The flow's clock: seconds since the alarm was made.
@@ -32,48 +43,28 @@ final class FlowAlarm: Sendable {
     /// Whoever the ring wakes releases what is due and asks again for the next.
     func set(_ due: Double?) {
         guard let due, due.isFinite else { return }
-        let alarmThread = thread.withLock { $0 }
-        let epoch = epoch
-        pending.withLock { pending in
-            if let pending, pending.due <= due { return }
-            pending?.task?.cancel()
-            if let alarmThread {
-                pending = (due, nil)
-                alarmThread.ring(in: due - now)
+        let (epoch, thread, pending) = (epoch, thread, pending)
+        let now = now
+        pending.due.withLock { set in
+            if let set, set.due <= due { return }
+            set?.task?.cancel()
+            if let thread {
+                set = (due, nil)
+                thread.thread.ring(thread.alarm, in: due - now)
                 return
             }
-            pending = (due, Task { [weak self] in
+            set = (due, Task {
                 do { try await ContinuousClock().sleep(until: epoch + .nanoseconds(Int64(due * 1e9))) } catch { return }
-                self?.rang()
+                pending.rang()
             })
         }
     }
 
     func cancel() {
-        pending.withLock { pending in
-            pending?.task?.cancel()
-            pending = nil
+        pending.due.withLock { set in
+            set?.task?.cancel()
+            set = nil
         }
-        thread.withLock { $0?.cancel() }
-    }
-
-    /// The deadline came (the thread's, or the task's): rings, or, woken before the flow's clock
-    /// says so, sets the thread for what is left.
-    private func rang() {
-        let now = now
-        let left = pending.withLock { pending -> Double? in
-            guard let set = pending else { return nil }  // cancelled meanwhile
-            guard set.due > now else {
-                pending = nil
-                return 0
-            }
-            return set.due - now
-        }
-        guard let left else { return }
-        if left > 0, let alarmThread = thread.withLock({ $0 }) {
-            alarmThread.ring(in: left)
-        } else {
-            ring()
-        }
+        if let thread { thread.thread.cancel(thread.alarm) }
     }
 }

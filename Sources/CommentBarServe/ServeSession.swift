@@ -36,6 +36,7 @@ public final class ServeSession: @unchecked Sendable {
     /// Wakes the frame loop when the picture changes by itself (`NextRedraw`: the clock's next
     /// second, a pin's end, an animation's step).
     let redrawAlarm: FlowAlarm
+    let frameThread: FrameThread?
     /// Who acts on the `actions` hotkeys: the session itself (pin, unpin, the control page)
     /// unless a test gives its own.
     let actions: (any BarActionHandler)?
@@ -70,8 +71,10 @@ public final class ServeSession: @unchecked Sendable {
         // A part's problem is a line on the bar's status: the frame loop picks it up.
         speech = SpeechHook(sink: audio, log: log, changed: { wakeUp.yield() })
         memory = MemoryHook(log: log, changed: { wakeUp.yield() })
-        flowAlarm = FlowAlarm(ring: { wakeUp.yield() })
-        redrawAlarm = FlowAlarm(ring: { wakeUp.yield() })
+        // The frame loop's thread: its alarms ring there and it runs there (nil: on the pool).
+        frameThread = FrameThread.start()
+        flowAlarm = FlowAlarm(on: frameThread, ring: { wakeUp.yield() })
+        redrawAlarm = FlowAlarm(on: frameThread, ring: { wakeUp.yield() })
         images = RemoteImageFetches(log: log, fetch: fetch, arrived: { wakeUp.yield() })
         emotes = EmoteFetches(log: log, fetch: emoteFetch, arrived: { wakeUp.yield() })
         let (polls, queue, giveaways) = (PollBoard(), QueueBoard(), GiveawayBoard())
@@ -111,11 +114,12 @@ public final class ServeSession: @unchecked Sendable {
         sink.setStatus(.starting, detail: "")
         let heartbeat = sink.makeHeartbeat()
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.frameLoop() }
+            group.addTask(executorPreference: frameThread) { await self.frameLoop() }
             group.addTask { await self.beat(heartbeat) }
             await self.follow(messages)
             group.cancelAll()
         }
+        frameThread?.stop()
         for part in parts { await part.stop() }
     }
 }

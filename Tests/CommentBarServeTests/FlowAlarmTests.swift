@@ -13,10 +13,11 @@ final class FlowAlarmTests: XCTestCase {
         func count() -> Int { times.withLock { $0.count } }
     }
 
-    private func alarm() -> (FlowAlarm, Rings) {
+    /// An alarm on a frame thread of its own (nil: the sleeping task the loop falls back to).
+    private func alarm(thread: FrameThread? = FrameThread.start()) -> (FlowAlarm, Rings) {
         let rings = Rings()
         let box = Mutex<FlowAlarm?>(nil)
-        let alarm = FlowAlarm(ring: { if let now = box.withLock({ $0?.now }) { rings.times.withLock { $0.append(now) } } })
+        let alarm = FlowAlarm(on: thread, ring: { if let now = box.withLock({ $0?.now }) { rings.times.withLock { $0.append(now) } } })
         box.withLock { $0 = alarm }
         return (alarm, rings)
     }
@@ -27,7 +28,29 @@ final class FlowAlarmTests: XCTestCase {
     }
 
     func testItRingsOnceAtTheEarliestTimeAskedAndNeverBefore() throws {
-        let (alarm, rings) = alarm()
+        try ringsOnceAtTheEarliestTimeAsked(thread: FrameThread.start())
+    }
+
+    func testWithoutAFrameThreadItRingsFromATask() throws {
+        try ringsOnceAtTheEarliestTimeAsked(thread: nil)
+    }
+
+    /// A job sent to the frame thread runs on it, one after the other.
+    func testTheFrameThreadRunsATaskThatPrefersIt() async throws {
+        let thread = try XCTUnwrap(FrameThread.start())
+        let ran = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<3 { group.addTask(executorPreference: thread) { await Task.yield(); return index } }
+            return await group.reduce(0, +)
+        }
+        XCTAssertEqual(ran, 3)
+        thread.stop()
+        // Stopped, what still prefers it runs on the pool.
+        let after = await Task(executorPreference: thread) { 7 }.value
+        XCTAssertEqual(after, 7)
+    }
+
+    private func ringsOnceAtTheEarliestTimeAsked(thread: FrameThread?) throws {
+        let (alarm, rings) = alarm(thread: thread)
         let start = alarm.now
         alarm.set(start + 0.30)
         alarm.set(start + 0.10)  // earlier: replaces
