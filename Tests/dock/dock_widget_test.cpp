@@ -4,6 +4,7 @@
 // Tests/dock/test_dock_widget.py. Prints one "ok"/"FAIL" line per check and "N passed, M failed";
 // exits non-zero after a failure. With --screenshots DIR it writes the panel at 300 px wide with
 // each of the Audience part's tabs open (audience-poll.png, -queue, -giveaway) for a person to look at.
+// The Audience part as the streamer left it is kept in a settings file of a temporary folder.
 //   dock_widget_test --port-a N --port-b N --token-file PATH --locale-dir DIR [--screenshots DIR]
 #include "audience-panel.h"
 #include "chat-model.h"
@@ -33,6 +34,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
@@ -218,6 +220,7 @@ void select(QListView *view, const QString &id)
 struct Test {
 	int portA, portB;
 	QString token;
+	QString tokenFile;
 	FakeDirectory *directory;
 	DockPanel *panel;
 	QString screenshots; // a folder for the Audience part's pictures, or empty
@@ -802,6 +805,61 @@ void audienceCost(Test &t)
 	QTest::mouseClick(child<QToolButton>(t.panel, "commentbar-audience-toggle"), Qt::LeftButton);
 }
 
+// The Audience part as the streamer left it (dock-settings.h): opened on the Queue tab, a panel made
+// again from the same settings file (OBS started again) opens there, with its share of the height;
+// closed on the Giveaway tab, it starts closed with that tab chosen. The file holds no token.
+void audienceRemembered(Test &t)
+{
+	QTemporaryDir folder;
+	// In a folder not made yet, as OBS's plugin_config/comment-bar-dock/ on OBS's first start.
+	const QString file = folder.filePath("plugin_config/comment-bar-dock/dock.ini");
+	auto make = [&] {
+		auto *panel = new DockPanel(new FakeDirectory, Texts(lookup), t.tokenFile, file);
+		panel->resize(340, 480);
+		panel->show();
+		if (!QTest::qWaitForWindowExposed(panel))
+			check(false, "a panel made again is shown");
+		waitFor([] { return false; }, 100);
+		return panel;
+	};
+	auto toggleOf = [](DockPanel *panel) { return child<QToolButton>(panel, "commentbar-audience-toggle"); };
+	auto tabsOf = [](DockPanel *panel) { return child<QTabWidget>(panel, "commentbar-audience-tabs"); };
+
+	DockPanel *panel = make();
+	check(!toggleOf(panel)->isChecked() && !tabsOf(panel)->isVisible(), "with no settings file yet the Audience part starts closed");
+	QTest::mouseClick(toggleOf(panel), Qt::LeftButton);
+	tabsOf(panel)->setCurrentIndex(1);
+	delete panel;
+
+	panel = make();
+	QTabWidget *tabs = tabsOf(panel);
+	const int toggleHeight = toggleOf(panel)->height();
+	check(toggleOf(panel)->isChecked() && tabs->isVisible() && tabs->currentIndex() == 1 &&
+		      child<QLabel>(panel, "commentbar-queue-state")->isVisible(),
+	      "opened on the Queue tab, a panel made again from the same settings (OBS started again) opens there",
+	      QStringLiteral("open %1, tab %2").arg(toggleOf(panel)->isChecked()).arg(tabs->currentIndex()));
+	// As when it is opened by a click: what it asks for, up to DockPanel::audienceShare of the height it shares with the chat.
+	const int shared = panel->audience()->parentWidget()->height();
+	const int audienceHeight = panel->audience()->height();
+	check(audienceHeight > 4 * toggleHeight && audienceHeight <= shared * DockPanel::audienceShare / 100,
+	      "opened at start, the part gets its share of the height, as when it is opened by a click",
+	      QStringLiteral("%1 px of %2 (its header %3 px)").arg(audienceHeight).arg(shared).arg(toggleHeight));
+	tabs->setCurrentIndex(2);
+	QTest::mouseClick(toggleOf(panel), Qt::LeftButton);
+	delete panel;
+
+	panel = make();
+	check(!toggleOf(panel)->isChecked() && !tabsOf(panel)->isVisible() && tabsOf(panel)->currentIndex() == 2,
+	      "closed on the Giveaway tab, it starts closed again, the Giveaway tab chosen for when it opens",
+	      QStringLiteral("open %1, tab %2").arg(toggleOf(panel)->isChecked()).arg(tabsOf(panel)->currentIndex()));
+	delete panel;
+
+	QFile kept(file);
+	const QByteArray text = kept.open(QIODevice::ReadOnly) ? kept.readAll() : QByteArray();
+	check(text.contains("giveaway") && !text.contains(t.token.toUtf8()), "the settings file holds the layout and never the token",
+	      QString::fromUtf8(text).simplified());
+}
+
 void hiddenDock(Test &t)
 {
 	t.panel->hide();
@@ -906,6 +964,7 @@ int main(int argc, char **argv)
 	t.portA = arg("--port-a").toInt();
 	t.portB = arg("--port-b").toInt();
 	const QString tokenFile = arg("--token-file");
+	t.tokenFile = tokenFile;
 	const QString locales = arg("--locale-dir");
 	if (args.contains("--screenshots"))
 		t.screenshots = arg("--screenshots");
@@ -917,7 +976,7 @@ int main(int argc, char **argv)
 	loadWords(locales + "/en-US.ini");
 	t.directory = new FakeDirectory;
 	t.directory->sources = {{"Bar A", true, t.portA}, {"Bar B", true, t.portB}};
-	t.panel = new DockPanel(t.directory, Texts(lookup), tokenFile);
+	t.panel = new DockPanel(t.directory, Texts(lookup), tokenFile, QString());
 	t.panel->resize(360, 640);
 	t.panel->show();
 	t.panel->activateWindow();
@@ -940,12 +999,13 @@ int main(int argc, char **argv)
 	hiddenDock(t);
 	keyboard(t);
 	controlAndPorts(t);
+	audienceRemembered(t);
 	delete t.panel;
 	checkNoneMissing(QStringLiteral("en-US.ini"));
 
 	loadWords(locales + "/ja-JP.ini");
 	auto *japanese = new FakeDirectory;
-	DockPanel ja(japanese, Texts(lookup), tokenFile);
+	DockPanel ja(japanese, Texts(lookup), tokenFile, QString());
 	check(child<QPushButton>(&ja, "commentbar-pin")->text() == QString::fromUtf8("固定") &&
 		      child<QPushButton>(&ja, "commentbar-voice") &&
 		      child<QPushButton>(&ja, "commentbar-voice")->text() == QString::fromUtf8("声") &&

@@ -9,8 +9,10 @@ listed under Docks and shown beside the preview on OBS's first start; a comment 
 is in the dock within 1 s (screen grabs every 50 ms, read afterwards); Pin by a click and by the P key
 puts the pin strip on the bar's next frames, U and Unpin take it away; Hide (the H key) keeps the
 viewer's next comments off the bar and out of the dock; the dock follows on after the renderer is
-killed, and across a switch to another scene collection and back; the token is in no file of OBS's
-config (its log, the scene collection, global.ini).
+killed, and across a switch to another scene collection and back; the Audience part opened on its
+Queue tab is kept so in the dock's own settings file (plugin_config/comment-bar-dock/dock.ini) when
+OBS quits; the token is in no file of OBS's config (its log, the scene collection, global.ini, the
+dock's files).
 
     PYTHONPATH=Tests python3 -m dock.obs_dock_test --plugin SO --data DIR --renderer BIN \
         --dock-loader SO --dock-libraries DIR --dock-data DIR [--screenshot PNG]
@@ -161,6 +163,32 @@ class Dock:
         return hits[-1] if hits else None
 
 
+def open_audience(screen, dock, tab=None):
+    """Opens the dock's Audience part with a click on its header (under the row's buttons, below the
+    dock's box), then the tab named `tab`: (done, what was read)."""
+    _, _, top, _, height = main_window(screen)
+    column = (dock.box[0], dock.box[1], dock.box[2], top + height - 2)
+
+    def read():
+        return on_screen.words(screen.grab(column), column[:2])
+
+    found = read()
+    header = on_screen.phrase(found, "Audience poll queue giveaway")
+    if not header:
+        return False, on_screen.text_of(found)[-200:]
+    screen.click(*header.centre)
+    time.sleep(1)  # opened, it takes its share of the height: the header moves up
+    found = read()
+    header = on_screen.phrase(found, "Audience poll queue giveaway")
+    if not tab:
+        return bool(header), on_screen.text_of(found)[-200:]
+    # Below the header: its own "queue," is not the tab.
+    tabs = on_screen.find(found, tab, below=header.top + 5) if header else []
+    if tabs:
+        screen.click(*tabs[0].centre)
+    return bool(tabs), on_screen.text_of(found)[-200:]
+
+
 def first_grab_showing(dock, grabs, text):
     """Of (time, image) grabs in order, the time of the first whose words show `text` (binary search:
     once shown a comment stays), or None."""
@@ -306,6 +334,27 @@ def maps(obs):
           f"libQt6 {'libQt6' in mapped}")
 
 
+def audience_kept(screen, dock):
+    """The Audience part opened on its Queue tab: OBS's exit finds it written in the dock's own file."""
+    opened, read = open_audience(screen, dock, "Queue")
+    time.sleep(1)
+    dock.keep(screen.grab(), "obs-audience-open.png")
+    check(opened, "the dock's Audience part opens with a click on its header, and its Queue tab with another", read)
+    return opened
+
+
+def audience_file_says(home, opened):
+    path = os.path.join(home, "obs-studio", "plugin_config", "comment-bar-dock", "dock.ini")
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as error:
+        text = str(error)
+    check(opened and "open=true" in text and "tab=queue" in text,
+          "OBS quit: the dock's settings file (plugin_config/comment-bar-dock/dock.ini) says the Audience part "
+          "was left open on its Queue tab", " ".join(text.split()))
+
+
 def token_nowhere(home):
     with open(os.path.join(home, "comment-bar", "control-token")) as f:
         token = f.read().strip()
@@ -348,8 +397,10 @@ def run_checks(work, args):
         hide_a_viewer(obs, dock, relay)
         follows_a_restart(obs, dock, relay)
         follows_scene_collections(obs, dock, relay)
+        opened = audience_kept(screen, dock)
         home = obs.home
         obs.stop()  # OBS writes its scene collection and global.ini on the way out
+    audience_file_says(home, opened)
     token_nowhere(home)
 
 

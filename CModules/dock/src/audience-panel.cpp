@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <iterator>
 
 namespace {
 
@@ -34,6 +35,8 @@ constexpr int maxStreamsSeen = 1000;
 constexpr int optionsFieldLines = 4;
 constexpr int listRows = 4;
 const QString separator = QStringLiteral(" \u00B7 ");
+// The tabs' names, in their order (AudiencePanel::tab).
+const char *const tabNames[] = {"poll", "queue", "giveaway"};
 
 // A tab's page in a scroll area: on a short dock the tab scrolls, the chat above keeps its room.
 QScrollArea *scrolled(const char *name, QWidget *page, QWidget *parent)
@@ -166,7 +169,11 @@ AudiencePanel::AudiencePanel(Texts texts, ControlClient *client, Command command
 	tabs_->addTab(pollPage_, texts_("Dock.Poll"));
 	tabs_->addTab(scrolled("commentbar-queue", buildQueue(), tabs_), texts_("Dock.Queue"));
 	tabs_->addTab(giveawayPage_, texts_("Dock.Giveaway"));
-	connect(tabs_, &QTabWidget::currentChanged, this, [this] { showClocks(); });
+	connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+		showClocks();
+		if (tabChanged)
+			tabChanged(tab());
+	});
 	tabs_->hide();
 	layout->addWidget(tabs_);
 	setMaximumHeight(toggle_->sizeHint().height());
@@ -334,6 +341,22 @@ QWidget *AudiencePanel::buildGiveaway()
 	layout->addLayout(row({fieldName(texts_("Dock.ClosesAfter"), page), giveawaySeconds_, giveawayStart_}));
 	layout->addStretch(1);
 	return page;
+}
+
+QString AudiencePanel::tab() const
+{
+	const int index = tabs_->currentIndex();
+	return index >= 0 && index < static_cast<int>(std::size(tabNames)) ? QLatin1String(tabNames[index]) : QString();
+}
+
+void AudiencePanel::showTab(const QString &name)
+{
+	int index = 0;
+	for (int i = 0; i < static_cast<int>(std::size(tabNames)); ++i) {
+		if (name == QLatin1String(tabNames[i]))
+			index = i;
+	}
+	tabs_->setCurrentIndex(index);
 }
 
 bool AudiencePanel::expanded() const

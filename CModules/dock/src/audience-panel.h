@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // AudiencePanel: the dock's compact "Audience" part under the chat (issue 48): the poll, the 参加型
 // queue and the giveaway, a tab each, behind a header that opens and closes them (closed at first:
-// the chat stays the dock's main thing). It does what the control page's audience panel does
-// (Sources/CommentBarControl/Assets/audience.js, the same request bodies) through the dock's
-// ControlClient and its commands: failures on the dock's notice line.
+// the chat stays the dock's main thing; then as the streamer left it, dock-settings.h). It does
+// what the control page's audience panel does (Sources/CommentBarControl/Assets/audience.js, the
+// same request bodies) through the dock's ControlClient and its commands: failures on the dock's
+// notice line.
 // Cost (issue 49): the boards (GET /api/poll, /api/queue, /api/giveaway) are read only when the
 // client says they may have changed (on.boards: the answers' boards_seq moved, or a first answer
 // from a server) and after a command of its own, and only while the tabs are shown: told while
@@ -57,6 +58,14 @@ public:
 	void setExpanded(bool expanded);
 	// Opened or closed (the dock gives the opened part its height).
 	std::function<void(bool expanded)> expandedChanged;
+
+	// The tab shown, by name: "poll", "queue" or "giveaway" (names, not places: a tab added later
+	// does not turn a kept choice into another tab).
+	QString tab() const;
+	// Shows the tab of that name; an unknown name shows the first.
+	void showTab(const QString &name);
+	// Another tab was shown.
+	std::function<void(const QString &tab)> tabChanged;
 
 protected:
 	void showEvent(QShowEvent *event) override;
