@@ -673,6 +673,49 @@ void audiencePoll(Test &t)
 	      "Dismiss takes the result off the bar (/api/poll/dismiss); the notice goes with a command that worked");
 }
 
+// The arrows beside Remove move the selected waiting viewer one place (POST /api/queue/move). The
+// answer is the queue after the move, shown at once: a move is no event (the renderer's
+// QueueBoard.move), boards_seq stays and no board is read. The moved viewer stays selected, so
+// the arrow can be pressed again. Waiting: Ann, Ben, Cid, Dee, Eve (of 7); Cid ends before Ben.
+void queueMoves(Test &t)
+{
+	auto *list = child<QListWidget>(t.panel, "commentbar-queue-list");
+	auto *up = child<QToolButton>(t.panel, "commentbar-queue-up");
+	auto *down = child<QToolButton>(t.panel, "commentbar-queue-down");
+	if (!check(up && down && up->isVisible() && down->isVisible(), "the open queue has arrows to move the selected viewer"))
+		return;
+	auto rows = [list] {
+		QStringList texts;
+		for (int i = 0; i < list->count(); ++i)
+			texts << list->item(i)->text();
+		return texts.join(", ");
+	};
+	list->setCurrentRow(0);
+	const bool firstStays = !up->isEnabled() && down->isEnabled();
+	list->setCurrentRow(4);
+	check(firstStays && up->isEnabled() && down->isEnabled(),
+	      "the first waiting viewer cannot move up; the fifth listed can still move down (two more wait)");
+
+	const auto move = [&](QToolButton *arrow, const QString &wanted) {
+		clearRequests(t.portA);
+		QTest::mouseClick(arrow, Qt::LeftButton);
+		return waitForPost(t.portA, "/api/queue/move") && waitFor([&] { return rows().startsWith(wanted); }, 4000);
+	};
+	list->setCurrentRow(2); // 3. Cid
+	bool ok = move(up, "1. Ann, 2. Cid, 3. Ben, 4. Dee");
+	check(ok && postedBody(t.portA, "/api/queue/move") == R"({"channel":"fake","place":2,"platform":"twitch","user":"cid"})" &&
+		      list->currentRow() == 1 && boardReads(t.portA) == 0,
+	      "the up arrow moves the selected waiting viewer up one place (/api/queue/move with platform, channel, user, "
+	      "place from 1); the list shows the queue the answer gives, with no read, the viewer still selected",
+	      postedBody(t.portA, "/api/queue/move") + QStringLiteral(" | row %1 | %2 reads | ").arg(list->currentRow()).arg(boardReads(t.portA)) + rows());
+	ok = move(down, "1. Ann, 2. Ben, 3. Cid");
+	check(ok && postedBody(t.portA, "/api/queue/move") == R"({"channel":"fake","place":3,"platform":"twitch","user":"cid"})" &&
+		      list->currentRow() == 2,
+	      "the down arrow moves them back down a place, still selected", postedBody(t.portA, "/api/queue/move") + " | " + rows());
+	ok = move(up, "1. Ann, 2. Cid, 3. Ben");
+	check(ok, "pressed again, the up arrow moves the same viewer (the selection kept)", rows());
+}
+
 void audienceQueue(Test &t)
 {
 	showTab(t, 1);
@@ -698,6 +741,7 @@ void audienceQueue(Test &t)
 	     list->item(0)->text() == "1. Ann" && state->text().contains("7 waiting");
 	check(ok, "joins show as boards_seq moves: the first 5 waiting listed, the others counted",
 	      QStringLiteral("%1 rows, first %2; %3").arg(list->count()).arg(list->count() ? list->item(0)->text() : "-", more->text()));
+	queueMoves(t);
 
 	child<QSpinBox>(t.panel, "commentbar-queue-count")->setValue(2);
 	clearRequests(t.portA);
@@ -707,9 +751,18 @@ void audienceQueue(Test &t)
 	check(ok && postedBody(t.portA, "/api/queue/next") == R"({"count":2})",
 	      "Call next posts /api/queue/next with the count; the called show as playing above those waiting",
 	      postedBody(t.portA, "/api/queue/next") + QStringLiteral(" | %1 rows").arg(list->count()));
+	// Cid was moved up before Ben (queueMoves): the call (boards_seq moved, the queue read again) took them in that order.
+	check(list->count() > 2 && list->item(1)->text().startsWith(QString::fromUtf8("\u25B6 Cid")) && list->item(2)->text() == "1. Ben",
+	      "the moved order holds in the queue read again as boards_seq moves: Ann and Cid were called, Ben waits first",
+	      list->count() > 2 ? list->item(1)->text() + " | " + list->item(2)->text() : QString("too few rows"));
+	list->setCurrentRow(0);
+	auto *up = child<QToolButton>(t.panel, "commentbar-queue-up");
+	auto *down = child<QToolButton>(t.panel, "commentbar-queue-down");
+	check(up && down && !up->isEnabled() && !down->isEnabled() && child<QPushButton>(t.panel, "commentbar-queue-remove")->isEnabled(),
+	      "a viewer playing can be removed but not moved (the API moves those waiting)");
 	grabAudience(t, "queue");
 
-	list->setCurrentRow(3); // playing Ann, Ben; waiting 1. Cid, 2. Dee
+	list->setCurrentRow(3); // playing Ann, Cid; waiting 1. Ben, 2. Dee
 	clearRequests(t.portA);
 	click(t.panel, "commentbar-queue-remove");
 	ok = waitForPost(t.portA, "/api/queue/remove") &&

@@ -4,7 +4,9 @@
 // the chat stays the dock's main thing; then as the streamer left it, dock-settings.h). It does
 // what the control page's audience panel does (Sources/CommentBarControl/Assets/audience.js, the
 // same request bodies) through the dock's ControlClient and its commands: failures on the dock's
-// notice line.
+// notice line. In the queue's list the selected viewer stays selected as the list is read again,
+// so Remove and the arrows that move a waiting viewer up or down the line (POST /api/queue/move)
+// can be pressed one after the other.
 // Cost (issue 49): the boards (GET /api/poll, /api/queue, /api/giveaway) are read only when the
 // client says they may have changed (on.boards: the answers' boards_seq moved, or a first answer
 // from a server) and after a command of its own, and only while the tabs are shown: told while
@@ -76,6 +78,11 @@ private:
 	struct Freshness {
 		quint64 shown = 0;
 	};
+	// A row of the queue's list: a viewer playing or waiting, by their place in that list.
+	struct QueueRow {
+		bool playing = false;
+		int index = 0;
+	};
 
 	QWidget *buildPoll();
 	QWidget *buildQueue();
@@ -93,7 +100,16 @@ private:
 	void showClocks();
 	void startPoll();
 	void openQueue();
+	// The selected row of the queue's list, if it is one of queue_'s viewers.
+	std::optional<QueueRow> selectedQueueRow() const;
+	const BoardViewer &viewerAt(const QueueRow &row) const;
+	// The list's row of VIEWER (known by platform, channel and user), or -1 when they are not listed.
+	int listRowOf(const BoardViewer &viewer) const;
+	// Remove and the arrows follow the selection.
+	void queueSelectionChanged();
 	void removeSelected();
+	// Moves the selected waiting viewer PLACES along the line (negative: towards the front).
+	void moveSelected(int places);
 	void startGiveaway();
 
 	Texts texts_;
@@ -132,6 +148,8 @@ private:
 	QSpinBox *queueCount_ = nullptr;
 	QPushButton *queueDone_ = nullptr;
 	QPushButton *queueRemove_ = nullptr;
+	QToolButton *queueUp_ = nullptr;
+	QToolButton *queueDown_ = nullptr;
 	QSpinBox *queueCapacity_ = nullptr;
 	QCheckBox *queueFirstTime_ = nullptr;
 	QSpinBox *queueMinStreams_ = nullptr;
