@@ -604,6 +604,15 @@ void audienceOpens(Test &t)
 	check(boardReads(t.portA) == 0, "closed, the Audience part reads no board when they move",
 	      QStringLiteral("%1 reads").arg(boardReads(t.portA)));
 
+	// The chat, longer than it has room for, follows its newest row (at the bottom) as it does while
+	// the streamer reads along.
+	QJsonArray more;
+	for (int i = 0; i < 12; ++i)
+		more.append(comment(QStringLiteral("p%1").arg(i), "Chatter", QStringLiteral("chatting along %1").arg(i)));
+	addComments(t.portA, more);
+	waitFor([&] { return t.panel->liveModel()->rowOf("p11") >= 0; }, 3000);
+	QScrollBar *chatBar = t.panel->liveView()->verticalScrollBar();
+	t.panel->liveView()->scrollToBottom();
 	QTest::mouseClick(toggle, Qt::LeftButton);
 	auto *question = child<QLabel>(t.panel, "commentbar-poll-question");
 	const bool shown = tabs->isVisible() && waitForText(question, "Lunch?") &&
@@ -612,6 +621,21 @@ void audienceOpens(Test &t)
 	waitFor([] { return false; }, 300);
 	check(boardReads(t.portA) == 3, "one read of each board (/api/poll, /api/queue, /api/giveaway)",
 	      QStringLiteral("%1 reads").arg(boardReads(t.portA)));
+	check(chatBar->maximum() > 0 && chatBar->value() == chatBar->maximum(),
+	      "the chat made shorter by the opened part still shows its newest row (it keeps following)",
+	      QStringLiteral("scrolled to %1 of %2").arg(chatBar->value()).arg(chatBar->maximum()));
+	addComments(t.portA, {comment("a1", "Later", "after the part opened")});
+	const bool follows = waitFor([&] { return t.panel->liveModel()->rowOf("a1") >= 0; }, 3000);
+	waitFor([] { return false; }, 200);
+	check(follows && chatBar->value() == chatBar->maximum(), "and the next comment is shown at the bottom",
+	      QStringLiteral("scrolled to %1 of %2").arg(chatBar->value()).arg(chatBar->maximum()));
+	chatBar->setValue(0); // the streamer scrolls up to read
+	addComments(t.portA, {comment("a2", "Later", "while reading back")});
+	waitFor([&] { return t.panel->liveModel()->rowOf("a2") >= 0; }, 3000);
+	waitFor([] { return false; }, 200);
+	check(chatBar->value() == 0, "scrolled up, the chat stays where the streamer reads as comments come",
+	      QStringLiteral("scrolled to %1 of %2").arg(chatBar->value()).arg(chatBar->maximum()));
+	t.panel->liveView()->scrollToBottom();
 	checkAudienceWidth(t.panel, "in English");
 }
 

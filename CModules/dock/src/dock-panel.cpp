@@ -172,6 +172,15 @@ void DockPanel::build()
 	resultsView_->setObjectName(QStringLiteral("commentbar-results"));
 	views_->addWidget(liveView_);
 	views_->addWidget(resultsView_);
+	// The live chat at its newest row stays there when its range grows under it: rows came, or the
+	// view got shorter (the Audience part opened, the splitter dragged), which leaves the scroll
+	// value where it was and would stop the following.
+	QScrollBar *chatBar = liveView_->verticalScrollBar();
+	connect(chatBar, &QScrollBar::valueChanged, this, [this] { chatAtBottom_ = atBottom(liveView_); });
+	connect(chatBar, &QScrollBar::rangeChanged, this, [this] {
+		if (chatAtBottom_)
+			liveView_->scrollToBottom();
+	});
 	// The chat with its rows' buttons above the Audience part, sharing the height through a
 	// splitter the streamer can drag.
 	chatAndAudience_ = new QSplitter(Qt::Vertical, this);

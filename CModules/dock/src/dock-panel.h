@@ -133,4 +133,5 @@ private:
 	QString streams_;
 	std::optional<bool> control_; // the followed source's control setting (nullopt: no source)
 	bool shutDown_ = false;
+	bool chatAtBottom_ = true; // the live chat shows its newest row (follows the chat)
 };
