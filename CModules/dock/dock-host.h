@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define COMMENTBAR_DOCK_ABI 1
+#define COMMENTBAR_DOCK_ABI 2
 #define COMMENTBAR_DOCK_START "commentbar_dock_start"
 #define COMMENTBAR_DOCK_STOP "commentbar_dock_stop"
 
@@ -23,6 +23,9 @@ struct commentbar_dock_host {
 	/* A file in OBS's config for this module (plugin_config/comment-bar-dock/): its presence
 	 * means the dock was shown once, so OBS's saved layout decides from then on. */
 	const char *shown_once_path;
+	/* The dock's settings file in the same folder (dock.ini): how the streamer left the dock (the
+	 * Audience part open or not, its tab), never a secret. Empty: nothing is kept. */
+	const char *settings_path;
 };
 
 typedef bool (*commentbar_dock_start_fn)(const struct commentbar_dock_host *host);

@@ -25,7 +25,7 @@ BUILD_PKG_CONFIG += $(foreach major,$(DOCK_MAJORS),$(call DOCK_QT_PKGS,$(major))
 # The panel and its parts know nothing of OBS (the Qt 6 widget test links them alone); the OBS
 # side is the source directory and the two exported functions.
 DOCK_CORE := comment chat-model chat-delegate control-client viewer-dialogs dock-panel private-file control-hello port-status \
-	page-link-file dock-widgets boards audience-panel
+	page-link-file dock-widgets boards audience-panel dock-settings
 DOCK_OBS := obs-source-directory dock-entry
 DOCK_HEADERS := $(wildcard $(DOCK_DIR)/src/*.h) $(DOCK_DIR)/dock-host.h
 DOCK_CXX ?= c++

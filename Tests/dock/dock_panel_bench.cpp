@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 	QApplication app(argc, argv);
 	if (argc < 4)
 		return 2;
-	DockPanel panel(new OneSource(std::atoi(argv[1])), Texts(key), QString::fromLocal8Bit(argv[2]));
+	DockPanel panel(new OneSource(std::atoi(argv[1])), Texts(key), QString::fromLocal8Bit(argv[2]), QString());
 	panel.resize(330, 700); // the dock's size beside OBS 29's preview
 	panel.show();
 	QTimer::singleShot(std::atoi(argv[3]) * 1000, &app, &QApplication::quit);

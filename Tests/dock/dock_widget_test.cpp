@@ -4,6 +4,7 @@
 // Tests/dock/test_dock_widget.py. Prints one "ok"/"FAIL" line per check and "N passed, M failed";
 // exits non-zero after a failure. With --screenshots DIR it writes the panel at 300 px wide with
 // each of the Audience part's tabs open (audience-poll.png, -queue, -giveaway) for a person to look at.
+// The Audience part as the streamer left it is kept in a settings file of a temporary folder.
 //   dock_widget_test --port-a N --port-b N --token-file PATH --locale-dir DIR [--screenshots DIR]
 #include "audience-panel.h"
 #include "chat-model.h"
@@ -33,6 +34,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
@@ -218,6 +220,7 @@ void select(QListView *view, const QString &id)
 struct Test {
 	int portA, portB;
 	QString token;
+	QString tokenFile;
 	FakeDirectory *directory;
 	DockPanel *panel;
 	QString screenshots; // a folder for the Audience part's pictures, or empty
@@ -601,6 +604,15 @@ void audienceOpens(Test &t)
 	check(boardReads(t.portA) == 0, "closed, the Audience part reads no board when they move",
 	      QStringLiteral("%1 reads").arg(boardReads(t.portA)));
 
+	// The chat, longer than it has room for, follows its newest row (at the bottom) as it does while
+	// the streamer reads along.
+	QJsonArray more;
+	for (int i = 0; i < 12; ++i)
+		more.append(comment(QStringLiteral("p%1").arg(i), "Chatter", QStringLiteral("chatting along %1").arg(i)));
+	addComments(t.portA, more);
+	waitFor([&] { return t.panel->liveModel()->rowOf("p11") >= 0; }, 3000);
+	QScrollBar *chatBar = t.panel->liveView()->verticalScrollBar();
+	t.panel->liveView()->scrollToBottom();
 	QTest::mouseClick(toggle, Qt::LeftButton);
 	auto *question = child<QLabel>(t.panel, "commentbar-poll-question");
 	const bool shown = tabs->isVisible() && waitForText(question, "Lunch?") &&
@@ -609,6 +621,21 @@ void audienceOpens(Test &t)
 	waitFor([] { return false; }, 300);
 	check(boardReads(t.portA) == 3, "one read of each board (/api/poll, /api/queue, /api/giveaway)",
 	      QStringLiteral("%1 reads").arg(boardReads(t.portA)));
+	check(chatBar->maximum() > 0 && chatBar->value() == chatBar->maximum(),
+	      "the chat made shorter by the opened part still shows its newest row (it keeps following)",
+	      QStringLiteral("scrolled to %1 of %2").arg(chatBar->value()).arg(chatBar->maximum()));
+	addComments(t.portA, {comment("a1", "Later", "after the part opened")});
+	const bool follows = waitFor([&] { return t.panel->liveModel()->rowOf("a1") >= 0; }, 3000);
+	waitFor([] { return false; }, 200);
+	check(follows && chatBar->value() == chatBar->maximum(), "and the next comment is shown at the bottom",
+	      QStringLiteral("scrolled to %1 of %2").arg(chatBar->value()).arg(chatBar->maximum()));
+	chatBar->setValue(0); // the streamer scrolls up to read
+	addComments(t.portA, {comment("a2", "Later", "while reading back")});
+	waitFor([&] { return t.panel->liveModel()->rowOf("a2") >= 0; }, 3000);
+	waitFor([] { return false; }, 200);
+	check(chatBar->value() == 0, "scrolled up, the chat stays where the streamer reads as comments come",
+	      QStringLiteral("scrolled to %1 of %2").arg(chatBar->value()).arg(chatBar->maximum()));
+	t.panel->liveView()->scrollToBottom();
 	checkAudienceWidth(t.panel, "in English");
 }
 
@@ -670,6 +697,49 @@ void audiencePoll(Test &t)
 	      "Dismiss takes the result off the bar (/api/poll/dismiss); the notice goes with a command that worked");
 }
 
+// The arrows beside Remove move the selected waiting viewer one place (POST /api/queue/move). The
+// answer is the queue after the move, shown at once: a move is no event (the renderer's
+// QueueBoard.move), boards_seq stays and no board is read. The moved viewer stays selected, so
+// the arrow can be pressed again. Waiting: Ann, Ben, Cid, Dee, Eve (of 7); Cid ends before Ben.
+void queueMoves(Test &t)
+{
+	auto *list = child<QListWidget>(t.panel, "commentbar-queue-list");
+	auto *up = child<QToolButton>(t.panel, "commentbar-queue-up");
+	auto *down = child<QToolButton>(t.panel, "commentbar-queue-down");
+	if (!check(up && down && up->isVisible() && down->isVisible(), "the open queue has arrows to move the selected viewer"))
+		return;
+	auto rows = [list] {
+		QStringList texts;
+		for (int i = 0; i < list->count(); ++i)
+			texts << list->item(i)->text();
+		return texts.join(", ");
+	};
+	list->setCurrentRow(0);
+	const bool firstStays = !up->isEnabled() && down->isEnabled();
+	list->setCurrentRow(4);
+	check(firstStays && up->isEnabled() && down->isEnabled(),
+	      "the first waiting viewer cannot move up; the fifth listed can still move down (two more wait)");
+
+	const auto move = [&](QToolButton *arrow, const QString &wanted) {
+		clearRequests(t.portA);
+		QTest::mouseClick(arrow, Qt::LeftButton);
+		return waitForPost(t.portA, "/api/queue/move") && waitFor([&] { return rows().startsWith(wanted); }, 4000);
+	};
+	list->setCurrentRow(2); // 3. Cid
+	bool ok = move(up, "1. Ann, 2. Cid, 3. Ben, 4. Dee");
+	check(ok && postedBody(t.portA, "/api/queue/move") == R"({"channel":"fake","place":2,"platform":"twitch","user":"cid"})" &&
+		      list->currentRow() == 1 && boardReads(t.portA) == 0,
+	      "the up arrow moves the selected waiting viewer up one place (/api/queue/move with platform, channel, user, "
+	      "place from 1); the list shows the queue the answer gives, with no read, the viewer still selected",
+	      postedBody(t.portA, "/api/queue/move") + QStringLiteral(" | row %1 | %2 reads | ").arg(list->currentRow()).arg(boardReads(t.portA)) + rows());
+	ok = move(down, "1. Ann, 2. Ben, 3. Cid");
+	check(ok && postedBody(t.portA, "/api/queue/move") == R"({"channel":"fake","place":3,"platform":"twitch","user":"cid"})" &&
+		      list->currentRow() == 2,
+	      "the down arrow moves them back down a place, still selected", postedBody(t.portA, "/api/queue/move") + " | " + rows());
+	ok = move(up, "1. Ann, 2. Cid, 3. Ben");
+	check(ok, "pressed again, the up arrow moves the same viewer (the selection kept)", rows());
+}
+
 void audienceQueue(Test &t)
 {
 	showTab(t, 1);
@@ -695,6 +765,7 @@ void audienceQueue(Test &t)
 	     list->item(0)->text() == "1. Ann" && state->text().contains("7 waiting");
 	check(ok, "joins show as boards_seq moves: the first 5 waiting listed, the others counted",
 	      QStringLiteral("%1 rows, first %2; %3").arg(list->count()).arg(list->count() ? list->item(0)->text() : "-", more->text()));
+	queueMoves(t);
 
 	child<QSpinBox>(t.panel, "commentbar-queue-count")->setValue(2);
 	clearRequests(t.portA);
@@ -704,9 +775,18 @@ void audienceQueue(Test &t)
 	check(ok && postedBody(t.portA, "/api/queue/next") == R"({"count":2})",
 	      "Call next posts /api/queue/next with the count; the called show as playing above those waiting",
 	      postedBody(t.portA, "/api/queue/next") + QStringLiteral(" | %1 rows").arg(list->count()));
+	// Cid was moved up before Ben (queueMoves): the call (boards_seq moved, the queue read again) took them in that order.
+	check(list->count() > 2 && list->item(1)->text().startsWith(QString::fromUtf8("\u25B6 Cid")) && list->item(2)->text() == "1. Ben",
+	      "the moved order holds in the queue read again as boards_seq moves: Ann and Cid were called, Ben waits first",
+	      list->count() > 2 ? list->item(1)->text() + " | " + list->item(2)->text() : QString("too few rows"));
+	list->setCurrentRow(0);
+	auto *up = child<QToolButton>(t.panel, "commentbar-queue-up");
+	auto *down = child<QToolButton>(t.panel, "commentbar-queue-down");
+	check(up && down && !up->isEnabled() && !down->isEnabled() && child<QPushButton>(t.panel, "commentbar-queue-remove")->isEnabled(),
+	      "a viewer playing can be removed but not moved (the API moves those waiting)");
 	grabAudience(t, "queue");
 
-	list->setCurrentRow(3); // playing Ann, Ben; waiting 1. Cid, 2. Dee
+	list->setCurrentRow(3); // playing Ann, Cid; waiting 1. Ben, 2. Dee
 	clearRequests(t.portA);
 	click(t.panel, "commentbar-queue-remove");
 	ok = waitForPost(t.portA, "/api/queue/remove") &&
@@ -800,6 +880,61 @@ void audienceCost(Test &t)
 	click(t.panel, "commentbar-poll-close");
 	waitForText(state, "Closed");
 	QTest::mouseClick(child<QToolButton>(t.panel, "commentbar-audience-toggle"), Qt::LeftButton);
+}
+
+// The Audience part as the streamer left it (dock-settings.h): opened on the Queue tab, a panel made
+// again from the same settings file (OBS started again) opens there, with its share of the height;
+// closed on the Giveaway tab, it starts closed with that tab chosen. The file holds no token.
+void audienceRemembered(Test &t)
+{
+	QTemporaryDir folder;
+	// In a folder not made yet, as OBS's plugin_config/comment-bar-dock/ on OBS's first start.
+	const QString file = folder.filePath("plugin_config/comment-bar-dock/dock.ini");
+	auto make = [&] {
+		auto *panel = new DockPanel(new FakeDirectory, Texts(lookup), t.tokenFile, file);
+		panel->resize(340, 480);
+		panel->show();
+		if (!QTest::qWaitForWindowExposed(panel))
+			check(false, "a panel made again is shown");
+		waitFor([] { return false; }, 100);
+		return panel;
+	};
+	auto toggleOf = [](DockPanel *panel) { return child<QToolButton>(panel, "commentbar-audience-toggle"); };
+	auto tabsOf = [](DockPanel *panel) { return child<QTabWidget>(panel, "commentbar-audience-tabs"); };
+
+	DockPanel *panel = make();
+	check(!toggleOf(panel)->isChecked() && !tabsOf(panel)->isVisible(), "with no settings file yet the Audience part starts closed");
+	QTest::mouseClick(toggleOf(panel), Qt::LeftButton);
+	tabsOf(panel)->setCurrentIndex(1);
+	delete panel;
+
+	panel = make();
+	QTabWidget *tabs = tabsOf(panel);
+	const int toggleHeight = toggleOf(panel)->height();
+	check(toggleOf(panel)->isChecked() && tabs->isVisible() && tabs->currentIndex() == 1 &&
+		      child<QLabel>(panel, "commentbar-queue-state")->isVisible(),
+	      "opened on the Queue tab, a panel made again from the same settings (OBS started again) opens there",
+	      QStringLiteral("open %1, tab %2").arg(toggleOf(panel)->isChecked()).arg(tabs->currentIndex()));
+	// As when it is opened by a click: what it asks for, up to DockPanel::audienceShare of the height it shares with the chat.
+	const int shared = panel->audience()->parentWidget()->height();
+	const int audienceHeight = panel->audience()->height();
+	check(audienceHeight > 4 * toggleHeight && audienceHeight <= shared * DockPanel::audienceShare / 100,
+	      "opened at start, the part gets its share of the height, as when it is opened by a click",
+	      QStringLiteral("%1 px of %2 (its header %3 px)").arg(audienceHeight).arg(shared).arg(toggleHeight));
+	tabs->setCurrentIndex(2);
+	QTest::mouseClick(toggleOf(panel), Qt::LeftButton);
+	delete panel;
+
+	panel = make();
+	check(!toggleOf(panel)->isChecked() && !tabsOf(panel)->isVisible() && tabsOf(panel)->currentIndex() == 2,
+	      "closed on the Giveaway tab, it starts closed again, the Giveaway tab chosen for when it opens",
+	      QStringLiteral("open %1, tab %2").arg(toggleOf(panel)->isChecked()).arg(tabsOf(panel)->currentIndex()));
+	delete panel;
+
+	QFile kept(file);
+	const QByteArray text = kept.open(QIODevice::ReadOnly) ? kept.readAll() : QByteArray();
+	check(text.contains("giveaway") && !text.contains(t.token.toUtf8()), "the settings file holds the layout and never the token",
+	      QString::fromUtf8(text).simplified());
 }
 
 void hiddenDock(Test &t)
@@ -906,6 +1041,7 @@ int main(int argc, char **argv)
 	t.portA = arg("--port-a").toInt();
 	t.portB = arg("--port-b").toInt();
 	const QString tokenFile = arg("--token-file");
+	t.tokenFile = tokenFile;
 	const QString locales = arg("--locale-dir");
 	if (args.contains("--screenshots"))
 		t.screenshots = arg("--screenshots");
@@ -917,7 +1053,7 @@ int main(int argc, char **argv)
 	loadWords(locales + "/en-US.ini");
 	t.directory = new FakeDirectory;
 	t.directory->sources = {{"Bar A", true, t.portA}, {"Bar B", true, t.portB}};
-	t.panel = new DockPanel(t.directory, Texts(lookup), tokenFile);
+	t.panel = new DockPanel(t.directory, Texts(lookup), tokenFile, QString());
 	t.panel->resize(360, 640);
 	t.panel->show();
 	t.panel->activateWindow();
@@ -940,12 +1076,13 @@ int main(int argc, char **argv)
 	hiddenDock(t);
 	keyboard(t);
 	controlAndPorts(t);
+	audienceRemembered(t);
 	delete t.panel;
 	checkNoneMissing(QStringLiteral("en-US.ini"));
 
 	loadWords(locales + "/ja-JP.ini");
 	auto *japanese = new FakeDirectory;
-	DockPanel ja(japanese, Texts(lookup), tokenFile);
+	DockPanel ja(japanese, Texts(lookup), tokenFile, QString());
 	check(child<QPushButton>(&ja, "commentbar-pin")->text() == QString::fromUtf8("固定") &&
 		      child<QPushButton>(&ja, "commentbar-voice") &&
 		      child<QPushButton>(&ja, "commentbar-voice")->text() == QString::fromUtf8("声") &&

@@ -9,8 +9,9 @@ and 403 otherwise.
 
 The audience's boards (issue 48), in the shapes docs/control-api.md gives: GET /api/poll,
 /api/queue, /api/giveaway; POST /api/poll, /api/poll/close, /api/poll/dismiss, /api/queue/open,
-/api/queue/close, /api/queue/next, /api/queue/done, /api/queue/remove, /api/giveaway,
-/api/giveaway/draw, refusing what the API refuses with its status and an {"error"}. /api/comments
+/api/queue/close, /api/queue/next, /api/queue/done, /api/queue/remove, /api/queue/move, /api/giveaway,
+/api/giveaway/draw, refusing what the API refuses with its status and an {"error"}. A move answers
+the queue after it and, as the renderer's QueueBoard.move, is no event: boards_seq stays. /api/comments
 answers say "boards_seq", the newest poll_*, queue_* or giveaway_* event's seq, and those events
 wake held requests (the renderer's change for the dock, issue 49); /api/queue/open also takes
 "min_streams" (an int from 0: regulars only, seen on that many earlier streams) and
@@ -326,7 +327,23 @@ class FakeControl:
     def same_viewer(entry, body):
         return all(entry[k] == body.get(k) for k in ("platform", "channel", "user"))
 
+    def move_in_queue(self, body):
+        """POST /api/queue/move as the renderer's ControlRoutes.moveInQueue: the viewer's fields and a
+        place from 1 (past the end: last); 404 for a viewer not waiting, the queue closed too."""
+        if not isinstance(body, dict) or not all(isinstance(body.get(k), str) for k in ("platform", "channel", "user")) \
+                or not self.is_int(body.get("place"), 1, (1 << 63) - 1):
+            return 400, {"error": "send {\"platform\", \"channel\", \"user\", \"place\": 1 or more} as the events name the viewer"}
+        waiting = self.queue["waiting"] if self.queue["open"] else []
+        index = next((i for i, entry in enumerate(waiting) if self.same_viewer(entry, body)), None)
+        if index is None:
+            return 404, {"error": "that viewer is not waiting in the queue"}
+        entry = waiting.pop(index)
+        waiting.insert(min(body["place"] - 1, len(waiting)), entry)
+        return 200, self.queue
+
     def queue_command(self, path, body):
+        if path == "/api/queue/move":
+            return self.move_in_queue(body)
         if path == "/api/queue/open":
             capacity = body.get("capacity", 50)
             if not self.is_int(capacity, 1, 500):

@@ -9,13 +9,16 @@ listed under Docks and shown beside the preview on OBS's first start; a comment 
 is in the dock within 1 s (screen grabs every 50 ms, read afterwards); Pin by a click and by the P key
 puts the pin strip on the bar's next frames, U and Unpin take it away; Hide (the H key) keeps the
 viewer's next comments off the bar and out of the dock; the dock follows on after the renderer is
-killed, and across a switch to another scene collection and back; the token is in no file of OBS's
-config (its log, the scene collection, global.ini).
+killed, and across a switch to another scene collection and back; the Audience part opened on its
+Queue tab is kept so in the dock's own settings file (plugin_config/comment-bar-dock/dock.ini) when
+OBS quits; the token is in no file of OBS's config (its log, the scene collection, global.ini, the
+dock's files).
 
     PYTHONPATH=Tests python3 -m dock.obs_dock_test --plugin SO --data DIR --renderer BIN \
         --dock-loader SO --dock-libraries DIR --dock-data DIR [--screenshot PNG]
 --screenshot: instead of the checks, the user guide's picture of the dock in OBS (preview on, a few
-comments, one pinned). COMMENTBAR_KEEP_WORK=1 keeps the work folder (screen grabs, OBS's log)."""
+comments, one pinned, the Audience part open on a poll viewers voted in). COMMENTBAR_KEEP_WORK=1
+keeps the work folder (screen grabs, OBS's log)."""
 import argparse
 import contextlib
 import os
@@ -29,6 +32,7 @@ import time
 from PIL import Image, ImageDraw
 
 # The control page's real-OBS test reads the same bar (its size, name and colours) the same way.
+from control.api_call import api_call
 from control.obs_control_test import GREEN, HEIGHT, SOURCE, WIDTH, green_rows, pinned_at_top, shot, strip_rows, wait_shot
 from control.relay import Relay
 from dock import screen as on_screen
@@ -159,6 +163,34 @@ class Dock:
         if hits:
             self.screen.click(*hits[-1].centre)
         return hits[-1] if hits else None
+
+
+def dock_column(screen, dock):
+    """The words in the dock's column down to the bottom of OBS's window: the dock's box and the
+    Audience part under it."""
+    _, _, top, _, height = main_window(screen)
+    column = (dock.box[0], dock.box[1], dock.box[2], top + height - 2)
+    return on_screen.words(screen.grab(column), column[:2])
+
+
+def open_audience(screen, dock, tab=None):
+    """Opens the dock's Audience part with a click on its header (under the row's buttons, below the
+    dock's box), then the tab named `tab`: (done, what was read)."""
+    found = dock_column(screen, dock)
+    header = on_screen.phrase(found, "Audience poll queue giveaway")
+    if not header:
+        return False, on_screen.text_of(found)[-200:]
+    screen.click(*header.centre)
+    time.sleep(1)  # opened, it takes its share of the height: the header moves up
+    found = dock_column(screen, dock)
+    header = on_screen.phrase(found, "Audience poll queue giveaway")
+    if not tab:
+        return bool(header), on_screen.text_of(found)[-200:]
+    # Below the header: its own "queue," is not the tab.
+    tabs = on_screen.find(found, tab, below=header.top + 5) if header else []
+    if tabs:
+        screen.click(*tabs[0].centre)
+    return bool(tabs), on_screen.text_of(found)[-200:]
 
 
 def first_grab_showing(dock, grabs, text):
@@ -306,6 +338,27 @@ def maps(obs):
           f"libQt6 {'libQt6' in mapped}")
 
 
+def audience_kept(screen, dock):
+    """The Audience part opened on its Queue tab: OBS's exit finds it written in the dock's own file."""
+    opened, read = open_audience(screen, dock, "Queue")
+    time.sleep(1)
+    dock.keep(screen.grab(), "obs-audience-open.png")
+    check(opened, "the dock's Audience part opens with a click on its header, and its Queue tab with another", read)
+    return opened
+
+
+def audience_file_says(home, opened):
+    path = os.path.join(home, "obs-studio", "plugin_config", "comment-bar-dock", "dock.ini")
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as error:
+        text = str(error)
+    check(opened and "open=true" in text and "tab=queue" in text,
+          "OBS quit: the dock's settings file (plugin_config/comment-bar-dock/dock.ini) says the Audience part "
+          "was left open on its Queue tab", " ".join(text.split()))
+
+
 def token_nowhere(home):
     with open(os.path.join(home, "comment-bar", "control-token")) as f:
         token = f.read().strip()
@@ -348,8 +401,10 @@ def run_checks(work, args):
         hide_a_viewer(obs, dock, relay)
         follows_a_restart(obs, dock, relay)
         follows_scene_collections(obs, dock, relay)
+        opened = audience_kept(screen, dock)
         home = obs.home
         obs.stop()  # OBS writes its scene collection and global.ini on the way out
+    audience_file_says(home, opened)
     token_nowhere(home)
 
 
@@ -366,6 +421,25 @@ def test_pattern(path):
     image.save(path)
 
 
+def start_poll(obs, relay, port):
+    """A poll started through the control API and three viewers' votes (`!vote N` and an answer's
+    word, as viewers vote): whether the renderer counted them."""
+    token_file = os.path.join(obs.home, "comment-bar", "control-token")
+    if not wait_for(lambda: os.path.exists(token_file), 15):
+        return False
+    with open(token_file) as f:
+        token = f.read().strip()
+    status, _ = api_call(port, token, "POST", "/api/poll", {"question": "Next game?", "options": ["Mario Kart", "Tetris", "Splatoon"],
+                                                            "seconds": 300})
+    if status != 200:
+        return False
+    for id, user, text, colour in (("v1", "Mika", "!vote 2", "#ffd54f"), ("v2", "Ren", "Tetris", "#81c784"),
+                                   ("v3", "Kenji", "!vote 1", "#4fc3f7")):
+        relay.comment(id, user, text, colour)
+        time.sleep(0.4)
+    return bool(wait_for(lambda: api_call(port, token, "GET", "/api/poll")[1].get("voters") == 3, 10))
+
+
 def run_screenshot(work, args):
     chat = [("s0", "Kenji", "evening everyone", "#4fc3f7"), ("s1", "Sakura", "こんばんは！初見です", "#ff7eb6"),
             ("s2", "Kenji", "GG, that boss was brutal", "#4fc3f7"), ("s3", "Mika", "What game is this?", "#ffd54f"),
@@ -377,14 +451,17 @@ def run_screenshot(work, args):
         pattern = os.path.join(work, "pattern.png")
         test_pattern(pattern)
         obs.create_input("Game", "image_source", {"file": pattern})
-        obs.create_input(PICTURE_SOURCE, real_obs.BAR_KIND, bar_settings(relay, free_port(), show_clock=True, bg_opacity=80,
-                                                                width=1280, height=240, max_lines=5))
+        port = free_port()
+        # 300 px high: the pin's and the poll's strips and a line of chat under them.
+        obs.create_input(PICTURE_SOURCE, real_obs.BAR_KIND, bar_settings(relay, port, show_clock=True, bg_opacity=80,
+                                                                width=1280, height=300, max_lines=5))
         wait_for(lambda: relay.clients, 30)
         obs.request("SetSceneItemTransform", {"sceneName": real_obs.SCENE, "sceneItemId": obs.request(
             "GetSceneItemId", {"sceneName": real_obs.SCENE, "sourceName": PICTURE_SOURCE})["sceneItemId"],
-            "sceneItemTransform": {"positionY": 480}})
+            "sceneItemTransform": {"positionY": 420}})
         window = main_window(screen)
-        subprocess.run(["xdotool", "windowsize", str(window[0]), "1440", "860"], env=screen.env)
+        # Tall enough for the chat and the Audience part's poll one above the other in the dock.
+        subprocess.run(["xdotool", "windowsize", str(window[0]), "1440", "1080"], env=screen.env)
         time.sleep(1)
         dock, where = Dock.find(screen, work)
         if dock is None:
@@ -402,7 +479,16 @@ def run_screenshot(work, args):
         dock.click_text("What game is this")
         dock.click_button("Pin")
         time.sleep(1)
-        dock.click_text("GG, that boss")
+        if not start_poll(obs, relay, port):
+            print("the poll did not start or its votes were not counted")
+            return
+        opened, read = open_audience(screen, dock)
+        shown = opened and wait_for(lambda: on_screen.phrase(dock_column(screen, dock), "Mario Kart"), 10)
+        if not shown:
+            print(f"the Audience part did not open on the poll: {read}")
+            return
+        dock.wait_for(dock.shows("the second phase"), 10)
+        dock.click_text("the second phase")
         # No source selected in Sources: the preview shows no selection box or guides.
         found = on_screen.words(screen.grab((left, top, left + width, top + height)), (left, top), scale=1)
         title = on_screen.find(found, "Sources")

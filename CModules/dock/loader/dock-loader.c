@@ -32,6 +32,7 @@ MODULE_EXPORT const char *obs_module_description(void)
 static void *library;
 static commentbar_dock_stop_fn stop_dock;
 static char *shown_once_path;
+static char *settings_path;
 
 static const char *dock_text(const char *key)
 {
@@ -80,10 +81,12 @@ bool obs_module_load(void)
 		return true;
 	}
 	shown_once_path = obs_module_config_path("shown-once");
+	settings_path = obs_module_config_path("dock.ini");
 	struct commentbar_dock_host host = {
 		.abi = COMMENTBAR_DOCK_ABI,
 		.text = dock_text,
 		.shown_once_path = shown_once_path ? shown_once_path : "",
+		.settings_path = settings_path ? settings_path : "",
 	};
 	if (!start(&host)) {
 		stop_dock = NULL;
@@ -101,4 +104,6 @@ void obs_module_unload(void)
 	stop_dock = NULL;
 	bfree(shown_once_path);
 	shown_once_path = NULL;
+	bfree(settings_path);
+	settings_path = NULL;
 }

@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <iterator>
 
 namespace {
 
@@ -34,6 +35,8 @@ constexpr int maxStreamsSeen = 1000;
 constexpr int optionsFieldLines = 4;
 constexpr int listRows = 4;
 const QString separator = QStringLiteral(" \u00B7 ");
+// The tabs' names, in their order (AudiencePanel::tab).
+const char *const tabNames[] = {"poll", "queue", "giveaway"};
 
 // A tab's page in a scroll area: on a short dock the tab scrolls, the chat above keeps its room.
 QScrollArea *scrolled(const char *name, QWidget *page, QWidget *parent)
@@ -108,6 +111,17 @@ QLabel *namedLabel(const char *name, QWidget *parent)
 	return label;
 }
 
+// An arrow that moves the selected viewer along the queue's line.
+QToolButton *arrowButton(const char *name, Qt::ArrowType arrow, const QString &tip, QWidget *parent)
+{
+	auto *made = new QToolButton(parent);
+	made->setObjectName(QLatin1String(name));
+	made->setArrowType(arrow);
+	made->setToolTip(tip);
+	made->setAccessibleName(tip);
+	return made;
+}
+
 QListWidget *shortList(const char *name, QWidget *parent)
 {
 	auto *list = new QListWidget(parent);
@@ -166,7 +180,11 @@ AudiencePanel::AudiencePanel(Texts texts, ControlClient *client, Command command
 	tabs_->addTab(pollPage_, texts_("Dock.Poll"));
 	tabs_->addTab(scrolled("commentbar-queue", buildQueue(), tabs_), texts_("Dock.Queue"));
 	tabs_->addTab(giveawayPage_, texts_("Dock.Giveaway"));
-	connect(tabs_, &QTabWidget::currentChanged, this, [this] { showClocks(); });
+	connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+		showClocks();
+		if (tabChanged)
+			tabChanged(tab());
+	});
 	tabs_->hide();
 	layout->addWidget(tabs_);
 	setMaximumHeight(toggle_->sizeHint().height());
@@ -246,7 +264,7 @@ QWidget *AudiencePanel::buildQueue()
 	queueState_ = namedLabel("commentbar-queue-state", page);
 	queueList_ = shortList("commentbar-queue-list", page);
 	queueList_->setAccessibleName(texts_("Dock.Queue"));
-	connect(queueList_, &QListWidget::currentRowChanged, this, [this] { queueRemove_->setEnabled(queue_.open && queueList_->currentRow() >= 0); });
+	connect(queueList_, &QListWidget::currentRowChanged, this, [this] { queueSelectionChanged(); });
 	queueMore_ = namedLabel("commentbar-queue-more", page);
 	layout->addWidget(queueState_);
 	layout->addWidget(queueList_);
@@ -267,10 +285,17 @@ QWidget *AudiencePanel::buildQueue()
 	queueRemove_ = namedButton("commentbar-queue-remove", texts_("Dock.QueueRemove"), page);
 	queueRemove_->setToolTip(texts_("Dock.QueueRemove.Tip"));
 	connect(queueRemove_, &QPushButton::clicked, this, [this] { removeSelected(); });
-	// Under the list what acts on it, the selected row's Remove beside the count of those not listed;
-	// then the calls. Four buttons in one row would not fit a 300 px dock.
+	queueUp_ = arrowButton("commentbar-queue-up", Qt::UpArrow, texts_("Dock.QueueUp"), page);
+	connect(queueUp_, &QToolButton::clicked, this, [this] { moveSelected(-1); });
+	queueDown_ = arrowButton("commentbar-queue-down", Qt::DownArrow, texts_("Dock.QueueDown"), page);
+	connect(queueDown_, &QToolButton::clicked, this, [this] { moveSelected(1); });
+	// Under the list what acts on the selected row, its arrows and Remove beside the count of those
+	// not listed; then the calls. Four buttons in one row would not fit a 300 px dock, and arrows
+	// take no words.
 	auto *underList = row({queueMore_});
 	underList->setStretch(0, 1);
+	underList->addWidget(queueUp_);
+	underList->addWidget(queueDown_);
 	underList->addWidget(queueRemove_);
 	layout->addLayout(underList);
 	layout->addLayout(row({queueNext_, queueCount_, queueDone_}, true));
@@ -334,6 +359,22 @@ QWidget *AudiencePanel::buildGiveaway()
 	layout->addLayout(row({fieldName(texts_("Dock.ClosesAfter"), page), giveawaySeconds_, giveawayStart_}));
 	layout->addStretch(1);
 	return page;
+}
+
+QString AudiencePanel::tab() const
+{
+	const int index = tabs_->currentIndex();
+	return index >= 0 && index < static_cast<int>(std::size(tabNames)) ? QLatin1String(tabNames[index]) : QString();
+}
+
+void AudiencePanel::showTab(const QString &name)
+{
+	int index = 0;
+	for (int i = 0; i < static_cast<int>(std::size(tabNames)); ++i) {
+		if (name == QLatin1String(tabNames[i]))
+			index = i;
+	}
+	tabs_->setCurrentIndex(index);
 }
 
 bool AudiencePanel::expanded() const
@@ -472,22 +513,29 @@ void AudiencePanel::showPoll(const std::optional<Poll> &poll)
 void AudiencePanel::showQueue(const Queue &queue)
 {
 	const bool wasOpen = queue_.open;
+	// The selected viewer stays selected in the list read again (a join, their own move).
+	const std::optional<QueueRow> selected = selectedQueueRow();
+	const std::optional<BoardViewer> chosen = selected ? std::optional<BoardViewer>(viewerAt(*selected)) : std::nullopt;
 	queue_ = queue;
 	queueState_->setText(queue.open ? texts_("Dock.QueueIsOpen").arg(queue.waiting.size()).arg(queue.capacity)
 					: texts_("Dock.QueueClosed"));
+	queueList_->blockSignals(true);
 	queueList_->clear();
 	for (const BoardViewer &viewer : queue.playing)
 		queueList_->addItem(QStringLiteral("\u25B6 ") + viewer.name + separator + texts_("Dock.QueuePlaying"));
 	for (int i = 0; i < queue.waiting.size() && i < shownWaiting; ++i)
 		queueList_->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(queue.waiting[i].name));
+	queueList_->setCurrentRow(chosen ? listRowOf(*chosen) : -1);
+	queueList_->blockSignals(false);
 	queueList_->setVisible(queue.open);
 	const int more = static_cast<int>(queue.waiting.size()) - shownWaiting;
 	queueMore_->setText(queue.open && more > 0 ? texts_("Dock.QueueMore").arg(more) : QString());
-	queueRemove_->setVisible(queue.open);
+	for (QWidget *action : std::initializer_list<QWidget *>{queueRemove_, queueUp_, queueDown_})
+		action->setVisible(queue.open);
 	for (QPushButton *action : {queueNext_, queueDone_, queueClose_})
 		action->setEnabled(queue.open);
 	queueCount_->setEnabled(queue.open);
-	queueRemove_->setEnabled(false);
+	queueSelectionChanged();
 	queueOpen_->setText(queue.open ? texts_("Dock.QueueApply") : texts_("Dock.QueueOpen"));
 	queueOpen_->setToolTip(queue.open ? texts_("Dock.QueueApply.Tip") : texts_("Dock.QueueOpen.Tip"));
 	// Opened elsewhere (the control page): the form starts from its capacity. Not on every change
@@ -572,14 +620,68 @@ void AudiencePanel::openQueue()
 	});
 }
 
-void AudiencePanel::removeSelected()
+std::optional<AudiencePanel::QueueRow> AudiencePanel::selectedQueueRow() const
 {
 	const int row = queueList_->currentRow();
 	const int playing = static_cast<int>(queue_.playing.size());
 	if (row < 0 || row >= playing + qMin(static_cast<int>(queue_.waiting.size()), shownWaiting))
+		return std::nullopt;
+	return row < playing ? QueueRow{true, row} : QueueRow{false, row - playing};
+}
+
+const BoardViewer &AudiencePanel::viewerAt(const QueueRow &row) const
+{
+	return row.playing ? queue_.playing[row.index] : queue_.waiting[row.index];
+}
+
+int AudiencePanel::listRowOf(const BoardViewer &viewer) const
+{
+	const auto same = [&viewer](const BoardViewer &other) {
+		return other.platform == viewer.platform && other.channel == viewer.channel && other.user == viewer.user;
+	};
+	const int playing = static_cast<int>(queue_.playing.size());
+	for (int i = 0; i < playing; ++i) {
+		if (same(queue_.playing[i]))
+			return i;
+	}
+	for (int i = 0; i < queue_.waiting.size() && i < shownWaiting; ++i) {
+		if (same(queue_.waiting[i]))
+			return playing + i;
+	}
+	return -1;
+}
+
+void AudiencePanel::queueSelectionChanged()
+{
+	const std::optional<QueueRow> row = queue_.open ? selectedQueueRow() : std::nullopt;
+	const bool waiting = row && !row->playing;
+	queueRemove_->setEnabled(row.has_value());
+	queueUp_->setEnabled(waiting && row->index > 0);
+	queueDown_->setEnabled(waiting && row->index + 1 < queue_.waiting.size());
+}
+
+void AudiencePanel::removeSelected()
+{
+	if (const std::optional<QueueRow> row = selectedQueueRow())
+		command_(QStringLiteral("/api/queue/remove"), viewerAt(*row).key(), [this](const QJsonObject &) { readQueue(); });
+}
+
+// The answer is the queue after the move: shown at once, since a move is no event and does not move
+// boards_seq (the renderer's QueueBoard.move; a join, a leave or a call does).
+void AudiencePanel::moveSelected(int places)
+{
+	const std::optional<QueueRow> row = selectedQueueRow();
+	if (!row || row->playing)
 		return;
-	const BoardViewer &viewer = row < playing ? queue_.playing[row] : queue_.waiting[row - playing];
-	command_(QStringLiteral("/api/queue/remove"), viewer.key(), [this](const QJsonObject &) { readQueue(); });
+	const int place = row->index + 1 + places; // from 1, as the API counts
+	if (place < 1 || place > queue_.waiting.size())
+		return;
+	QJsonObject body = viewerAt(*row).key();
+	body.insert(QStringLiteral("place"), place);
+	command_(QStringLiteral("/api/queue/move"), body, [this](const QJsonObject &answer) {
+		if (takes(queueRead_, ++asked_))
+			showQueue(Queue::fromJson(answer));
+	});
 }
 
 void AudiencePanel::startGiveaway()

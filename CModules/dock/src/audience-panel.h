@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // AudiencePanel: the dock's compact "Audience" part under the chat (issue 48): the poll, the 参加型
 // queue and the giveaway, a tab each, behind a header that opens and closes them (closed at first:
-// the chat stays the dock's main thing). It does what the control page's audience panel does
-// (Sources/CommentBarControl/Assets/audience.js, the same request bodies) through the dock's
-// ControlClient and its commands: failures on the dock's notice line.
+// the chat stays the dock's main thing; then as the streamer left it, dock-settings.h). It does
+// what the control page's audience panel does (Sources/CommentBarControl/Assets/audience.js, the
+// same request bodies) through the dock's ControlClient and its commands: failures on the dock's
+// notice line. In the queue's list the selected viewer stays selected as the list is read again,
+// so Remove and the arrows that move a waiting viewer up or down the line (POST /api/queue/move)
+// can be pressed one after the other.
 // Cost (issue 49): the boards (GET /api/poll, /api/queue, /api/giveaway) are read only when the
 // client says they may have changed (on.boards: the answers' boards_seq moved, or a first answer
 // from a server) and after a command of its own, and only while the tabs are shown: told while
@@ -58,6 +61,14 @@ public:
 	// Opened or closed (the dock gives the opened part its height).
 	std::function<void(bool expanded)> expandedChanged;
 
+	// The tab shown, by name: "poll", "queue" or "giveaway" (names, not places: a tab added later
+	// does not turn a kept choice into another tab).
+	QString tab() const;
+	// Shows the tab of that name; an unknown name shows the first.
+	void showTab(const QString &name);
+	// Another tab was shown.
+	std::function<void(const QString &tab)> tabChanged;
+
 protected:
 	void showEvent(QShowEvent *event) override;
 	void hideEvent(QHideEvent *event) override;
@@ -66,6 +77,11 @@ private:
 	// The answer of a read or a command, shown unless an answer asked for later is shown already.
 	struct Freshness {
 		quint64 shown = 0;
+	};
+	// A row of the queue's list: a viewer playing or waiting, by their place in that list.
+	struct QueueRow {
+		bool playing = false;
+		int index = 0;
 	};
 
 	QWidget *buildPoll();
@@ -84,7 +100,16 @@ private:
 	void showClocks();
 	void startPoll();
 	void openQueue();
+	// The selected row of the queue's list, if it is one of queue_'s viewers.
+	std::optional<QueueRow> selectedQueueRow() const;
+	const BoardViewer &viewerAt(const QueueRow &row) const;
+	// The list's row of VIEWER (known by platform, channel and user), or -1 when they are not listed.
+	int listRowOf(const BoardViewer &viewer) const;
+	// Remove and the arrows follow the selection.
+	void queueSelectionChanged();
 	void removeSelected();
+	// Moves the selected waiting viewer PLACES along the line (negative: towards the front).
+	void moveSelected(int places);
 	void startGiveaway();
 
 	Texts texts_;
@@ -123,6 +148,8 @@ private:
 	QSpinBox *queueCount_ = nullptr;
 	QPushButton *queueDone_ = nullptr;
 	QPushButton *queueRemove_ = nullptr;
+	QToolButton *queueUp_ = nullptr;
+	QToolButton *queueDown_ = nullptr;
 	QSpinBox *queueCapacity_ = nullptr;
 	QCheckBox *queueFirstTime_ = nullptr;
 	QSpinBox *queueMinStreams_ = nullptr;

@@ -141,7 +141,7 @@ extern "C" Q_DECL_EXPORT bool commentbar_dock_start(const struct commentbar_dock
 	dock = new Dock;
 	dock->shownOncePath = QString::fromUtf8(host->shown_once_path);
 	dock->directory = new ObsSourceDirectory;
-	auto *panel = new DockPanel(dock->directory, texts, controlTokenPath());
+	auto *panel = new DockPanel(dock->directory, texts, controlTokenPath(), QString::fromUtf8(host->settings_path));
 	dock->panel = panel;
 	if (!addToObs(panel, texts("Dock.Title"))) {
 		blog(LOG_WARNING, LOG_PREFIX "OBS did not take the dock: no dock");

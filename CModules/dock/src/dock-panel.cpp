@@ -45,12 +45,14 @@ QJsonObject viewerOf(const Comment &c)
 
 } // namespace
 
-DockPanel::DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath, QWidget *parent)
+DockPanel::DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath, const QString &settingsPath, QWidget *parent)
 	: QWidget(parent), directory_(directory), texts_(texts), client_(new ControlClient(std::move(tokenPath), this)),
-	  live_(new ChatModel(keptRows, this)), results_(new ChatModel(keptRows, this)), settingsTimer_(new QTimer(this))
+	  live_(new ChatModel(keptRows, this)), results_(new ChatModel(keptRows, this)), settingsTimer_(new QTimer(this)),
+	  dockSettings_(settingsPath)
 {
 	setObjectName(QStringLiteral("commentbar-dock-panel"));
 	build();
+	restoreAudience();
 	client_->on.comments = [this](const QVector<Comment> &comments) { commentsArrived(comments); };
 	client_->on.removed = [this](const QVector<Removal> &removals) { live_->remove(removals); };
 	client_->on.pin = [this](const std::optional<Comment> &pin) { showPin(pin); };
@@ -170,6 +172,15 @@ void DockPanel::build()
 	resultsView_->setObjectName(QStringLiteral("commentbar-results"));
 	views_->addWidget(liveView_);
 	views_->addWidget(resultsView_);
+	// The live chat at its newest row stays there when its range grows under it: rows came, or the
+	// view got shorter (the Audience part opened, the splitter dragged), which leaves the scroll
+	// value where it was and would stop the following.
+	QScrollBar *chatBar = liveView_->verticalScrollBar();
+	connect(chatBar, &QScrollBar::valueChanged, this, [this] { chatAtBottom_ = atBottom(liveView_); });
+	connect(chatBar, &QScrollBar::rangeChanged, this, [this] {
+		if (chatAtBottom_)
+			liveView_->scrollToBottom();
+	});
 	// The chat with its rows' buttons above the Audience part, sharing the height through a
 	// splitter the streamer can drag.
 	chatAndAudience_ = new QSplitter(Qt::Vertical, this);
@@ -218,7 +229,6 @@ void DockPanel::build()
 			command(path, body, std::move(onOk));
 		},
 		chatAndAudience_);
-	audience_->expandedChanged = [this](bool expanded) { audienceOpened(expanded); };
 	chatAndAudience_->addWidget(chatPart);
 	chatAndAudience_->addWidget(audience_);
 	chatAndAudience_->setStretchFactor(0, 1);
@@ -399,12 +409,35 @@ void DockPanel::command(const QString &path, const QJsonObject &body, std::funct
 	});
 }
 
+void DockPanel::restoreAudience()
+{
+	const DockSettings::Audience kept = dockSettings_.audience();
+	audience_->showTab(kept.tab);
+	audience_->setExpanded(kept.open);
+	audienceSharePending_ = kept.open;
+	audience_->expandedChanged = [this](bool expanded) {
+		audienceOpened(expanded);
+		keepAudience();
+	};
+	audience_->tabChanged = [this](const QString &) { keepAudience(); };
+}
+
+void DockPanel::keepAudience()
+{
+	dockSettings_.setAudience({audience_->expanded(), audience_->tab()});
+}
+
 void DockPanel::audienceOpened(bool expanded)
 {
+	audienceSharePending_ = false;
 	if (!expanded)
 		return; // the splitter gives the chat what the header no longer takes
 	// Opened: as much as the part asks for, up to most of the height; the chat keeps the rest.
 	const int height = chatAndAudience_->height();
+	if (height <= 0) {
+		audienceSharePending_ = true;
+		return;
+	}
 	const int audience = qMin(audience_->sizeHint().height(), height * audienceShare / 100);
 	chatAndAudience_->setSizes({height - audience, audience});
 }
@@ -554,6 +587,7 @@ void DockPanel::showEvent(QShowEvent *event)
 	QWidget::showEvent(event);
 	if (shutDown_)
 		return;
+	shareAudience();
 	checkSource();
 	settingsTimer_->start();
 	client_->setActive(true);
@@ -564,6 +598,19 @@ void DockPanel::hideEvent(QHideEvent *event)
 	QWidget::hideEvent(event);
 	settingsTimer_->stop();
 	client_->setActive(false);
+}
+
+void DockPanel::resizeEvent(QResizeEvent *event)
+{
+	QWidget::resizeEvent(event);
+	// The layout has given the splitter its height already (QLayout takes the resize first).
+	shareAudience();
+}
+
+void DockPanel::shareAudience()
+{
+	if (audienceSharePending_ && audience_->expanded() && isVisible() && chatAndAudience_->height() > 0)
+		audienceOpened(true);
 }
 
 void DockPanel::changeEvent(QEvent *event)

@@ -2,13 +2,15 @@
 // DockPanel: what the "Comment Bar" dock shows. At the top the picker of Comment Bar sources and a
 // status line (with a button that turns the control page on when it is off), Skip and Pause speech,
 // the search box and the pinned comment; then the chat, newest at the bottom; then the selected
-// row's Pin/Unpin, Nickname, Colour, Voice and Hide; then the Audience part, closed at first (the
-// poll, the 参加型 queue, the giveaway: audience-panel.h). Keys on the chat: Up/Down choose a row, P pins,
+// row's Pin/Unpin, Nickname, Colour, Voice and Hide; then the Audience part (the poll, the 参加型
+// queue, the giveaway: audience-panel.h), closed at first and then open or closed, on the tab, as
+// the streamer left it (dock-settings.h). Keys on the chat: Up/Down choose a row, P pins,
 // U unpins, H hides (or shows) the viewer, N edits the nickname, V the voice. A deletion, ban or
 // clear takes its rows out of the live chat at the next poll. It follows the chosen source's
 // control API with a ControlClient only while it is shown.
 #pragma once
 
+#include "dock-settings.h"
 #include "texts.h"
 
 #include <QWidget>
@@ -37,8 +39,10 @@ public:
 	// The Audience part opened takes up to this share (%) of the height below the search box.
 	static constexpr int audienceShare = 55;
 
-	// TOKEN_PATH: the control API's token file. The panel owns DIRECTORY.
-	DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath, QWidget *parent = nullptr);
+	// TOKEN_PATH: the control API's token file; SETTINGS_PATH: the dock's settings file (empty:
+	// nothing kept). The panel owns DIRECTORY.
+	DockPanel(SourceDirectory *directory, Texts texts, QString tokenPath, const QString &settingsPath,
+		  QWidget *parent = nullptr);
 	~DockPanel() override;
 
 	// The sources may have changed (OBS's events, and each second while shown: OBS signals a new
@@ -57,6 +61,7 @@ public:
 protected:
 	void showEvent(QShowEvent *event) override;
 	void hideEvent(QHideEvent *event) override;
+	void resizeEvent(QResizeEvent *event) override;
 	// OBS's theme changed the font or style: every row is laid out again.
 	void changeEvent(QEvent *event) override;
 	bool eventFilter(QObject *watched, QEvent *event) override;
@@ -87,6 +92,11 @@ private:
 	void command(const QString &path, const QJsonObject &body, std::function<void(const QJsonObject &)> onOk = {});
 	void setNotice(const QString &text);
 	void audienceOpened(bool expanded);
+	// The Audience part as it was left (opened or not, its tab), and kept as it changes.
+	void restoreAudience();
+	void keepAudience();
+	// Restored open: its share of the height once the splitter has one (shown and laid out).
+	void shareAudience();
 
 	SourceDirectory *directory_;
 	Texts texts_;
@@ -116,8 +126,12 @@ private:
 	QPushButton *hide_ = nullptr;
 	QLabel *notice_ = nullptr;
 	AudiencePanel *audience_ = nullptr;
+	DockSettings dockSettings_;
+	// Opened before the splitter had a height (restored at start): it gets its share on the first one.
+	bool audienceSharePending_ = false;
 	QString sourceName_;
 	QString streams_;
 	std::optional<bool> control_; // the followed source's control setting (nullopt: no source)
 	bool shutDown_ = false;
+	bool chatAtBottom_ = true; // the live chat shows its newest row (follows the chat)
 };
