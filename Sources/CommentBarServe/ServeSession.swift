@@ -101,6 +101,11 @@ public final class ServeSession: @unchecked Sendable {
         participation.showOnBar { [weak self] view in self?.showAudience(view) }
     }
 
+    /// A session that never ran (or ran and returned) leaves no thread waiting for its alarms.
+    deinit {
+        frameThread?.stop()
+    }
+
     /// What the bar's status line says besides the feed's state: the first part's problem.
     var notice: String? {
         for part in parts {
