@@ -43,6 +43,7 @@ bench: deps bench-deps speech-deps bench-stage overlay
 		if [ -f $(BENCH_RUN)/soak.json ]; then mv $(BENCH_RUN)/soak.json $(BENCH_RUN)/previous/; fi; \
 		if [ -f $(BENCH_RUN)/looks.json ]; then mv $(BENCH_RUN)/looks.json $(BENCH_RUN)/previous/; fi; fi
 	@rm -rf $(BENCH_RUN)/run-* $(BENCH_RUN)/results.json
+	@mkdir -p $(BENCH_RUN)/previous && cp docs/benchmarks.md $(BENCH_RUN)/previous/benchmarks.md
 	COMMENTBAR_RENDERER=$(abspath $(BENCH_RENDERER)) $(BENCH_PYTHON) Tests/bench/run_bench.py --out $(BENCH_RUN) \
 		--home $(BENCH_RUN)/home --renderer $(BENCH_RENDERER) \
 		--plugin $(PLUGIN_SO) --data plugin/data \
@@ -60,9 +61,12 @@ bench: deps bench-deps speech-deps bench-stage overlay
 		--page docs/benchmarks.md || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/looks_bench.py --renderer $(BENCH_RENDERER) --plugin $(PLUGIN_SO) --data plugin/data \
 		--json $(BENCH_RUN)/looks.json --before $(BENCH_RUN)/previous/looks.json --page docs/benchmarks.md || rc=1; \
-	$(BENCH_PYTHON) Tests/bench/doors_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
-	$(BENCH_PYTHON) Tests/bench/profile_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
-	$(BENCH_PYTHON) Tests/bench/audience_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
+	BENCH_PREVIOUS_PAGE=$(BENCH_RUN)/previous/benchmarks.md \
+		$(BENCH_PYTHON) Tests/bench/doors_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
+	BENCH_PREVIOUS_PAGE=$(BENCH_RUN)/previous/benchmarks.md \
+		$(BENCH_PYTHON) Tests/bench/profile_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
+	BENCH_PREVIOUS_PAGE=$(BENCH_RUN)/previous/benchmarks.md \
+		$(BENCH_PYTHON) Tests/bench/audience_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
 	exit $$rc
 
 # Where the renderer's time goes at 10 comments/s (issue 49): perf's profile, by part of a comment's path.

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """One marked section of docs/benchmarks.md, written by the bench that measured it: the text
 between BEGIN and END is replaced, or appended when the page has no such section yet. A bench
-reads the figures of the run before (`previous_cells`) to show them beside its own."""
+reads the figures of the run before (`previous_cells`) to show them beside its own. `make bench`
+regenerates the page (report.py) before the section benches run, so it keeps the page as it was
+in BENCH_PREVIOUS_PAGE and they read the run before from there."""
 import os
 import re
 
@@ -9,6 +11,7 @@ import re
 def previous_cells(path, begin, end):
     """The section's table as it stands, row label -> its first figure cell (without the bold),
     so a bench can put the previous figure beside the new one."""
+    path = os.environ.get("BENCH_PREVIOUS_PAGE") or path
     page = open(path).read() if os.path.exists(path) else ""
     if begin not in page or end not in page:
         return {}
