@@ -35,16 +35,44 @@ public struct DoAction: Sendable, Equatable {
         var name: String
     }
 
+    /// `args` as one JSON object, each value put in its keyed container by its type: JSONEncoder
+    /// makes a whole nested encoder for every custom `Encodable` value (an `ActionArgument` in a
+    /// dictionary), which was most of an action's encoding; a `String`, `Double`, `Int` or `Bool`
+    /// put by key costs it none.
+    struct Arguments: Encodable {
+        var values: [String: ActionArgument]
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, value) in values {
+                let key = Key(stringValue: name)
+                switch value {
+                case .text(let text): try container.encode(text, forKey: key)
+                case .number(let number): try container.encode(number, forKey: key)
+                case .integer(let integer): try container.encode(integer, forKey: key)
+                case .flag(let flag): try container.encode(flag, forKey: key)
+                }
+            }
+        }
+    }
+
     struct HTTPBody: Encodable {
         var action: ActionName
-        var args: [String: ActionArgument]
+        var args: Arguments
     }
 
     struct Request: Encodable {
         var request = "DoAction"
         var id: String?
         var action: ActionName
-        var args: [String: ActionArgument]
+        var args: Arguments
     }
 
     /// One encoder for every action (made once: a new one per action cost a tenth of its encoding).
@@ -60,10 +88,10 @@ public struct DoAction: Sendable, Equatable {
     }
 
     /// The HTTP server's body.
-    var httpBody: [UInt8] { Self.encoded(HTTPBody(action: ActionName(name: action), args: args)) }
+    var httpBody: [UInt8] { Self.encoded(HTTPBody(action: ActionName(name: action), args: Arguments(values: args))) }
 
     /// The WebSocket server's request (`id` names its answer) and the UDP server's (no id).
     func request(id: String?) -> [UInt8] {
-        Self.encoded(Request(id: id, action: ActionName(name: action), args: args))
+        Self.encoded(Request(id: id, action: ActionName(name: action), args: Arguments(values: args)))
     }
 }
