@@ -166,7 +166,9 @@ class ControlWaitTest(unittest.TestCase):
         held.close()
         self.assertLess(took, 1.0, "a pin answers the held request within a second")
         self.assertGreater(held.body["state_seq"], since, "its state_seq says /api/state changed")
-        self.call("POST", "/api/unpin", {})
+        self.assertEqual(self.call("POST", "/api/unpin", {})[0], 200)
+        # The unpin reaches the event API after its answer: the next test's `since` must be past it.
+        wait_for(lambda: self.call("GET", "/api/state")[1].get("pin") is None, "the unpin to be published", timeout=10)
 
     def test_5_a_poll_is_news(self):
         """The dock reads the poll, the queue and the giveaway only when `boards_seq` moves."""
@@ -183,9 +185,9 @@ class ControlWaitTest(unittest.TestCase):
         self.assertGreater(held.body["boards_seq"], since, "its boards_seq says the boards changed")
         self.assertLessEqual(held.body["state_seq"], since, "and /api/state did not")
         boards = held.body["boards_seq"]
-        self.call("POST", "/api/poll/close", {})
-        status, body = self.call("GET", f"/api/comments?since={boards}")
-        self.assertGreater(body["boards_seq"], boards, "the poll closed moves it again")
+        self.assertEqual(self.call("POST", "/api/poll/close", {})[0], 200)
+        wait_for(lambda: self.call("GET", f"/api/comments?since={boards}&limit=0")[1]["boards_seq"] > boards,
+                 "the poll closed to move boards_seq again", timeout=10)
 
     def test_6_the_cap_and_a_client_that_goes(self):
         since = self.newest()
