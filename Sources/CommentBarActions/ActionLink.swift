@@ -34,7 +34,7 @@ struct ActionLinks: ActionLinkMaker {
         switch target.transport {
         case .http(let path): return HTTPActionLink(target: target, path: path, loop: loop)
         case .webSocket(let path): return WebSocketActionLink(target: target, path: path, password: password)
-        case .udp: return UDPActionLink(target: target)
+        case .udp: return UDPActionLink(target: target, loop: loop)
         }
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
+import CommentBarNet
 import CommentBarSupport
 import Logging
 import NIOPosix
@@ -175,7 +176,7 @@ public final class ActionsHook: Sendable {
 
     private func startSender(_ target: ActionTarget, password: String?) -> Sender {
         let queue = ActionQueue(limit: Self.queueLimit)
-        let home = EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())
+        let home = EventLoopTaskExecutor(DoorsLoop.loop)
         let link = links.link(to: target, password: password, on: home.loop)
         let task = Task(executorPreference: home) { [self] in await send(queue, over: link, to: target) }
         return Sender(queue: queue, task: task)

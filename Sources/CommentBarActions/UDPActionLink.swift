@@ -9,10 +9,13 @@ import Synchronization
 /// closed); the HTTP or WebSocket server tells more.
 final class UDPActionLink: ActionLink {
     let target: ActionTarget
+    /// The sender's loop (`DoorsLoop`): its socket lives there too.
+    private let loop: any EventLoop
     private let state = Mutex<(any Channel)?>(nil)
 
-    init(target: ActionTarget) {
+    init(target: ActionTarget, loop: any EventLoop) {
         self.target = target
+        self.loop = loop
     }
 
     func send(_ action: DoAction) async throws(ActionFailure) {
@@ -44,7 +47,7 @@ final class UDPActionLink: ActionLink {
         if let channel = state.withLock({ $0 }) { return channel }
         let address = try await LocalAddresses.address(of: target)
         do {
-            let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(to: address).get()
+            let channel = try await DatagramBootstrap(group: loop).connect(to: address).get()
             state.withLock { $0 = channel }
             return channel
         } catch {

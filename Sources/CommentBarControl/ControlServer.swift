@@ -10,7 +10,7 @@ import NIOWebSocket
 import Synchronization
 
 /// The control server of one bar: HTTP/1 and WebSocket (SwiftNIO) on 127.0.0.1 and ::1 only,
-/// with one event-loop thread of its own that exists only while the server runs. Limits
+/// on the doors' event loop (`DoorsLoop`): off, it has no socket, no timer and no thread. Limits
 /// (`Options`): connection slots (`ConnectionSlots`: fewer for connections that have not shown a
 /// credential), a deadline for each whole request (`RequestDeadline`), request heads of
 /// `maxHeaderBytes`, bodies of `ControlHTTPHandler.maxBodyBytes`, an idle HTTP connection closed
@@ -19,8 +19,9 @@ public final class ControlServer: LoopbackServer {
     public let port: Int
     /// The addresses it listens on (::1 is left out where the machine has no IPv6).
     public let addresses: [String]
-    private let group: MultiThreadedEventLoopGroup
     private let listeners: [any Channel]
+    /// The token file's look for the open pages' sake, every `Options.tokenCheck`.
+    private let tokenCheck: RepeatedTask
     private let hub: HubAccess
     private let slots: ConnectionSlots
     private let routes: ControlRoutes
@@ -74,13 +75,13 @@ public final class ControlServer: LoopbackServer {
         }
     }
 
-    private init(port: Int, addresses: [String], group: MultiThreadedEventLoopGroup, listeners: [any Channel],
+    private init(port: Int, addresses: [String], listeners: [any Channel], tokenCheck: RepeatedTask,
                  hub: HubAccess, slots: ConnectionSlots, routes: ControlRoutes, token: TokenWatch) {
         self.port = port
         self.token = token
         self.addresses = addresses
-        self.group = group
         self.listeners = listeners
+        self.tokenCheck = tokenCheck
         self.hub = hub
         self.slots = slots
         self.routes = routes
@@ -89,17 +90,15 @@ public final class ControlServer: LoopbackServer {
     /// Listens on `port` of each loopback address (0: a free port, the same on each, then `port`).
     public static func start(port: Int, token: TokenWatch, backend: any ControlBackend, log: Logger,
                              options: Options = Options()) async throws(StartError) -> ControlServer {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
+        let loop = DoorsLoop.loop
+        let slots = ConnectionSlots(limit: options.maxConnections, unprovenLimit: options.maxUnproven)
         let hub: HubAccess
         do {
             hub = try await loop.submit { HubAccess(EventHub(eventLoop: loop, log: log)) }.get()
         } catch {
-            try? await group.shutdownGracefully()
             throw .cannotListen("\(error)")
         }
         let sessions = PageSessions(lifetime: options.codeLifetime)
-        let slots = ConnectionSlots(limit: options.maxConnections, unprovenLimit: options.maxUnproven)
         // Connections are taken only once the port is known (port 0: after the first bind).
         let setup = ConnectionSetup()
         var listeners: [any Channel] = []
@@ -107,25 +106,25 @@ public final class ControlServer: LoopbackServer {
         var bound = port
         for host in options.hosts {
             do {
-                let listener = try await bootstrap(group: group, setup: setup, hub: hub, slots: slots,
+                let listener = try await bootstrap(loop: loop, setup: setup, hub: hub, slots: slots,
                                                    deadline: options.requestDeadline, log: log)
                     .bind(host: host, port: bound).get()
                 listeners.append(listener)
                 addresses.append(host)
                 bound = listener.localAddress?.port ?? bound
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
-                await close(listeners, group)
+                await close(listeners, slots)
                 throw .portTaken(bound)
             } catch let error as IOError where host.contains(":")
                 && [EADDRNOTAVAIL, EAFNOSUPPORT].contains(error.errnoCode) {
                 log.info("control page: no IPv6 loopback here (\(error.description)): 127.0.0.1 only")
             } catch {
-                await close(listeners, group)
+                await close(listeners, slots)
                 throw .cannotListen("\(host) port \(port): \(error)")
             }
         }
         guard !listeners.isEmpty else {
-            await close(listeners, group)
+            await close(listeners, slots)
             throw .cannotListen("no loopback address")
         }
         let routes = ControlRoutes(access: ControlAccess(port: bound, token: token, sessions: sessions,
@@ -142,21 +141,22 @@ public final class ControlServer: LoopbackServer {
             }
         }
         // The open pages hear of a new token within a second (requests notice it at once).
-        loop.scheduleRepeatedTask(initialDelay: options.tokenCheck, delay: options.tokenCheck) { _ in
+        let tokenCheck = loop.scheduleRepeatedTask(initialDelay: options.tokenCheck, delay: options.tokenCheck) { _ in
             _ = token.current()
         }
-        return ControlServer(port: bound, addresses: addresses, group: group, listeners: listeners, hub: hub,
+        return ControlServer(port: bound, addresses: addresses, listeners: listeners, tokenCheck: tokenCheck, hub: hub,
                              slots: slots, routes: routes, token: token)
     }
 
-    private static func close(_ listeners: [any Channel], _ group: MultiThreadedEventLoopGroup) async {
+    /// Its listening sockets, then its connections (the loop is the doors', and goes on).
+    private static func close(_ listeners: [any Channel], _ slots: ConnectionSlots) async {
         for listener in listeners { try? await listener.close() }
-        try? await group.shutdownGracefully()
+        await slots.closeAll()
     }
 
-    private static func bootstrap(group: MultiThreadedEventLoopGroup, setup: ConnectionSetup, hub: HubAccess,
+    private static func bootstrap(loop: any EventLoop, setup: ConnectionSetup, hub: HubAccess,
                                   slots: ConnectionSlots, deadline: TimeAmount, log: Logger) -> ServerBootstrap {
-        ServerBootstrap(group: group)
+        ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
@@ -244,12 +244,13 @@ public final class ControlServer: LoopbackServer {
                       dropped: dropped, held: held)
     }
 
-    /// Closes every connection and the listening sockets, and ends the thread.
+    /// Closes the listening sockets, every connection and its timer.
     public func stop() async {
         token.onChange(nil)
+        tokenCheck.cancel()
         // The requests held for news are answered now and no more are held: none keeps the stop waiting.
         _ = try? await hub.run { $0.waits.stop() }
-        await Self.close(listeners, group)
+        await Self.close(listeners, slots)
     }
 }
 

@@ -8,8 +8,8 @@ import NIOPosix
 import NIOWebSocket
 
 /// The OneComme-compatible server of one bar: HTTP/1 and WebSocket (SwiftNIO) on 127.0.0.1 and ::1
-/// only, with one event-loop thread and one file thread of its own, which exist only while it
-/// runs. Read-only, and bounded as the control server is (`ConnectionSlots`, `RequestDeadline`):
+/// only, on the doors' event loop (`DoorsLoop`), with one file thread of its own that exists only
+/// while it runs. Read-only, and bounded as the control server is (`ConnectionSlots`, `RequestDeadline`):
 /// at most `maxConnections` at once, of which at most `maxUnproven` have not yet proven
 /// themselves (a request that came whole, or a `/sub` a browser opened: browsers always send an
 /// `Origin`), the oldest of those closed for a newcomer, so sockets that trickle a request or
@@ -22,7 +22,6 @@ final class OneCommeServer: LoopbackServer {
     let addresses: [String]
     /// Where Vue's browser build was found (nil: not installed; templates without Vue still work).
     let vuePath: String?
-    private let group: MultiThreadedEventLoopGroup
     private let threads: NIOThreadPool
     private let listeners: [any Channel]
     private let hub: NIOLoopBound<OneCommeHub>
@@ -52,12 +51,11 @@ final class OneCommeServer: LoopbackServer {
         }
     }
 
-    private init(port: Int, addresses: [String], vuePath: String?, group: MultiThreadedEventLoopGroup, threads: NIOThreadPool,
+    private init(port: Int, addresses: [String], vuePath: String?, threads: NIOThreadPool,
                  listeners: [any Channel], hub: NIOLoopBound<OneCommeHub>, slots: ConnectionSlots) {
         self.port = port
         self.addresses = addresses
         self.vuePath = vuePath
-        self.group = group
         self.threads = threads
         self.listeners = listeners
         self.hub = hub
@@ -69,17 +67,16 @@ final class OneCommeServer: LoopbackServer {
     static func start(port: Int, templates: String?, log: Logger, maxConnections: Int = OneCommeServer.maxConnections,
                       maxUnproven: Int = OneCommeServer.maxUnproven,
                       hosts: [String] = ["127.0.0.1", "::1"]) async throws(StartError) -> OneCommeServer {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let threads = NIOThreadPool(numberOfThreads: 1)
         threads.start()
-        let loop = group.next()
+        let loop = DoorsLoop.loop
         let hub: NIOLoopBound<OneCommeHub>
         let vue: (bytes: [UInt8], path: String)?
         do {
             hub = try await loop.submit { NIOLoopBound(OneCommeHub(eventLoop: loop), eventLoop: loop) }.get()
             vue = try await threads.runIfActive { OneCommeAssets.loadVue() }
         } catch {
-            await shutdown([], group, threads)
+            await shutdown([], slots: nil, threads)
             throw .cannotListen("\(error)")
         }
         let routes = OneCommeRoutes(access: LoopbackAccess(port: port), hub: hub, files: templates.map(TemplateFiles.init),
@@ -89,36 +86,37 @@ final class OneCommeServer: LoopbackServer {
         var addresses: [String] = []
         for host in hosts {
             do {
-                listeners.append(try await bootstrap(group: group, routes: routes, hub: hub, slots: slots)
+                listeners.append(try await bootstrap(loop: loop, routes: routes, hub: hub, slots: slots)
                     .bind(host: host, port: port).get())
                 addresses.append(host)
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
-                await shutdown(listeners, group, threads)
+                await shutdown(listeners, slots: slots, threads)
                 throw .portTaken(port)
             } catch let error as IOError where host.contains(":") && [EADDRNOTAVAIL, EAFNOSUPPORT].contains(error.errnoCode) {
                 log.info("OneComme templates: no IPv6 loopback here (\(error.description)): 127.0.0.1 only")
             } catch {
-                await shutdown(listeners, group, threads)
+                await shutdown(listeners, slots: slots, threads)
                 throw .cannotListen("\(host) port \(port): \(error)")
             }
         }
         guard !listeners.isEmpty else {
-            await shutdown(listeners, group, threads)
+            await shutdown(listeners, slots: slots, threads)
             throw .cannotListen("no loopback address")
         }
-        return OneCommeServer(port: port, addresses: addresses, vuePath: vue?.path, group: group, threads: threads,
+        return OneCommeServer(port: port, addresses: addresses, vuePath: vue?.path, threads: threads,
                               listeners: listeners, hub: hub, slots: slots)
     }
 
-    private static func shutdown(_ listeners: [any Channel], _ group: MultiThreadedEventLoopGroup, _ threads: NIOThreadPool) async {
+    /// Its listening sockets, then its connections (the loop is the doors', and goes on), then its file thread.
+    private static func shutdown(_ listeners: [any Channel], slots: ConnectionSlots?, _ threads: NIOThreadPool) async {
         for listener in listeners { try? await listener.close() }
-        try? await group.shutdownGracefully()
+        await slots?.closeAll()
         try? await threads.shutdownGracefully()
     }
 
-    private static func bootstrap(group: MultiThreadedEventLoopGroup, routes: OneCommeRoutes, hub: NIOLoopBound<OneCommeHub>,
+    private static func bootstrap(loop: any EventLoop, routes: OneCommeRoutes, hub: NIOLoopBound<OneCommeHub>,
                                   slots: ConnectionSlots) -> ServerBootstrap {
-        ServerBootstrap(group: group)
+        ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
@@ -189,6 +187,6 @@ final class OneCommeServer: LoopbackServer {
 
     /// Closes every connection and the listening sockets, and ends its threads.
     func stop() async {
-        await Self.shutdown(listeners, group, threads)
+        await Self.shutdown(listeners, slots: slots, threads)
     }
 }

@@ -151,7 +151,9 @@ def memory_and_control_section(res):
     if control.get("skipped") or not control:
         lines += [f"Control page: not measured in this run ({control.get('skipped', 'no figures')}).", ""]
     else:
-        threads = ", ".join(control.get("server_threads") or []) or "none"
+        own = control.get("server_threads") or []
+        threads = (f"the server's own threads ({', '.join(own)}): {fmt(control.get('server_cpu_percent'), 3)} % of a core"
+                   if own else "no thread of its own (it runs on the doors' shared loop)")
         lines += [f"`Tests/control/bench_control.py`: `commentbar serve` reading a loopback relay at "
                   f"{control.get('rate', 10)} comments/s for {control.get('seconds', 0):.0f} s with the control page off, "
                   "then on with one page open in headless Chromium:", "",
@@ -159,7 +161,7 @@ def memory_and_control_section(res):
                   f"| off | {fmt(control.get('off_cpu_percent'), 2)} | {control.get('off_sent', 0)} | "
                   f"{control.get('off_threads', 0)} threads, {control.get('off_listening_sockets', 0)} listening sockets |",
                   f"| on, one page open | {fmt(control.get('on_cpu_percent'), 2)} | {control.get('on_sent', 0)} | "
-                  f"the server's own threads ({threads}): {fmt(control.get('server_cpu_percent'), 3)} % of a core; "
+                  f"{threads}; "
                   f"the page kept {control.get('page_rows', 0)} rows |", "",
                   f"On minus off: {fmt(on_minus_off(control), 2)} % of a core (issue 30's target: the server adds at most 0.5 % "
                   "with one page open, nothing when off; the difference includes the machine's other load).", ""]

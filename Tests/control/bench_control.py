@@ -95,11 +95,12 @@ def main():
         return
     print(f"control server benchmark ({BIN}), {RATE} comments/s for {SECONDS:.0f} s each")
     print(f"  off: renderer {off_cpu:.2f} % of a core ({off_sent} comments), {len(off_threads)} threads "
-          f"({sum(1 for n in off_threads.values() if n.startswith('NIO-ELT'))} NIO), "
+          f"({sum(1 for n in off_threads.values() if n.startswith(('NIO-ELT', 'NIO-SGLTN')))} NIO), "
           f"listening on port {port}: {len(off_listening)} sockets")
-    print(f"  on, one page open: renderer {on_cpu:.2f} % of a core ({on_sent} comments); the server's own "
-          f"thread{'s' if len(server_threads) != 1 else ''} ({', '.join(sorted(server_threads.values()))}): "
-          f"{server_cpu:.3f} % of a core; the page kept {rows} rows")
+    own = (f"the server's own thread{'s' if len(server_threads) != 1 else ''} "
+           f"({', '.join(sorted(server_threads.values()))}): {server_cpu:.3f} % of a core"
+           if server_threads else "no thread of its own (the doors' shared loop)")
+    print(f"  on, one page open: renderer {on_cpu:.2f} % of a core ({on_sent} comments); {own}; the page kept {rows} rows")
     print(f"  difference on - off: {on_cpu - off_cpu:+.2f} % of a core (noise: the machine's other load)")
 
 

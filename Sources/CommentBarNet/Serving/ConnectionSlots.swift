@@ -66,6 +66,15 @@ public final class ConnectionSlots: Sendable {
     public func closed(_ channel: any Channel) {
         _ = state.withLock { $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
     }
+
+    /// Closes every connection, and returns once they are closed: a server's stop, after its
+    /// listening sockets closed (its loop, `DoorsLoop`, goes on serving the other doors).
+    public func closeAll() async {
+        let channels = state.withLock { $0.open.values.map(\.channel) }
+        for channel in channels { channel.close(promise: nil) }
+        // One that was closing already (its client went) is waited for all the same.
+        for channel in channels { try? await channel.closeFuture.get() }
+    }
 }
 
 /// Gives every new connection its slot (`ConnectionSlots`) before a byte is read: one that gets
