@@ -10,19 +10,19 @@ import Synchronization
 /// readers need it (issue 46; `CommentXMLDocument`): the newest 100 comments the bar shows, after
 /// the rows the file already had (a new file: `CommentXMLRow.seed`). Rewritten at most every
 /// `interval`, whole and atomically (`FileReplacement`: a new file beside it, renamed over it), so
-/// a reader never sees half a file; never as an empty `<log>`. The files are read and written on a thread of their own (a slow or
-/// hung disk never holds the frame loop or Swift's task threads), and stopping waits for it at most
-/// `stopWait`. A folder that cannot be written, a full disk or a path that is not comment.xml is
-/// one line on the bar's status and in the log (`problems`); the bar goes on, and the next change
-/// tries again.
+/// a reader never sees half a file; never as an empty `<log>`. Everything of the files happens on
+/// a thread of its own (`files`: a slow or hung disk never holds the frame loop or Swift's task
+/// threads), the wait before a write included: a change asks for one write there, timed once
+/// (`scheduleWrite`), so a second of comments costs one timer and one write, not a task woken per
+/// comment. Stopping waits for it at most `stopWait`. A folder that cannot be written, a full disk
+/// or a path that is not comment.xml is one line on the bar's status and in the log (`problems`);
+/// the bar goes on, and the next change tries again.
 public final class CommentXMLWriter: Sendable {
     public let problems: ProblemReporter
     private let log: Logger
     private let interval: Duration
     private let clock: @Sendable () -> Double
     private let state = Mutex(State())
-    private let wake: AsyncStream<Void>.Continuation
-    private let task: Mutex<Task<Void, Never>?>
     private let files = DispatchQueue(label: "commentbar.comment-xml", qos: .utility)
 
     private struct State {
@@ -37,6 +37,12 @@ public final class CommentXMLWriter: Sendable {
         var refusal: String?
         /// Files written so far (tests, the benchmark).
         var written = 0
+        /// A write waits on the file thread (one at most: it takes every change made before it).
+        var scheduled = false
+        /// When the last write began: the next is `interval` after it.
+        var lastWrite: ContinuousClock.Instant?
+        /// `stop` was called: no write is timed any more.
+        var stopped = false
     }
 
     public static let defaultInterval = Duration.milliseconds(500)
@@ -50,11 +56,6 @@ public final class CommentXMLWriter: Sendable {
         self.interval = interval
         self.clock = clock
         problems = ProblemReporter(log: log, level: .warning, changed: changed)
-        let (changes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        self.wake = wake
-        task = Mutex(nil)
-        let started = Task { [self] in await writeLoop(changes) }
-        task.withLock { $0 = started }
     }
 
     /// The `comment_xml_path` setting: empty turns it off; a new path starts anew, after the rows
@@ -86,7 +87,7 @@ public final class CommentXMLWriter: Sendable {
         problems.report(problem)
         if let wanted {
             log.info("comment.xml: writing \(wanted)")
-            wake.yield()
+            scheduleWrite()
         }
     }
 
@@ -99,7 +100,7 @@ public final class CommentXMLWriter: Sendable {
             state.document.append(row)
             return true
         }
-        if on { wake.yield() }
+        if on { scheduleWrite() }
     }
 
     /// A moderator deleted row `id`, banned `user`, or cleared the chat (neither): the file loses
@@ -113,7 +114,7 @@ public final class CommentXMLWriter: Sendable {
                     && (key.map { row.user == $0 } ?? true)
             }
         }
-        if changed { wake.yield() }
+        if changed { scheduleWrite() }
     }
 
     /// Files written so far (tests, the benchmark).
@@ -121,37 +122,62 @@ public final class CommentXMLWriter: Sendable {
 
     /// Writes what is pending, then stops; waits at most `stopWait` for a disk that hangs.
     public func stop() async {
-        wake.finish()
-        guard let running = task.withLock({ $0 }) else { return }
-        if await TimeLimit.run(Self.stopWait, { await running.value }) == nil {
+        state.withLock { $0.stopped = true }
+        let finished = await TimeLimit.run(Self.stopWait) { [self] in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                files.async { [self] in
+                    loadIfNew()
+                    // The readers' rule holds for the last write too (at most a second's wait).
+                    let wait = untilANewSecond()
+                    if wait > .zero { usleep(UInt32(wait.clampedNanoseconds / 1000)) }
+                    writePending()
+                    continuation.resume(returning: true)
+                }
+            }
+        }
+        if finished == nil {
             log.warning("comment.xml: the last write did not finish within \(Self.stopWait); stopping without it")
         }
     }
 
-    /// Each change wakes it; writes are spaced `interval` apart, each holding every change since.
-    private func writeLoop(_ changes: AsyncStream<Void>) async {
-        let clock = ContinuousClock()
-        var last: ContinuousClock.Instant?
-        for await _ in changes {
-            if let last, clock.now - last < interval {
-                try? await Task.sleep(until: last + interval, clock: clock)
-            }
-            last = clock.now
-            await loadIfNew()
-            await waitForANewSecond()
-            await writePending()
+    /// One write on the file thread, `interval` after the last and in a second after the one of
+    /// the last write that added rows, unless one is already timed (it takes this change too).
+    private func scheduleWrite() {
+        let delay = state.withLock { state -> Duration? in
+            guard !state.scheduled, !state.stopped else { return nil }
+            state.scheduled = true
+            let spacing = state.lastWrite.map { interval - ($0.duration(to: .now)) } ?? .zero
+            return max(spacing, untilANewSecond(state.document))
         }
+        guard let delay else { return }
+        files.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.clampedNanoseconds))) { [self] in writeDue() }
+    }
+
+    /// The timed write (on the file thread).
+    private func writeDue() {
+        guard state.withLock({ state -> Bool in
+            state.scheduled = false
+            return !state.stopped
+        }) else { return }
+        loadIfNew()
+        // A file's own rows may have moved the second a new row may be stamped in: later, then.
+        guard untilANewSecond() == .zero else { return scheduleWrite() }
+        state.withLock { $0.lastWrite = .now }
+        writePending()
     }
 
     /// Before a path's first write: where it leads (`GeneratorSettingFile`) and the rows that file
-    /// has (read on the file thread).
-    private func loadIfNew() async {
+    /// has (on the file thread).
+    private func loadIfNew() {
         guard let path = state.withLock({ $0.loaded ? nil : $0.path }) else { return }
-        let (target, loaded) = await onFileThread { () -> (String?, CommentXMLFile.Loaded) in
-            guard GeneratorSettingFile.names(path) else { return (path, CommentXMLFile.load(path)) }
+        let target: String?
+        let loaded: CommentXMLFile.Loaded
+        if !GeneratorSettingFile.names(path) {
+            (target, loaded) = (path, CommentXMLFile.load(path))
+        } else {
             switch GeneratorSettingFile.commentXMLPath(from: path) {
-            case .commentXML(let target): return (target, CommentXMLFile.load(target))
-            case .refused(let why): return (nil, .refused(why))
+            case .commentXML(let found): (target, loaded) = (found, CommentXMLFile.load(found))
+            case .refused(let why): (target, loaded) = (nil, .refused(why))
             }
         }
         let now = Int(clock())
@@ -177,18 +203,21 @@ public final class CommentXMLWriter: Sendable {
         }
     }
 
-    /// New rows are never written in the second of the last write that added some (at most a
-    /// second's wait): the readers would take them as already seen.
-    private func waitForANewSecond() async {
-        while true {
-            let now = clock()
-            guard !state.withLock({ $0.document.mayStamp(at: Int(now)) }) else { return }
-            let untilNext = max(0.001, (now.rounded(.down) + 1) - now)
-            try? await Task.sleep(for: .milliseconds(Int(untilNext * 1000) + 1))
-        }
+    /// How long until new rows may be written: never in the second of the last write that added
+    /// some (at most a second): the readers would take them as already seen.
+    private func untilANewSecond() -> Duration {
+        untilANewSecond(state.withLock { $0.document })
     }
 
-    private func writePending() async {
+    private func untilANewSecond(_ document: CommentXMLDocument) -> Duration {
+        let now = clock()
+        guard !document.mayStamp(at: Int(now)) else { return .zero }
+        let untilNext = max(0.001, (now.rounded(.down) + 1) - now)
+        return .milliseconds(Int(untilNext * 1000) + 1)
+    }
+
+    /// The changes since the last write, written (on the file thread).
+    private func writePending() {
         let now = Int(clock())
         let pending = state.withLock { state -> (String, String)? in
             guard let path = state.target, state.loaded, state.refusal == nil else { return nil }
@@ -197,7 +226,7 @@ public final class CommentXMLWriter: Sendable {
         }
         guard let pending else { return }
         let (path, text) = pending
-        let failure = await onFileThread { FileReplacement.replace(path, with: Array(text.utf8)) }
+        let failure = FileReplacement.replace(path, with: Array(text.utf8))
         problems.report(failure.map { "comment.xml: cannot write \(path): \($0)" })
         state.withLock { state in
             if failure == nil {
@@ -205,12 +234,6 @@ public final class CommentXMLWriter: Sendable {
             } else if state.target == path {
                 state.document.writeFailed()
             }
-        }
-    }
-
-    private func onFileThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            files.async { continuation.resume(returning: work()) }
         }
     }
 }
