@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CommentBarCore
 import FoundationEssentials
 
 /// One value of a DoAction's flat `args`: Streamer.bot makes each a `%name%` variable of the action.
@@ -42,17 +43,10 @@ public struct DoAction: Sendable, Equatable {
     struct Arguments: Encodable {
         var values: [String: ActionArgument]
 
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
+            var container = encoder.container(keyedBy: NamedCodingKey.self)
             for (name, value) in values {
-                let key = Key(stringValue: name)
+                let key = NamedCodingKey(name)
                 switch value {
                 case .text(let text): try container.encode(text, forKey: key)
                 case .number(let number): try container.encode(number, forKey: key)

@@ -4,12 +4,11 @@ extension BarSettings: Encodable {
     /// every field of `SettingField.all` by its key, the font nested as OBS stores it, lists as
     /// their texts. Never the secrets: `credentials` is no field.
     public func encode(to encoder: any Encoder) throws {
-        typealias Key = SettingsObject.Key
-        var top = encoder.container(keyedBy: Key.self)
-        var font = top.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "font"))
+        var top = encoder.container(keyedBy: NamedCodingKey.self)
+        var font = top.nestedContainer(keyedBy: NamedCodingKey.self, forKey: NamedCodingKey("font"))
         for field in SettingField.all {
             let inFont = field.key.hasPrefix("font.")
-            let key = Key(stringValue: inFont ? String(field.key.dropFirst(5)) : field.key)
+            let key = NamedCodingKey(inFont ? String(field.key.dropFirst(5)) : field.key)
             func put<T: Encodable>(_ value: T) throws {
                 if inFont { try font.encode(value, forKey: key) } else { try top.encode(value, forKey: key) }
             }

@@ -81,26 +81,19 @@ public struct SettingField: Sendable {
 /// The settings object the shim sends, read by a setting's key: `font.size` in the nested `font`
 /// object, as OBS stores the font. A missing or mistyped value is nil (the default stays).
 struct SettingsObject {
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    let top: KeyedDecodingContainer<Key>
-    let font: KeyedDecodingContainer<Key>?
+    let top: KeyedDecodingContainer<NamedCodingKey>
+    let font: KeyedDecodingContainer<NamedCodingKey>?
 
     /// Throws when the settings are not a JSON object.
     init(_ decoder: any Decoder) throws {
-        top = try decoder.container(keyedBy: Key.self)
-        font = try? top.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "font"))
+        top = try decoder.container(keyedBy: NamedCodingKey.self)
+        font = try? top.nestedContainer(keyedBy: NamedCodingKey.self, forKey: NamedCodingKey("font"))
     }
 
     func value<T: Decodable>(_ type: T.Type, _ key: String) -> T? {
         if key.hasPrefix("font.") {
-            return (try? font?.decodeIfPresent(type, forKey: Key(stringValue: String(key.dropFirst(5))))) ?? nil
+            return (try? font?.decodeIfPresent(type, forKey: NamedCodingKey(String(key.dropFirst(5))))) ?? nil
         }
-        return (try? top.decodeIfPresent(type, forKey: Key(stringValue: key))) ?? nil
+        return (try? top.decodeIfPresent(type, forKey: NamedCodingKey(key))) ?? nil
     }
 }

@@ -17,18 +17,11 @@ public struct SecretReference: Decodable, Sendable, Equatable {
         self.saved = saved
     }
 
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Key.self)
-        id = (try? c.decodeIfPresent(String.self, forKey: Key(stringValue: "secrets_id"))) ?? nil
+        let c = try decoder.container(keyedBy: NamedCodingKey.self)
+        id = (try? c.decodeIfPresent(String.self, forKey: NamedCodingKey("secrets_id"))) ?? nil
         saved = Set(BarSettings.SecretKeys.allCases.map(\.rawValue).filter { key in
-            ((try? c.decodeIfPresent(Bool.self, forKey: Key(stringValue: key + "_saved"))) ?? nil) == true
+            ((try? c.decodeIfPresent(Bool.self, forKey: NamedCodingKey(key + "_saved"))) ?? nil) == true
         })
     }
 }
