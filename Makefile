@@ -78,10 +78,15 @@ build-deps:
 		--commands "$(SWIFT) cc pkg-config" --pkg-config "$(sort $(BUILD_PKG_CONFIG) $(OVERLAY_X11_PKGS) $(OVERLAY_WAYLAND_PKGS))"
 
 # The Swift packages, resolved and checked out before the build (network or SwiftPM's cache).
+# Once per manifest (a stamp): a step that needs them later (packages' dependencies.json) would
+# otherwise resolve again and wait for SwiftPM's lock while the Swift tests build.
 DEPS_STEPS += swift-packages
+PACKAGES_RESOLVED := $(RELEASE_SCRATCH)/packages-resolved.stamp
 .PHONY: swift-packages
-swift-packages: | apt-deps
+swift-packages: $(PACKAGES_RESOLVED)
+$(PACKAGES_RESOLVED): Package.swift | apt-deps
 	$(SWIFT) package resolve --scratch-path $(RELEASE_SCRATCH)
+	@touch $@
 
 # The link order file is an input SwiftPM does not track: the old binary is removed so it relinks.
 # SwiftPM's binary is a file target of its own: after a `make swift-tests` that built it anew (it
