@@ -3,7 +3,6 @@ import CommentBarCore
 import CommentBarNet
 import CommentBarSupport
 import Logging
-import NIOPosix
 import Synchronization
 
 /// What `serve` holds of Streamer.bot's and Cuebot's actions (issue 39): it follows the settings

@@ -157,12 +157,13 @@ public final class CommentXMLWriter: Sendable {
     private func writeDue() {
         guard state.withLock({ state -> Bool in
             state.scheduled = false
+            // A change from now on is timed from this write.
+            state.lastWrite = .now
             return !state.stopped
         }) else { return }
         loadIfNew()
         // A file's own rows may have moved the second a new row may be stamped in: later, then.
         guard untilANewSecond() == .zero else { return scheduleWrite() }
-        state.withLock { $0.lastWrite = .now }
         writePending()
     }
 
@@ -206,7 +207,7 @@ public final class CommentXMLWriter: Sendable {
     /// How long until new rows may be written: never in the second of the last write that added
     /// some (at most a second): the readers would take them as already seen.
     private func untilANewSecond() -> Duration {
-        untilANewSecond(state.withLock { $0.document })
+        state.withLock { untilANewSecond($0.document) }
     }
 
     private func untilANewSecond(_ document: CommentXMLDocument) -> Duration {
