@@ -120,22 +120,25 @@ public final class CommentXMLWriter: Sendable {
     /// Files written so far (tests, the benchmark).
     public var written: Int { state.withLock { $0.written } }
 
-    /// Writes what is pending, then stops; waits at most `stopWait` for a disk that hangs.
+    /// Writes what is pending, then stops; waits at most `stopWait` for a disk that hangs (a timer
+    /// races the file thread: `TimeLimit`'s task group would wait for the write all the same).
     public func stop() async {
         state.withLock { $0.stopped = true }
-        let finished = await TimeLimit.run(Self.stopWait) { [self] in
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                files.async { [self] in
-                    loadIfNew()
-                    // The readers' rule holds for the last write too (at most a second's wait).
-                    let wait = untilANewSecond()
-                    if wait > .zero { usleep(UInt32(wait.clampedNanoseconds / 1000)) }
-                    writePending()
-                    continuation.resume(returning: true)
-                }
+        let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let race = FirstAnswer(continuation)
+            files.async { [self] in
+                loadIfNew()
+                // The readers' rule holds for the last write too (at most a second's wait).
+                let wait = untilANewSecond()
+                if wait > .zero { usleep(UInt32(wait.clampedNanoseconds / 1000)) }
+                writePending()
+                race.answer(true)
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.stopWait.clampedNanoseconds))) {
+                race.answer(false)
             }
         }
-        if finished == nil {
+        if !finished {
             log.warning("comment.xml: the last write did not finish within \(Self.stopWait); stopping without it")
         }
     }
@@ -236,5 +239,18 @@ public final class CommentXMLWriter: Sendable {
                 state.document.writeFailed()
             }
         }
+    }
+}
+
+/// A continuation resumed by whichever answers first (the others are ignored).
+private final class FirstAnswer<T: Sendable>: Sendable {
+    private let waiting: Mutex<CheckedContinuation<T, Never>?>
+
+    init(_ continuation: CheckedContinuation<T, Never>) {
+        waiting = Mutex(continuation)
+    }
+
+    func answer(_ value: T) {
+        waiting.withLock { $0.take() }?.resume(returning: value)
     }
 }
