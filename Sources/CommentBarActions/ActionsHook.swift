@@ -175,7 +175,7 @@ public final class ActionsHook: Sendable {
 
     private func startSender(_ target: ActionTarget, password: String?) -> Sender {
         let queue = ActionQueue(limit: Self.queueLimit)
-        let home = EventLoopTaskExecutor(DoorsLoop.loop)
+        let home = NetworkLoop.executor
         let link = links.link(to: target, password: password, on: home.loop)
         let task = Task(executorPreference: home) { [self] in await send(queue, over: link, to: target) }
         return Sender(queue: queue, task: task)

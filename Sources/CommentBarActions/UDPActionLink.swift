@@ -9,7 +9,7 @@ import Synchronization
 /// closed); the HTTP or WebSocket server tells more.
 final class UDPActionLink: ActionLink {
     let target: ActionTarget
-    /// The sender's loop (`DoorsLoop`): its socket lives there too.
+    /// The sender's loop (`NetworkLoop`): its socket lives there too.
     private let loop: any EventLoop
     private let state = Mutex<(any Channel)?>(nil)
 

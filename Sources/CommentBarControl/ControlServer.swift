@@ -10,7 +10,7 @@ import NIOWebSocket
 import Synchronization
 
 /// The control server of one bar: HTTP/1 and WebSocket (SwiftNIO) on 127.0.0.1 and ::1 only,
-/// on the doors' event loop (`DoorsLoop`): off, it has no socket, no timer and no thread. Limits
+/// on the shared network loop (`NetworkLoop`): off, it has no socket, no timer and no thread. Limits
 /// (`Options`): connection slots (`ConnectionSlots`: fewer for connections that have not shown a
 /// credential), a deadline for each whole request (`RequestDeadline`), request heads of
 /// `maxHeaderBytes`, bodies of `ControlHTTPHandler.maxBodyBytes`, an idle HTTP connection closed
@@ -90,7 +90,7 @@ public final class ControlServer: LoopbackServer {
     /// Listens on `port` of each loopback address (0: a free port, the same on each, then `port`).
     public static func start(port: Int, token: TokenWatch, backend: any ControlBackend, log: Logger,
                              options: Options = Options()) async throws(StartError) -> ControlServer {
-        let loop = DoorsLoop.loop
+        let loop = NetworkLoop.loop
         let slots = ConnectionSlots(limit: options.maxConnections, unprovenLimit: options.maxUnproven)
         let hub: HubAccess
         do {

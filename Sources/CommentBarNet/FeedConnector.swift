@@ -50,7 +50,8 @@ package enum FeedConnector {
     package static func connect(to endpoint: FeedEndpoint, framing: Framing, tls: NIOSSLContext?,
                                 connectTo: ConnectTo, streamerServer: StreamerServer?,
                                 problems: InputProblemLog) async throws -> MessageChannel {
-        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        // On the loop the feeds' tasks prefer (`NetworkLoop`): a message read resumes its reader there.
+        let bootstrap = ClientBootstrap(group: NetworkLoop.loop)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.so_keepalive), value: 1)
         // The certificate is checked against the endpoint's name, wherever connect-to sends us.

@@ -8,7 +8,7 @@ import NIOPosix
 import NIOWebSocket
 
 /// The OneComme-compatible server of one bar: HTTP/1 and WebSocket (SwiftNIO) on 127.0.0.1 and ::1
-/// only, on the doors' event loop (`DoorsLoop`), with one file thread of its own that exists only
+/// only, on the shared network loop (`NetworkLoop`), with one file thread of its own that exists only
 /// while it runs. Read-only, and bounded as the control server is (`ConnectionSlots`, `RequestDeadline`):
 /// at most `maxConnections` at once, of which at most `maxUnproven` have not yet proven
 /// themselves (a request that came whole, or a `/sub` a browser opened: browsers always send an
@@ -69,7 +69,7 @@ final class OneCommeServer: LoopbackServer {
                       hosts: [String] = ["127.0.0.1", "::1"]) async throws(StartError) -> OneCommeServer {
         let threads = NIOThreadPool(numberOfThreads: 1)
         threads.start()
-        let loop = DoorsLoop.loop
+        let loop = NetworkLoop.loop
         let hub: NIOLoopBound<OneCommeHub>
         let vue: (bytes: [UInt8], path: String)?
         do {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CommentBarCore
 import CommentBarFeeds
+import CommentBarNet
 import CommentBarServices
 import CommentBarSupport
 
@@ -47,7 +48,9 @@ extension ServeSession {
         log.info("feeds: \(plan.streams.map(\.name).joined(separator: ", "))")
         for part in parts { part.streamsChanged(plan.streams) }
         let parts = self.parts
-        return Task {
+        // On the loop that reads the feeds' connections and serves the doors (`NetworkLoop`): a
+        // message read resumes its feed there, and what the parts hand to the doors stays there.
+        return Task(executorPreference: NetworkLoop.executor) {
             await withTaskGroup(of: Void.self) { group in
                 for (index, stream) in plan.streams.enumerated() {
                     let origin = BarState.Origin(index: index, count: plan.streams.count, name: stream.name,

@@ -558,7 +558,7 @@ class ControlPageTest(unittest.TestCase):
         self.bar.send({"settings": {"width": 640, "height": 360, **self.settings, "control": False}})
         self.bar.wait_log("control page: off")
         self.wait_for(lambda: not listening(self.port), "the port to close")
-        # The server runs on the doors' shared loop (DoorsLoop): it has no thread to end, and
+        # The server runs on the shared network loop (NetworkLoop): it has no thread to end, and
         # turning it off and on leaves none behind.
         self.assertEqual(nio_threads(pid), on_threads, "the server has no thread of its own")
         self.bar.send({"settings": {"width": 640, "height": 360, **self.settings, "control": True}})

@@ -68,7 +68,7 @@ public final class ConnectionSlots: Sendable {
     }
 
     /// Closes every connection, and returns once they are closed: a server's stop, after its
-    /// listening sockets closed (its loop, `DoorsLoop`, goes on serving the other doors).
+    /// listening sockets closed (its loop, `NetworkLoop`, goes on serving the other doors).
     public func closeAll() async {
         let channels = state.withLock { $0.open.values.map(\.channel) }
         for channel in channels { channel.close(promise: nil) }

@@ -7,7 +7,7 @@ import Synchronization
 public protocol LoopbackServer: AnyObject, Sendable {
     /// The port it listens on (the one asked for, or the one the system chose for 0).
     var port: Int { get }
-    /// Closes its sockets and timers, and ends the threads of its own (a server on `DoorsLoop` has
+    /// Closes its sockets and timers, and ends the threads of its own (a server on `NetworkLoop` has
     /// no event-loop thread of its own).
     func stop() async
 }
