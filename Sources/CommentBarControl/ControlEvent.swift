@@ -33,6 +33,9 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case queueJoin(QueueJoin)
         case queueLeave(QueueViewer)
         case queueNext(QueueNext)
+        /// The streamer opened or closed the queue, marked the players done or moved someone.
+        case queueChanged(ControlQueue)
+        case giveawayStarted(ControlGiveaway)
         case giveawayEntry(GiveawayViewer)
         case giveawayWinner(GiveawayViewer)
 
@@ -54,6 +57,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             case .queueJoin: return "queue_join"
             case .queueLeave: return "queue_leave"
             case .queueNext: return "queue_next"
+            case .queueChanged: return "queue_changed"
+            case .giveawayStarted: return "giveaway_started"
             case .giveawayEntry: return "giveaway_entry"
             case .giveawayWinner: return "giveaway_winner"
             }
@@ -298,6 +303,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case .queueJoin(let value): try value.encode(to: encoder)
         case .queueLeave(let value): try value.encode(to: encoder)
         case .queueNext(let value): try value.encode(to: encoder)
+        case .queueChanged(let value): try value.encode(to: encoder)
+        case .giveawayStarted(let value): try value.encode(to: encoder)
         case .giveawayEntry(let value), .giveawayWinner(let value): try value.encode(to: encoder)
         }
     }
@@ -323,6 +330,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case "queue_join": body = .queueJoin(try QueueJoin(from: decoder))
         case "queue_leave": body = .queueLeave(try QueueViewer(from: decoder))
         case "queue_next": body = .queueNext(try QueueNext(from: decoder))
+        case "queue_changed": body = .queueChanged(try ControlQueue(from: decoder))
+        case "giveaway_started": body = .giveawayStarted(try ControlGiveaway(from: decoder))
         case "giveaway_entry": body = .giveawayEntry(try GiveawayViewer(from: decoder))
         case "giveaway_winner": body = .giveawayWinner(try GiveawayViewer(from: decoder))
         default: throw WireError(description: "unknown event type \(type)")

@@ -41,6 +41,9 @@ public struct ControlQueue: Sendable, Equatable, Codable {
         self.waiting = waiting
     }
 
+    /// No queue: what `GET /api/queue` and `queue_changed` say while it is closed.
+    public static let closed = ControlQueue(open: false, capacity: 0, playing: [], waiting: [])
+
     enum CodingKeys: String, CodingKey {
         case open, capacity, playing, waiting
         case firstTimeFirst = "first_time_first"

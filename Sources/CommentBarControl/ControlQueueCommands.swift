@@ -36,7 +36,7 @@ extension ControlRoutes {
     }
 
     func currentQueue() -> ControlResponse {
-        .json(backend.currentQueue() ?? ControlQueue(open: false, capacity: 0, playing: [], waiting: []))
+        .json(backend.currentQueue() ?? ControlQueue.closed)
     }
 
     func nextInQueue(_ call: ControlCall) -> ControlResponse {

@@ -10,6 +10,8 @@ import Synchronization
 /// and noted for the memory (`keep(_:restoring:)`) under it: every entry and every draw is kept.
 public final class GiveawayBoard: Sendable {
     public enum Change: Sendable {
+        /// The streamer started one (entries open).
+        case started(Giveaway)
         case entered(Giveaway.Entrant, count: Int)
         case won(Giveaway.Entrant, draw: Int)
     }
@@ -79,7 +81,7 @@ public final class GiveawayBoard: Sendable {
             state.untouched = false
             journal.note { .giveaway(giveaway.saved(source: $0, whole: false)) }
         }
-        watch.changed()
+        tell(.started(giveaway))
         return giveaway
     }
 

@@ -14,6 +14,9 @@ public final class QueueBoard: Sendable {
         case left(ViewerKey)
         /// The viewers called to play now (the ones before are done).
         case called([JoinQueue.Entry])
+        /// The streamer opened it (or changed its rules), closed it (nil), marked the players
+        /// done, or moved someone: the whole queue after it, since no viewer's event says so.
+        case changed(JoinQueue?)
     }
 
     private let state = Mutex<JoinQueue?>(nil)
@@ -71,15 +74,16 @@ public final class QueueBoard: Sendable {
     /// and capacity from now on).
     @discardableResult
     public func open(rules: JoinRules, words: JoinWords = JoinWords()) -> JoinQueue {
-        defer { watch.changed() }
         untouched.store(false, ordering: .relaxed)
-        return state.withLock { queue in
+        let opened = state.withLock { queue in
             var opened = queue ?? JoinQueue(rules: rules, words: words)
             opened.reconfigure(rules: rules, words: words)
             queue = opened
             show(queue)
             return opened
         }
+        tell(.changed(opened))
+        return opened
     }
 
     /// Closes the queue: nobody joins, the list goes. Whether one was open.
@@ -93,7 +97,7 @@ public final class QueueBoard: Sendable {
             }
             return queue != nil
         }
-        if wasOpen { watch.changed() }
+        if wasOpen { tell(.changed(nil)) }
         return wasOpen
     }
 
@@ -126,13 +130,13 @@ public final class QueueBoard: Sendable {
     }
 
     public func done() {
-        let changed = state.withLock { queue -> Bool in
-            guard queue?.playing.isEmpty == false else { return false }
+        let changed = state.withLock { queue -> JoinQueue?? in
+            guard queue?.playing.isEmpty == false else { return nil }
             queue?.markDone()
             show(queue)
-            return true
+            return .some(queue)
         }
-        if changed { watch.changed() }
+        if let changed { tell(.changed(changed)) }
     }
 
     @discardableResult
@@ -153,7 +157,7 @@ public final class QueueBoard: Sendable {
             show(queue)
             return queue
         }
-        if moved != nil { watch.changed() }
+        if let moved { tell(.changed(moved)) }
         return moved
     }
 

@@ -43,7 +43,7 @@ enum AudienceActions {
                 args["called"] = .integer(called.count)
                 return AudienceHappening(.queueNext, args: args)
             }
-        case .left:
+        case .left, .changed:
             return []
         }
     }

@@ -48,6 +48,7 @@ enum ParticipationWire {
         case .joined(let joined, let place): return .queueJoin(.init(entry: entry(joined), place: place))
         case .left(let left): return .queueLeave(viewer(left))
         case .called(let called): return .queueNext(.init(called: called.map(entry)))
+        case .changed(let changed): return .queueChanged(changed.map(queue) ?? ControlQueue.closed)
         }
     }
 
@@ -63,6 +64,7 @@ enum ParticipationWire {
 
     static func event(_ change: GiveawayBoard.Change) -> ControlEvent.Body {
         switch change {
+        case .started(let started): return .giveawayStarted(giveaway(started, now: started.startedAt))
         case .entered(let entrant, let count): return .giveawayEntry(.init(viewer: viewer(entrant), count: count))
         case .won(let entrant, let draw): return .giveawayWinner(.init(viewer: viewer(entrant), draw: draw))
         }

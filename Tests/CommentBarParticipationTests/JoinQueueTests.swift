@@ -103,4 +103,38 @@ import Testing
             "playing=[\"a\"] waiting=[\"b\"]", "playing=[] waiting=[\"b\"]", "playing=[] waiting=[]", "closed",
         ])
     }
+
+    /// What the streamer does to the queue is told too (the event API's `queue_changed`: the dock
+    /// reads the boards again when it comes): opening, a move, players done, closing; a move or a
+    /// done that changes nothing is not.
+    @Test func theStreamersChangesAreToldWithTheWholeQueue() {
+        let board = QueueBoard()
+        let told = Mutex<[String]>([])
+        board.listen { change in
+            let text: String
+            switch change {
+            case .joined(let entry, let place): text = "joined \(entry.viewer.user) at \(place)"
+            case .left(let viewer): text = "left \(viewer.user)"
+            case .called(let called): text = "called \(called.map(\.viewer.user))"
+            case .changed(let queue):
+                text = queue.map { "changed playing=\($0.playing.map(\.viewer.user)) waiting=\($0.waiting.map(\.viewer.user))" }
+                    ?? "changed closed"
+            }
+            told.withLock { $0.append(text) }
+        }
+        board.open(rules: JoinRules(capacity: 5))
+        board.take(comment("!join", from: "a"), channel: twitch, standing: Standing())
+        board.take(comment("!join", from: "b"), channel: twitch, standing: Standing())
+        #expect(board.move(ViewerKey(channel: twitch, user: "b"), to: 1) != nil)
+        #expect(board.move(ViewerKey(channel: twitch, user: "nobody"), to: 1) == nil)
+        board.done()  // nobody plays: nothing changes
+        _ = board.next(1)
+        board.done()
+        board.close()
+        board.close()  // closed already
+        #expect(told.withLock { $0 } == [
+            "changed playing=[] waiting=[]", "joined a at 1", "joined b at 2", "changed playing=[] waiting=[\"b\", \"a\"]",
+            "called [\"b\"]", "changed playing=[] waiting=[\"a\"]", "changed closed",
+        ])
+    }
 }

@@ -165,6 +165,11 @@ class ControlParticipationTest(unittest.TestCase):
         self.assertEqual((connected["type"], connected["data"]["waitingList"]), ("connected", []))
         status, queue = self.call("POST", "/api/queue/open", {"capacity": 3})
         self.assertEqual((status, queue["open"], queue["capacity"], queue["waiting"]), (200, True, 3, []))
+        # What the streamer does to the queue is an event too (the dock reads the boards again as
+        # boards_seq moves): the whole queue after it, as GET /api/queue gives it.
+        wait_for(lambda: self.of_type("queue_changed"), "queue_changed for the opening")
+        self.assertEqual(self.of_type("queue_changed")[-1]["open"], True)
+        self.assertEqual(self.of_type("queue_changed")[-1]["capacity"], 3)
         # The two relays are two feeds: each join is waited for before the next, so the order is known.
         for relay, id, name, word, joined in ((first, "q1", "Alice", "!join", 1), (second, "q2", "Bob", "！参加", 2),
                                               (first, "q3", "Alice", "!join", 2),  # already in
@@ -179,8 +184,13 @@ class ControlParticipationTest(unittest.TestCase):
         # The streamer moves the other stream's Alice to the front, and back to the end (past it: last).
         status, queue = self.call("GET", "/api/queue")
         last = {key: queue["waiting"][2][key] for key in ("platform", "channel", "user")}
+        changes = len(self.of_type("queue_changed"))
+        boards_seq = self.call("GET", "/api/comments")[1]["boards_seq"]
         status, moved = self.call("POST", "/api/queue/move", {**last, "place": 1})
         self.assertEqual((status, [entry["channel"] for entry in moved["waiting"]][0]), (200, last["channel"]))
+        wait_for(lambda: len(self.of_type("queue_changed")) > changes, "queue_changed for the move")
+        self.assertEqual(self.of_type("queue_changed")[-1]["waiting"], moved["waiting"])
+        self.assertGreater(self.call("GET", "/api/comments")[1]["boards_seq"], boards_seq, "a move moves boards_seq")
         status, moved = self.call("POST", "/api/queue/move", {**last, "place": 99})
         self.assertEqual((status, [entry["name"] for entry in moved["waiting"]]), (200, ["Alice", "Bob", "Alice"]))
         self.assertEqual(moved["waiting"][2]["channel"], last["channel"])
@@ -217,8 +227,11 @@ class ControlParticipationTest(unittest.TestCase):
         removed = {key: other_alice[key] for key in ("platform", "channel", "user")}
         self.assertEqual(self.call("POST", "/api/queue/remove", removed)[0], 200)
         self.assertEqual(self.call("POST", "/api/queue/remove", removed)[0], 404)
+        changes = len(self.of_type("queue_changed"))
         self.assertEqual(self.call("POST", "/api/queue/done", {})[0], 200)
         self.assertEqual(self.call("GET", "/api/queue")[1]["playing"], [])
+        wait_for(lambda: len(self.of_type("queue_changed")) > changes, "queue_changed for the players done")
+        self.assertEqual(self.of_type("queue_changed")[-1]["playing"], [])
         for body, words in (({"capacity": 0}, "capacity"), ({"join": ["!j"] * 11}, "at most 10 join words"),
                             ({"leave": ["x" * 101]}, "a leave word is at most 100 characters"),
                             ({"join": [" "]}, "at least one join word")):
@@ -227,6 +240,7 @@ class ControlParticipationTest(unittest.TestCase):
             self.assertIn(words, answer["error"], body)
         self.assertEqual(self.call("POST", "/api/queue/close", {})[0], 200)
         self.assertFalse(self.call("GET", "/api/queue")[1]["open"])
+        wait_for(lambda: self.of_type("queue_changed")[-1]["open"] is False, "queue_changed for the closing")
         wait_for(lambda: self.orders() == [], "the closed queue's orders to empty")
 
     def test_5_a_giveaway_from_both_streams(self):
@@ -234,6 +248,8 @@ class ControlParticipationTest(unittest.TestCase):
         first, second = self.relays
         status, giveaway = self.call("POST", "/api/giveaway", {"word": "!抽選", "min_comments": 2})
         self.assertEqual((status, giveaway["open"], giveaway["entries"]), (200, True, 0), giveaway)
+        wait_for(lambda: self.of_type("giveaway_started"), "giveaway_started")
+        self.assertEqual({key: self.of_type("giveaway_started")[-1][key] for key in giveaway}, giveaway)
         first.comment("g1", "Talker", "こんばんは")
         first.comment("g2", "Talker", "!抽選")  # two comments this stream: in
         first.comment("g3", "Quiet", "!抽選")  # one: out

@@ -698,9 +698,10 @@ void audiencePoll(Test &t)
 }
 
 // The arrows beside Remove move the selected waiting viewer one place (POST /api/queue/move). The
-// answer is the queue after the move, shown at once: a move is no event (the renderer's
-// QueueBoard.move), boards_seq stays and no board is read. The moved viewer stays selected, so
-// the arrow can be pressed again. Waiting: Ann, Ben, Cid, Dee, Eve (of 7); Cid ends before Ben.
+// answer is the queue after the move, shown at once; the move is also an event (queue_changed, as
+// the renderer's QueueBoard.move tells it), so boards_seq moves and the boards are read again,
+// which keeps the viewer selected. The moved viewer stays selected, so the arrow can be pressed
+// again. Waiting: Ann, Ben, Cid, Dee, Eve (of 7); Cid ends before Ben.
 void queueMoves(Test &t)
 {
 	auto *list = child<QListWidget>(t.panel, "commentbar-queue-list");
@@ -728,10 +729,15 @@ void queueMoves(Test &t)
 	list->setCurrentRow(2); // 3. Cid
 	bool ok = move(up, "1. Ann, 2. Cid, 3. Ben, 4. Dee");
 	check(ok && postedBody(t.portA, "/api/queue/move") == R"({"channel":"fake","place":2,"platform":"twitch","user":"cid"})" &&
-		      list->currentRow() == 1 && boardReads(t.portA) == 0,
+		      list->currentRow() == 1,
 	      "the up arrow moves the selected waiting viewer up one place (/api/queue/move with platform, channel, user, "
-	      "place from 1); the list shows the queue the answer gives, with no read, the viewer still selected",
-	      postedBody(t.portA, "/api/queue/move") + QStringLiteral(" | row %1 | %2 reads | ").arg(list->currentRow()).arg(boardReads(t.portA)) + rows());
+	      "place from 1); the list shows the queue after it, the viewer still selected",
+	      postedBody(t.portA, "/api/queue/move") + QStringLiteral(" | row %1 | ").arg(list->currentRow()) + rows());
+	ok = waitFor([&] { return boardReads(t.portA) >= 3; }, 4000);
+	waitFor([] { return false; }, 300); // the reads answered and shown
+	check(ok && rows().startsWith("1. Ann, 2. Cid, 3. Ben") && list->currentRow() == 1,
+	      "a move moves boards_seq (queue_changed): the boards are read again, the order and the selection hold",
+	      QStringLiteral("%1 reads, row %2 | ").arg(boardReads(t.portA)).arg(list->currentRow()) + rows());
 	ok = move(down, "1. Ann, 2. Ben, 3. Cid");
 	check(ok && postedBody(t.portA, "/api/queue/move") == R"({"channel":"fake","place":3,"platform":"twitch","user":"cid"})" &&
 		      list->currentRow() == 2,

@@ -11,7 +11,8 @@ The audience's boards (issue 48), in the shapes docs/control-api.md gives: GET /
 /api/queue, /api/giveaway; POST /api/poll, /api/poll/close, /api/poll/dismiss, /api/queue/open,
 /api/queue/close, /api/queue/next, /api/queue/done, /api/queue/remove, /api/queue/move, /api/giveaway,
 /api/giveaway/draw, refusing what the API refuses with its status and an {"error"}. A move answers
-the queue after it and, as the renderer's QueueBoard.move, is no event: boards_seq stays. /api/comments
+the queue after it. Opening, closing, a move and players done are a queue_changed event and a started
+giveaway a giveaway_started one, as the renderer's QueueBoard and GiveawayBoard tell them. /api/comments
 answers say "boards_seq", the newest poll_*, queue_* or giveaway_* event's seq, and those events
 wake held requests (the renderer's change for the dock, issue 49); /api/queue/open also takes
 "min_streams" (an int from 0: regulars only, seen on that many earlier streams) and
@@ -72,7 +73,7 @@ class FakeControl:
         self.poll = None  # as GET /api/poll gives it
         self.poll_voters = {}  # (platform, channel, user): the option voted (from 0)
         self.poll_on_bar = False  # a closed poll's result the bar shows until dismissed
-        self.queue = {"open": False, "capacity": 0, "playing": [], "waiting": []}
+        self.queue = self.closed_queue()
         self.queue_rules = {}  # the last POST /api/queue/open's rules beyond the capacity
         self.giveaway = None  # as GET /api/giveaway gives it
         self.entrants = []  # the giveaway's entries, viewers as its events name them
@@ -327,6 +328,12 @@ class FakeControl:
     def same_viewer(entry, body):
         return all(entry[k] == body.get(k) for k in ("platform", "channel", "user"))
 
+    @staticmethod
+    def closed_queue():
+        """GET /api/queue while it is closed, as the renderer's ControlQueue.closed encodes (every key)."""
+        return {"open": False, "capacity": 0, "first_time_first": False, "min_streams": 0, "members_only": False,
+                "playing": [], "waiting": []}
+
     def move_in_queue(self, body):
         """POST /api/queue/move as the renderer's ControlRoutes.moveInQueue: the viewer's fields and a
         place from 1 (past the end: last); 404 for a viewer not waiting, the queue closed too."""
@@ -339,6 +346,7 @@ class FakeControl:
             return 404, {"error": "that viewer is not waiting in the queue"}
         entry = waiting.pop(index)
         waiting.insert(min(body["place"] - 1, len(waiting)), entry)
+        self.board_event()
         return 200, self.queue
 
     def queue_command(self, path, body):
@@ -356,12 +364,15 @@ class FakeControl:
             self.queue_rules = {k: body[k] for k in ("first_time_first", "min_streams", "members_only") if k in body}
             if not self.queue["open"]:
                 self.queue = {"open": True, "capacity": capacity, "playing": [], "waiting": []}
-            self.queue["capacity"] = capacity
+            self.queue.update({"capacity": capacity, "first_time_first": body.get("first_time_first", False),
+                               "min_streams": body.get("min_streams", 0), "members_only": body.get("members_only", False)})
+            self.board_event()
             return 200, self.queue
         if not self.queue["open"]:
             return 404, {"error": "the queue is not open"}
         if path == "/api/queue/close":
-            self.queue = {"open": False, "capacity": 0, "playing": [], "waiting": []}
+            self.queue = self.closed_queue()
+            self.board_event()
             return 200, {"ok": True}
         if path == "/api/queue/next":
             count = body.get("count", 1)
@@ -374,7 +385,9 @@ class FakeControl:
             self.board_event()
             return 200, {"called": called}
         if path == "/api/queue/done":
-            self.queue["playing"] = []
+            if self.queue["playing"]:
+                self.queue["playing"] = []
+                self.board_event()
             return 200, {"ok": True}
         if path == "/api/queue/remove":
             kept = {name: [e for e in self.queue[name] if not self.same_viewer(e, body)] for name in ("playing", "waiting")}
@@ -400,6 +413,7 @@ class FakeControl:
             if body.get("seconds"):
                 self.giveaway["closes_at"] = time.time() + body["seconds"]
             self.entrants = []
+            self.board_event()
             return 200, self.giveaway
         if path == "/api/giveaway/draw":
             left = [v for v in self.entrants if v not in self.giveaway["winners"]] if self.giveaway else []

@@ -666,8 +666,8 @@ void AudiencePanel::removeSelected()
 		command_(QStringLiteral("/api/queue/remove"), viewerAt(*row).key(), [this](const QJsonObject &) { readQueue(); });
 }
 
-// The answer is the queue after the move: shown at once, since a move is no event and does not move
-// boards_seq (the renderer's QueueBoard.move; a join, a leave or a call does).
+// The answer is the queue after the move: shown at once. The move is also an event (queue_changed),
+// so the boards are read again as boards_seq moves; the selection holds (showQueue).
 void AudiencePanel::moveSelected(int places)
 {
 	const std::optional<QueueRow> row = selectedQueueRow();
