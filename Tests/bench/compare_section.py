@@ -153,7 +153,7 @@ def memory_and_control_section(res):
     else:
         own = control.get("server_threads") or []
         threads = (f"the server's own threads ({', '.join(own)}): {fmt(control.get('server_cpu_percent'), 3)} % of a core"
-                   if own else "no thread of its own (it runs on the doors' shared loop)")
+                   if own else "no thread of its own (it runs on the shared network loop)")
         lines += [f"`Tests/control/bench_control.py`: `commentbar serve` reading a loopback relay at "
                   f"{control.get('rate', 10)} comments/s for {control.get('seconds', 0):.0f} s with the control page off, "
                   "then on with one page open in headless Chromium:", "",
