@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Side-by-side benchmarks in real OBS (owned by the benchmark work).
-#   make bench        builds, runs every measure in one headless OBS, writes docs/benchmarks.md
+#   make bench        builds, runs every measure in one headless OBS (and the dock's, Tests/bench/dock_cpu.py), writes docs/benchmarks.md
 #                     (the last run's results.json and soak.json move to .build-bench-run/previous/: the before column)
 #   make bench-speech  only the speech rows' JSON (Tests/speech/speech.mk); `make bench` also writes them
 #   make bench-overlay  only the overlay's rows (renderer CPU/memory overlay on vs off, latency)
@@ -37,7 +37,7 @@ bench-stage: plugin $(if $(filter $(RENDERER),$(BENCH_RENDERER)),renderer)
 	@rm -rf $(BENCH_RUN)/home
 	@mkdir -p $(BENCH_RUN)/home
 
-bench: deps bench-deps speech-deps bench-stage overlay
+bench: deps bench-deps speech-deps bench-stage overlay bench-dock-build
 	@if [ -f $(BENCH_RUN)/results.json ]; then rm -rf $(BENCH_RUN)/previous; mkdir -p $(BENCH_RUN)/previous; \
 		mv $(BENCH_RUN)/results.json $(BENCH_RUN)/previous/; \
 		if [ -f $(BENCH_RUN)/soak.json ]; then mv $(BENCH_RUN)/soak.json $(BENCH_RUN)/previous/; fi; \
@@ -61,6 +61,8 @@ bench: deps bench-deps speech-deps bench-stage overlay
 		--page docs/benchmarks.md || rc=1; \
 	$(BENCH_PYTHON) Tests/bench/looks_bench.py --renderer $(BENCH_RENDERER) --plugin $(PLUGIN_SO) --data plugin/data \
 		--json $(BENCH_RUN)/looks.json --before $(BENCH_RUN)/previous/looks.json --page docs/benchmarks.md || rc=1; \
+	$(BENCH_PYTHON) Tests/bench/dock_cpu.py $(DOCK_OBS_ARGS) --panel-bench $(DOCK_PANEL_BENCH) \
+		--page docs/benchmarks.md || rc=1; \
 	BENCH_PREVIOUS_PAGE=$(BENCH_RUN)/previous/benchmarks.md \
 		$(BENCH_PYTHON) Tests/bench/doors_bench.py --renderer $(BENCH_RENDERER) --page docs/benchmarks.md || rc=1; \
 	BENCH_PREVIOUS_PAGE=$(BENCH_RUN)/previous/benchmarks.md \

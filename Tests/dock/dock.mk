@@ -8,7 +8,7 @@
 #   make bench-dock        OBS's CPU with the dock following 10 comments/s, hidden, and without the dock
 #   make dock-screenshot   docs/images/dock-in-obs.png, the user guide's picture of the dock in OBS
 # From CModules/dock/dock.mk: the dock's files and objects; from plugin.mk: the plugin and the renderer.
-.PHONY: test-dock test-dock-loader test-dock-widget test-dock-token test-dock-obs bench-dock dock-screenshot
+.PHONY: test-dock test-dock-loader test-dock-widget test-dock-token test-dock-obs bench-dock bench-dock-build dock-screenshot
 
 # tesseract reads the dock's text off the screen (the real-OBS test and the screenshot's check).
 DOCK_TEST_APT_PACKAGES := tesseract-ocr xdotool python3-xlib python3-pil
@@ -62,8 +62,11 @@ test-dock-token: $(DOCK_CLIENT_PROBE)
 test-dock-obs: dock $(PLUGIN_SO) $(RENDERER)
 	$(TEST_PYTHON) -m dock.obs_dock_test $(DOCK_OBS_ARGS)
 
+# What `make bench` and bench-dock need built (make bench runs Tests/bench/dock_cpu.py too).
+bench-dock-build: dock $(DOCK_PANEL_BENCH) $(PLUGIN_SO) $(RENDERER)
+
 # DOCK_PANEL_BENCH_BEFORE=path: dock_panel_bench built from an earlier commit, measured beside this one.
-bench-dock: dock $(DOCK_PANEL_BENCH) $(PLUGIN_SO) $(RENDERER)
+bench-dock: bench-dock-build
 	$(TEST_PYTHON) Tests/bench/dock_cpu.py $(DOCK_OBS_ARGS) --panel-bench $(DOCK_PANEL_BENCH) --page docs/benchmarks.md \
 		$(if $(DOCK_PANEL_BENCH_BEFORE),--panel-bench-before $(DOCK_PANEL_BENCH_BEFORE))
 
