@@ -74,7 +74,6 @@ class FakeControl:
         self.poll_voters = {}  # (platform, channel, user): the option voted (from 0)
         self.poll_on_bar = False  # a closed poll's result the bar shows until dismissed
         self.queue = self.closed_queue()
-        self.queue_rules = {}  # the last POST /api/queue/open's rules beyond the capacity
         self.giveaway = None  # as GET /api/giveaway gives it
         self.entrants = []  # the giveaway's entries, viewers as its events name them
         self.log = []
@@ -361,7 +360,6 @@ class FakeControl:
                 return 400, {"error": "first_time_first and members_only are true or false"}
             if "min_streams" in body and not self.is_int(body["min_streams"], 0, 1 << 31):
                 return 400, {"error": "min_streams is 0 or more"}
-            self.queue_rules = {k: body[k] for k in ("first_time_first", "min_streams", "members_only") if k in body}
             if not self.queue["open"]:
                 self.queue = {"open": True, "capacity": capacity, "playing": [], "waiting": []}
             self.queue.update({"capacity": capacity, "first_time_first": body.get("first_time_first", False),
