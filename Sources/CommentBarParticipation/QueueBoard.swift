@@ -130,11 +130,12 @@ public final class QueueBoard: Sendable {
     }
 
     public func done() {
-        let changed = state.withLock { queue -> JoinQueue?? in
+        let changed = state.withLock { queue -> JoinQueue? in
+            // Someone plays, so the queue is open.
             guard queue?.playing.isEmpty == false else { return nil }
             queue?.markDone()
             show(queue)
-            return .some(queue)
+            return queue
         }
         if let changed { tell(.changed(changed)) }
     }
