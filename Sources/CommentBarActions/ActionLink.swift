@@ -16,6 +16,14 @@ protocol ActionLink: Sendable {
     func send(_ action: DoAction) async throws(ActionFailure)
     /// Drops any open connection (the next `send` opens a new one).
     func reset() async
+    /// Another action waits behind the one being sent (or the sender stops): an answer the link
+    /// holds back to read with the next action's hand-over is read now (`HTTPActionLink`).
+    /// Returns at once, from any thread.
+    func othersWaiting()
+}
+
+extension ActionLink {
+    func othersWaiting() {}
 }
 
 /// Where `ActionsHook` gets the link to each target: `ActionLinks` (the real ones), or a test's

@@ -45,17 +45,20 @@ final class ActionQueue: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// Queues an action (from any thread, without waiting).
-    func push(_ action: MatchedAction) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.closed else { return nil }
-            if state.items.count >= limit, !state.makeRoom(for: action) { return nil }
+    /// Queues an action (from any thread, without waiting). True when it waits behind another
+    /// (the one being sent, or about to be): that one's answer need not wait (`othersWaiting`).
+    @discardableResult
+    func push(_ action: MatchedAction) -> Bool {
+        let (waiter, behind) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Bool) in
+            guard !state.closed else { return (nil, false) }
+            if state.items.count >= limit, !state.makeRoom(for: action) { return (nil, false) }
             state.numbered += 1
             state.items.append(Taken(number: state.numbered, action: action))
             defer { state.waiter = nil }
-            return state.waiter
+            return (state.waiter, state.items.count > 1)
         }
         waiter?.resume()
+        return behind
     }
 
     /// The oldest action, waiting for one; it stays queued until `finished`. Nil once closed.

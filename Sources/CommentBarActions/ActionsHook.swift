@@ -43,9 +43,10 @@ public final class ActionsHook: Sendable {
         var password: String?
     }
 
-    /// The task sending one target's actions, and its queue.
+    /// The task sending one target's actions, its queue and its link.
     private struct Sender {
         var queue: ActionQueue
+        var link: any ActionLink
         var task: Task<Void, Never>
     }
 
@@ -95,7 +96,8 @@ public final class ActionsHook: Sendable {
             // What waited for the old target goes to the new one (a fixed address, a new password).
             let left = old.queue.close()
             old.task.cancel()
-            if let queue = state.withLock({ $0.sender?.queue }) { left.forEach(queue.push) }
+            old.link.othersWaiting()
+            if let queue = state.withLock({ $0.sender?.queue }) { for action in left { queue.push(action) } }
         }
         if changed {
             problems.forgetLogged()
@@ -129,7 +131,7 @@ public final class ActionsHook: Sendable {
 
     private func enqueue(_ actions: [MatchedAction]) {
         guard !actions.isEmpty else { return }
-        let (admitted, queue, refused, limit) = state.withLock { state -> ([MatchedAction], ActionQueue?, [String: Int], Int) in
+        let (admitted, sender, refused, limit) = state.withLock { state -> ([MatchedAction], Sender?, [String: Int], Int) in
             let admitted = actions.filter { state.budgets.admit($0.rule) }
             state.queued += admitted.count
             // Each rule refused now, with its total so far.
@@ -138,9 +140,12 @@ public final class ActionsHook: Sendable {
                 state.overLimit[label, default: 0] += count
                 refused[label] = state.overLimit[label]
             }
-            return (admitted, state.sender?.queue, refused, state.budgets.perSecond)
+            return (admitted, state.sender, refused, state.budgets.perSecond)
         }
-        for action in admitted { queue?.push(action) }
+        if let sender, admitted.map(sender.queue.push).contains(true) {
+            // Queued behind another: that one's answer is read now, with this hand-over's wake.
+            sender.link.othersWaiting()
+        }
         for (label, total) in refused.sorted(by: { $0.key < $1.key }) where overLimitLog.admit(label) != nil {
             log.warning("actions: the rule \(String(reflecting: label)) ran more than \(limit) a second (actions_per_second): \(total) not sent so far")
         }
@@ -160,6 +165,7 @@ public final class ActionsHook: Sendable {
         }
         sender?.queue.close()
         sender?.task.cancel()
+        sender?.link.othersWaiting()
         await sender?.task.value
     }
 
@@ -178,7 +184,7 @@ public final class ActionsHook: Sendable {
         let home = NetworkLoop.executor
         let link = links.link(to: target, password: password, on: home.loop)
         let task = Task(executorPreference: home) { [self] in await send(queue, over: link, to: target) }
-        return Sender(queue: queue, task: task)
+        return Sender(queue: queue, link: link, task: task)
     }
 
     /// The sender: one action at a time, in order; a target that cannot be reached is tried again

@@ -11,30 +11,61 @@ import Synchronization
 /// (HTTP/1.1 keep-alive, NIOHTTP1's codec and `HTTPExchangeHandler`): a new connection and its
 /// pool bookkeeping for each action cost the renderer about 0.9 ms of CPU with AsyncHTTPClient.
 /// The connection lives on `loop`, where the sender runs: a request and its answer stay on one thread.
+/// An answer is read when the next action waits (`othersWaiting`) or `settle` after its request
+/// (`HTTPExchangeHandler`): at 10 actions a second, none wakes the loop on its own.
 final class HTTPActionLink: ActionLink {
     let target: ActionTarget
     let path: String
     let loop: any EventLoop
-    /// The open connection and the `Host` it is asked with (nil: the next action opens one).
-    private let connection = Mutex<Connection?>(nil)
+    let settle: TimeAmount
+    private let state = Mutex(State())
+
+    private struct State {
+        /// The open connection and the `Host` it is asked with (nil: the next action opens one).
+        var connection: Connection?
+        /// `othersWaiting` came while no connection was open: the one being opened is told.
+        var othersWaited = false
+    }
 
     private struct Connection: Sendable {
         var channel: any Channel
         var host: String
     }
 
-    init(target: ActionTarget, path: String, loop: any EventLoop) {
+    init(target: ActionTarget, path: String, loop: any EventLoop, settle: TimeAmount = HTTPActionLink.settle) {
         self.target = target
         self.path = path
         self.loop = loop
+        self.settle = settle
     }
 
     static let connectTimeout = TimeAmount.seconds(3)
+    /// A lone action's answer is read this long after its request: its failure is on the bar's
+    /// status by then, and a chat of more than one action a second reads every answer with the
+    /// next. Not shorter: a timer NIO cancels still wakes the loop when it was due (the timerfd
+    /// stays set), so at 10 actions a second the settle costs about one wake per `settle`.
+    static let settle = TimeAmount.seconds(1)
+
+    func othersWaiting() {
+        let channel = state.withLock { open -> (any Channel)? in
+            if open.connection == nil { open.othersWaited = true }
+            return open.connection?.channel
+        }
+        if let channel { tellOthersWait(channel) }
+    }
+
+    private func tellOthersWait(_ channel: any Channel) {
+        if channel.eventLoop.inEventLoop {
+            channel.triggerUserOutboundEvent(HTTPExchangeHandler.ReadAnswers(), promise: nil)
+        } else {
+            channel.eventLoop.execute { channel.triggerUserOutboundEvent(HTTPExchangeHandler.ReadAnswers(), promise: nil) }
+        }
+    }
 
     func send(_ action: DoAction) async throws(ActionFailure) {
         let body = ByteBuffer(bytes: action.httpBody)
         let end = ContinuousClock.now + ActionLinks.deadline
-        if let open = connection.withLock({ $0 }) {
+        if let open = state.withLock({ $0.connection }) {
             let outcome = await exchange(body, on: open, until: end)
             guard outcome == .failure(.closed) else { return try judge(outcome) }
             // The server closed the kept connection while it idled: once more on a new one.
@@ -45,9 +76,9 @@ final class HTTPActionLink: ActionLink {
     }
 
     func reset() async {
-        let open = connection.withLock { connection -> Connection? in
-            defer { connection = nil }
-            return connection
+        let open = state.withLock { open -> Connection? in
+            defer { open.connection = nil }
+            return open.connection
         }
         try? await open?.channel.close()
     }
@@ -100,17 +131,24 @@ final class HTTPActionLink: ActionLink {
     private func connect() async throws(ActionFailure) -> Connection {
         let address = try await LocalAddresses.address(of: target)
         do {
+            let settle = settle
             let channel = try await ClientBootstrap(group: loop)
                 .connectTimeout(Self.connectTimeout)
+                // Answers are read when the handler asks (it says when).
+                .channelOption(.autoRead, value: false)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(HTTPExchangeHandler())
+                        try channel.pipeline.syncOperations.addHandler(HTTPExchangeHandler(settle: settle))
                     }
                 }
                 .connect(to: address).get()
             let opened = Connection(channel: channel, host: "\(LocalAddresses.urlHost(address)):\(target.port)")
-            connection.withLock { $0 = opened }
+            let othersWaited = state.withLock { open -> Bool in
+                defer { open = State(connection: opened) }
+                return open.othersWaited
+            }
+            if othersWaited { tellOthersWait(channel) }
             return opened
         } catch {
             throw ActionFailure(description: "\(target): \(Self.reason(error))")

@@ -8,6 +8,15 @@ import NIOHTTP1
 /// whole answer (its body is read and let go). An answer late past its deadline, a close or an
 /// error fails every waiting promise and closes the connection: a later answer could no longer be
 /// told apart, and the link opens a new one.
+///
+/// Answers are read when asked for (the channel's `autoRead` is off): when another action waits
+/// (`ReadAnswers`, sent down the pipeline by the link; asked before the request is written, the
+/// request's answer is read at once), else `settle` after the request. An answer
+/// comes a fraction of a millisecond after its request, when the event loop has gone back to
+/// sleep: read at once, each would wake the loop's thread once more (about 0.14 ms of CPU here,
+/// more than the rest of the action). Read with the next action's hand-over, it costs no wake of
+/// its own; `settle` bounds how late a lone action's answer (its failure) is known. A close is
+/// seen at once all the same (NIO always watches for the peer's end of the stream).
 final class HTTPExchangeHandler: ChannelDuplexHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundIn = Exchange
@@ -21,23 +30,67 @@ final class HTTPExchangeHandler: ChannelDuplexHandler {
         var deadline: TimeAmount
     }
 
+    /// Read the answers waiting now (an outbound user event: another action waits to be sent).
+    struct ReadAnswers: Sendable {}
+
     enum Failure: Error, Equatable {
         case closed
         case noAnswer
     }
 
+    /// How long after a request its answer is read at the latest when nothing asks for it sooner.
+    let settle: TimeAmount
     private var waiting: [(answer: EventLoopPromise<HTTPResponseStatus>, deadline: Scheduled<Void>)] = []
     private var status: HTTPResponseStatus?
+    /// A read was asked of the channel and the answers are not all in yet.
+    private var reading = false
+    private var settleRead: Scheduled<Void>?
+    /// Another action waited before this request was written: its answer is read at once.
+    private var readAtNextWrite = false
+
+    init(settle: TimeAmount) {
+        self.settle = settle
+    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let exchange = unwrapOutboundIn(data)
-        let deadline = context.eventLoop.assumeIsolated().scheduleTask(in: exchange.deadline) { [self] in
+        let loop = context.eventLoop.assumeIsolated()
+        let deadline = loop.scheduleTask(in: exchange.deadline) { [self] in
             fail(.noAnswer, context: context)
         }
         waiting.append((exchange.answer, deadline))
         context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(exchange.body))), promise: nil)
         context.write(wrapOutboundOut(.end(nil)), promise: promise)
+        if readAtNextWrite {
+            readAtNextWrite = false
+            readAnswers(context: context)
+        } else if settleRead == nil {
+            // One timer at a time, not cancelled when an answer is read sooner: it may read a
+            // later request's answer early, which costs nothing, and spares a timer per action.
+            settleRead = loop.scheduleTask(in: settle) { [self] in
+                settleRead = nil
+                readAnswers(context: context)
+            }
+        }
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is ReadAnswers else {
+            return context.triggerUserOutboundEvent(event, promise: promise)
+        }
+        if waiting.isEmpty {
+            readAtNextWrite = true
+        } else {
+            readAnswers(context: context)
+        }
+        promise?.succeed(())
+    }
+
+    private func readAnswers(context: ChannelHandlerContext) {
+        guard !waiting.isEmpty, !reading else { return }
+        reading = true
+        context.read()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -61,6 +114,13 @@ final class HTTPExchangeHandler: ChannelDuplexHandler {
         }
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // An answer not whole yet: read on until it is.
+        reading = !waiting.isEmpty
+        if reading { context.read() }
+        context.fireChannelReadComplete()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         failWaiting(.closed)
         context.fireChannelInactive()
@@ -78,6 +138,8 @@ final class HTTPExchangeHandler: ChannelDuplexHandler {
     private func failWaiting(_ failure: Failure) {
         let failed = waiting
         waiting.removeAll()
+        settleRead?.cancel()
+        settleRead = nil
         for entry in failed {
             entry.deadline.cancel()
             entry.answer.fail(failure)

@@ -138,11 +138,12 @@ final class ActionsHookTests: XCTestCase {
         await hook.stop()
     }
 
+    private func matched(_ rule: String, _ id: String) -> MatchedAction {
+        let rule = ActionRule.parse([rule]).rules[0]
+        return MatchedAction(rule: rule, request: DoAction(action: rule.action, args: ["id": .text(id)]))
+    }
+
     func testAFullQueueDropsACommentFirst() {
-        func matched(_ rule: String, _ id: String) -> MatchedAction {
-            let rule = ActionRule.parse([rule]).rules[0]
-            return MatchedAction(rule: rule, request: DoAction(action: rule.action, args: ["id": .text(id)]))
-        }
         let queue = ActionQueue(limit: 3)
         queue.push(matched("comment=Log", "c1"))
         queue.push(matched("gift=Thanks", "g1"))
@@ -157,6 +158,21 @@ final class ActionsHookTests: XCTestCase {
         full.push(matched("comment=Log", "c1"))
         XCTAssertEqual(full.close().map { $0.request.args["id"] }, [.text("g1"), .text("w1")], "the comment gave way")
         XCTAssertEqual(full.takeDropped(), ["comment=Log": 1])
+    }
+
+    /// The hook tells the link when an action waits behind another (the link then reads the
+    /// answer it holds back): not for one queued alone, which is the next sent.
+    func testAnActionQueuedBehindAnotherSaysSo() async {
+        let queue = ActionQueue(limit: 5)
+        XCTAssertFalse(queue.push(matched("comment=Log", "c1")), "alone: it is the next sent")
+        XCTAssertTrue(queue.push(matched("comment=Log", "c2")))
+        guard let first = await queue.next() else { return XCTFail("nothing taken") }
+        queue.finished(first)
+        guard let second = await queue.next() else { return XCTFail("nothing taken") }
+        XCTAssertTrue(queue.push(matched("comment=Log", "c3")), "behind the one being sent")
+        queue.finished(second)
+        queue.close()
+        XCTAssertFalse(queue.push(matched("comment=Log", "c4")), "closed: not queued")
     }
 
     func testTheBudgetIsEachRulesOwn() {

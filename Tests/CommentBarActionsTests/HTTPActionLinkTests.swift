@@ -8,11 +8,84 @@ import XCTest
 
 /// The HTTP link against a real server on loopback that answers as Streamer.bot's HTTP server
 /// does (`204 No Content` to `POST /DoAction`, docs.streamer.bot api/http/requests/do-action):
-/// one kept-alive connection for every action, a new one when the server closed it meanwhile.
+/// one kept-alive connection for every action, a new one when the server closed it meanwhile;
+/// an answer read with the next action's hand-over, or after the settle time.
 final class HTTPActionLinkTests: XCTestCase {
-    func makeLink(to server: NoContentServer, path: String = "/DoAction") -> HTTPActionLink {
+    /// `settle`: how long a lone answer waits to be read (short, unless a test is about it).
+    func makeLink(to server: NoContentServer, path: String = "/DoAction", settle: TimeAmount = .milliseconds(5)) -> HTTPActionLink {
         HTTPActionLink(target: ActionTarget(transport: .http(path: path), host: "127.0.0.1", port: server.port), path: path,
-                       loop: MultiThreadedEventLoopGroup.singleton.next())
+                       loop: MultiThreadedEventLoopGroup.singleton.next(), settle: settle)
+    }
+
+    /// The server has the request at once, but its answer is read (and the send ends) only when
+    /// another action waits: the hand-over that brings the next action reads it, with no wake of its own.
+    func testAnAnswerIsReadWhenAnotherActionWaits() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = makeLink(to: server, settle: .seconds(60))
+        let ended = Mutex(false)
+        let sending = Task {
+            try await link.send(DoAction(action: "Log", args: [:]))
+            ended.withLock { $0 = true }
+        }
+        try await waitFor { server.requests == 1 }
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertFalse(ended.withLock { $0 }, "the answer was read before anything asked for it")
+        link.othersWaiting()
+        try await sending.value
+        XCTAssertEqual(server.connections, 1)
+        await link.reset()
+    }
+
+    /// With nothing else to send, the answer is read after the settle time.
+    func testALoneAnswerIsReadAfterTheSettleTime() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = makeLink(to: server, settle: .milliseconds(400))
+        let start = ContinuousClock.now
+        try await link.send(DoAction(action: "Log", args: [:]))
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - start, .milliseconds(390))
+        await link.reset()
+    }
+
+    /// Another action waited already when this one was written (before its connection was open,
+    /// even): its answer is read at once, so the one waiting is not held for the settle time.
+    func testAnActionWaitingBeforeTheRequestHasItsAnswerReadAtOnce() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = makeLink(to: server, settle: .seconds(60))
+        link.othersWaiting()
+        try await link.send(DoAction(action: "Log", args: ["n": .integer(1)]))
+        let second = Task { try await link.send(DoAction(action: "Log", args: ["n": .integer(2)])) }
+        try await waitFor { server.requests == 2 }
+        link.othersWaiting()
+        try await second.value
+        XCTAssertEqual(server.connections, 1)
+        await link.reset()
+    }
+
+    /// A refusal comes with the answer read by the next hand-over, as the answer itself does.
+    func testARefusalReadWithTheNextHandOverIsStillARefusal() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = makeLink(to: server, path: "/Nowhere", settle: .seconds(60))
+        let sending = Task { () -> ActionFailure? in
+            do throws(ActionFailure) { try await link.send(DoAction(action: "Log", args: [:])) } catch { return error }
+            return nil
+        }
+        try await waitFor { server.requests == 1 }
+        link.othersWaiting()
+        let failure = await sending.value
+        XCTAssertEqual(failure?.answered, true, "a wrong path ran the action")
+        await link.reset()
+    }
+
+    private func waitFor(_ condition: @Sendable () -> Bool) async throws {
+        let end = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < end else { return XCTFail("not within 5 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     func testEveryActionGoesOnOneKeptConnection() async throws {
