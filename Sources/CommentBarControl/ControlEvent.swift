@@ -30,6 +30,8 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case pollStarted(ControlPoll)
         case pollVote(PollVote)
         case pollClosed(ControlPoll)
+        /// The streamer took the closed poll's result off the bar.
+        case pollDismissed(ControlPoll)
         case queueJoin(QueueJoin)
         case queueLeave(QueueViewer)
         case queueNext(QueueNext)
@@ -54,6 +56,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             case .pollStarted: return "poll_started"
             case .pollVote: return "poll_vote"
             case .pollClosed: return "poll_closed"
+            case .pollDismissed: return "poll_dismissed"
             case .queueJoin: return "queue_join"
             case .queueLeave: return "queue_leave"
             case .queueNext: return "queue_next"
@@ -298,7 +301,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case .status(let value): try value.encode(to: encoder)
         case .speech(let value): try value.encode(to: encoder)
         case .channel(let value): try value.encode(to: encoder)
-        case .pollStarted(let value), .pollClosed(let value): try value.encode(to: encoder)
+        case .pollStarted(let value), .pollClosed(let value), .pollDismissed(let value): try value.encode(to: encoder)
         case .pollVote(let value): try value.encode(to: encoder)
         case .queueJoin(let value): try value.encode(to: encoder)
         case .queueLeave(let value): try value.encode(to: encoder)
@@ -327,6 +330,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case "poll_started": body = .pollStarted(try ControlPoll(from: decoder))
         case "poll_vote": body = .pollVote(try PollVote(from: decoder))
         case "poll_closed": body = .pollClosed(try ControlPoll(from: decoder))
+        case "poll_dismissed": body = .pollDismissed(try ControlPoll(from: decoder))
         case "queue_join": body = .queueJoin(try QueueJoin(from: decoder))
         case "queue_leave": body = .queueLeave(try QueueViewer(from: decoder))
         case "queue_next": body = .queueNext(try QueueNext(from: decoder))

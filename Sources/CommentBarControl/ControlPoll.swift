@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// A poll as the control API and the event API give it (`GET /api/poll`, `poll_started`,
-/// `poll_closed`): the question, each option's votes in all and per platform, the voters, and
-/// whether it is open.
+/// `poll_closed`, `poll_dismissed`): the question, each option's votes in all and per platform,
+/// the voters, whether it is open, and whether its closed result was taken off the bar.
 public struct ControlPoll: Sendable, Equatable, Codable {
     public struct Option: Sendable, Equatable, Codable {
         public var text: String
@@ -26,9 +26,11 @@ public struct ControlPoll: Sendable, Equatable, Codable {
     /// When a timed poll closes by itself.
     public var closesAt: Double?
     public var closedAt: Double?
+    /// The closed result is off the bar (`POST /api/poll/dismiss`): nothing more to dismiss.
+    public var dismissed: Bool
 
     public init(question: String, options: [Option], voters: Int, open: Bool, openedAt: Double, closesAt: Double?,
-                closedAt: Double?) {
+                closedAt: Double?, dismissed: Bool = false) {
         self.question = question
         self.options = options
         self.voters = voters
@@ -36,10 +38,11 @@ public struct ControlPoll: Sendable, Equatable, Codable {
         self.openedAt = openedAt
         self.closesAt = closesAt
         self.closedAt = closedAt
+        self.dismissed = dismissed
     }
 
     enum CodingKeys: String, CodingKey {
-        case question, options, voters, open
+        case question, options, voters, open, dismissed
         case openedAt = "opened_at"
         case closesAt = "closes_at"
         case closedAt = "closed_at"

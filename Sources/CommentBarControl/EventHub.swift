@@ -107,8 +107,8 @@ final class EventHub: PushSocketOwner {
                 $0.state = status.state
                 $0.detail = status.detail
             }
-        case .speech, .pollStarted, .pollVote, .pollClosed, .queueJoin, .queueLeave, .queueNext, .queueChanged,
-             .giveawayStarted, .giveawayEntry, .giveawayWinner:
+        case .speech, .pollStarted, .pollVote, .pollClosed, .pollDismissed, .queueJoin, .queueLeave, .queueNext,
+             .queueChanged, .giveawayStarted, .giveawayEntry, .giveawayWinner:
             break
         case .channel(let named):
             // The stream's entry goes by its channel from now on.
@@ -129,8 +129,8 @@ final class EventHub: PushSocketOwner {
             break
         case .pin, .viewers, .status, .channel:
             stateSeq = event.seq
-        case .pollStarted, .pollVote, .pollClosed, .queueJoin, .queueLeave, .queueNext, .queueChanged, .giveawayStarted,
-             .giveawayEntry, .giveawayWinner:
+        case .pollStarted, .pollVote, .pollClosed, .pollDismissed, .queueJoin, .queueLeave, .queueNext, .queueChanged,
+             .giveawayStarted, .giveawayEntry, .giveawayWinner:
             boardsSeq = event.seq
         case .speech:
             return

@@ -16,6 +16,8 @@ public final class PollBoard: Sendable {
         /// after it (not the poll: a change kept alive would make the next vote copy every ballot).
         case voted(option: Int, previous: Int?, voter: ViewerKey, tally: PollTally)
         case closed(Poll)
+        /// The streamer took the closed result off the bar (`GET /api/poll` still gives it).
+        case dismissed(Poll)
     }
 
     private let state = Mutex(State())
@@ -93,15 +95,18 @@ public final class PollBoard: Sendable {
     @discardableResult
     public func dismiss() -> Bool {
         let now = clock()
-        let went = state.withLock { state -> Bool in
-            guard let poll = state.poll, !poll.isOpen(at: now), !state.dismissed else { return false }
+        let dismissed = state.withLock { state -> Poll? in
+            guard let poll = state.poll, !poll.isOpen(at: now), !state.dismissed else { return nil }
             state.dismissed = true
             journal.note { .poll(poll.saved(source: $0, dismissed: true, ballots: false)) }
-            return true
+            return poll
         }
-        if went { watch.changed() }
-        return went
+        if let dismissed { tell(.dismissed(dismissed)) }
+        return dismissed != nil
     }
+
+    /// Whether the last closed poll's result was taken off the bar.
+    public var isDismissed: Bool { state.withLock { $0.dismissed } }
 
     /// The open poll, or the last closed one (closed now if its moment passed).
     public var current: Poll? {

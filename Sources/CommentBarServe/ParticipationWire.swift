@@ -5,14 +5,14 @@ import CommentBarParticipation
 
 /// Polls and the queue as the control API and the event API give them.
 enum ParticipationWire {
-    static func poll(_ poll: Poll, now: Double) -> ControlPoll {
+    static func poll(_ poll: Poll, now: Double, dismissed: Bool = false) -> ControlPoll {
         let tally = poll.tally
         let options = poll.question.options.enumerated().map { index, text in
             ControlPoll.Option(text: text, votes: tally.votes[index],
                                platforms: tally.byPlatform.compactMapValues { $0[index] > 0 ? $0[index] : nil })
         }
         return ControlPoll(question: poll.question.question, options: options, voters: tally.voters, open: poll.isOpen(at: now),
-                           openedAt: poll.openedAt, closesAt: poll.closesAt, closedAt: poll.closedAt)
+                           openedAt: poll.openedAt, closesAt: poll.closesAt, closedAt: poll.closedAt, dismissed: dismissed)
     }
 
     static func queue(_ queue: JoinQueue) -> ControlQueue {
@@ -36,6 +36,8 @@ enum ParticipationWire {
             return .pollStarted(poll(started, now: started.openedAt))
         case .closed(let closed):
             return .pollClosed(poll(closed, now: closed.closedAt ?? closed.openedAt))
+        case .dismissed(let dismissed):
+            return .pollDismissed(poll(dismissed, now: dismissed.closedAt ?? dismissed.openedAt, dismissed: true))
         case .voted(let option, let previous, let voter, let tally):
             // 1-based on the wire, as viewers vote (`!vote 1`).
             return .pollVote(.init(option: option + 1, previous: previous.map { $0 + 1 }, platform: voter.channel.platform,

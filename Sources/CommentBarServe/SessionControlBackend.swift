@@ -118,7 +118,7 @@ final class SessionControlBackend: ControlBackend {
     func dismissPoll() -> Bool { polls.dismiss() }
 
     func currentPoll() -> ControlPoll? {
-        polls.current.map { ParticipationWire.poll($0, now: WallClock.now()) }
+        polls.current.map { ParticipationWire.poll($0, now: WallClock.now(), dismissed: polls.isDismissed) }
     }
 
     func openQueue(_ request: QueueOpen) -> QueueOpenOutcome {

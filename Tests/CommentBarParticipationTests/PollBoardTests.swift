@@ -19,6 +19,7 @@ import Testing
             case .voted(let option, let previous, let voter, let tally):
                 text = "voted \(option) from \(previous.map(String.init) ?? "-") by \(voter.user): \(tally.votes)"
             case .closed(let poll): text = "closed \(poll.question.question) at \(poll.closedAt ?? -1)"
+            case .dismissed(let poll): text = "dismissed \(poll.question.question)"
             }
             changes.withLock { $0.append(text) }
         }
@@ -46,6 +47,24 @@ import Testing
             "closed Q1 at 110.0", "started Q2", "closed Q2 at 110.0",
         ])
         #expect(board.current?.question.question == "Q2", "the last poll stays until a new one starts")
+    }
+
+    /// Taking the closed result off the bar is told once (the event API's `poll_dismissed`: the
+    /// dock reads the boards again); an open poll, or one already dismissed, is not.
+    @Test func aDismissalIsToldOnceAndOnlyForAClosedPoll() throws {
+        let board = PollBoard(clock: { 100 })
+        let heard = Heard()
+        board.listen(heard.record)
+        board.start(try question("Q"))
+        #expect(!board.dismiss(), "an open poll is not dismissed")
+        board.close()
+        #expect(!board.isDismissed)
+        #expect(board.dismiss())
+        #expect(!board.dismiss(), "once")
+        #expect(board.isDismissed)
+        #expect(heard.changes.withLock { $0 } == ["started Q", "closed Q at 100.0", "dismissed Q"])
+        board.start(try question("Next"))
+        #expect(!board.isDismissed, "a new poll is on the bar")
     }
 
     @Test func aTimedPollClosesItselfOnceAtItsMoment() async throws {

@@ -426,6 +426,7 @@ class ControlPageTest(unittest.TestCase):
         self.posts()
         find("poll-dismiss").click()
         self.wait_for(lambda: ("/api/poll/dismiss", {}) in self.posts_seen(), "the dismiss command")
+        self.wait_for(lambda: not find("poll-dismiss").is_enabled(), "nothing more to dismiss")
         # The queue's rules from the form: first-time viewers first (members only would keep the
         # relay's viewers out: they have no badge; regulars only needs the memory, off here).
         find("queue-first-time-first").click()

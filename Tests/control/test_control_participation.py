@@ -133,10 +133,16 @@ class ControlParticipationTest(unittest.TestCase):
         closed = timed_closed()[0]
         self.assertEqual(closed["closed_at"], closed["closes_at"])
         self.assertEqual([option["votes"] for option in closed["options"]], [0, 1])
-        # The closed result leaves the bar when dismissed, once; GET /api/poll still gives it.
+        # The closed result leaves the bar when dismissed, once, told as poll_dismissed (the dock
+        # reads the boards again); GET /api/poll still gives it, saying so.
+        self.assertFalse(self.call("GET", "/api/poll")[1]["dismissed"])
         self.assertEqual(self.call("POST", "/api/poll/dismiss", {})[0], 200)
         self.assertEqual(self.call("POST", "/api/poll/dismiss", {})[0], 404)
-        self.assertEqual(self.call("GET", "/api/poll")[1]["question"], "Timed")
+        wait_for(lambda: self.of_type("poll_dismissed"), "poll_dismissed", timeout=3)
+        self.assertEqual([(event["question"], event["dismissed"]) for event in self.of_type("poll_dismissed")],
+                         [("Timed", True)])
+        status, poll = self.call("GET", "/api/poll")
+        self.assertEqual((poll["question"], poll["open"], poll["dismissed"]), ("Timed", False, True))
 
     def test_3_a_poll_that_cannot_run_is_refused_in_words(self):
         for body, words in (({"question": "Q", "options": ["only"]}, "2 to 9 options"),

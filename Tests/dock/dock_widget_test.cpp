@@ -695,6 +695,9 @@ void audiencePoll(Test &t)
 	click(t.panel, "commentbar-poll-dismiss");
 	check(waitForPost(t.portA, "/api/poll/dismiss") && waitFor([&] { return !notice->isVisible(); }, 2000),
 	      "Dismiss takes the result off the bar (/api/poll/dismiss); the notice goes with a command that worked");
+	auto *dismiss = child<QPushButton>(t.panel, "commentbar-poll-dismiss");
+	check(waitFor([&] { return !dismiss->isEnabled(); }, 3000),
+	      "once dismissed (poll_dismissed moves boards_seq, the poll says dismissed) there is nothing more to dismiss");
 }
 
 // The arrows beside Remove move the selected waiting viewer one place (POST /api/queue/move). The

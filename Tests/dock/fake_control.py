@@ -72,7 +72,6 @@ class FakeControl:
         self.says_boards_seq = True  # False: a renderer from before boards_seq
         self.poll = None  # as GET /api/poll gives it
         self.poll_voters = {}  # (platform, channel, user): the option voted (from 0)
-        self.poll_on_bar = False  # a closed poll's result the bar shows until dismissed
         self.queue = self.closed_queue()
         self.giveaway = None  # as GET /api/giveaway gives it
         self.entrants = []  # the giveaway's entries, viewers as its events name them
@@ -274,7 +273,6 @@ class FakeControl:
     def close_poll(self):
         self.poll["open"] = False
         self.poll["closed_at"] = time.time()
-        self.poll_on_bar = True
         self.board_event()
 
     def poll_command(self, path, body):
@@ -293,9 +291,8 @@ class FakeControl:
                 self.close_poll()
             now = time.time()
             self.poll = {"question": question, "options": [{"text": o, "votes": 0, "platforms": {}} for o in options],
-                         "voters": 0, "open": True, "opened_at": now}
+                         "voters": 0, "open": True, "opened_at": now, "dismissed": False}
             self.poll_voters = {}
-            self.poll_on_bar = True
             if body.get("seconds"):
                 self.poll["closes_at"] = now + body["seconds"]
                 poll = self.poll
@@ -310,11 +307,11 @@ class FakeControl:
             self.close_poll()
             return 200, self.poll
         if path == "/api/poll/dismiss":
-            if self.poll and self.poll["open"]:
-                self.close_poll()
-            if not self.poll_on_bar:
-                return 404, {"error": "no poll result is on the bar"}
-            self.poll_on_bar = False
+            # As the renderer's PollBoard.dismiss: a closed result only, once (poll_dismissed).
+            if not self.poll or self.poll["open"] or self.poll["dismissed"]:
+                return 404, {"error": "no closed poll is on the bar (close an open one first)"}
+            self.poll["dismissed"] = True
+            self.board_event()
             return 200, {"ok": True}
         return 404, {"error": "no such command"}
 

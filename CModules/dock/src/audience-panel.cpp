@@ -503,7 +503,7 @@ void AudiencePanel::showPoll(const std::optional<Poll> &poll)
 		optionBars_[i]->setValue(option.votes);
 	}
 	pollClose_->setEnabled(poll && poll->open);
-	pollDismiss_->setEnabled(poll && !poll->open);
+	pollDismiss_->setEnabled(poll && !poll->open && !poll->dismissed);
 	pollClose_->setVisible(poll.has_value());
 	pollDismiss_->setVisible(poll.has_value());
 	pollForm_->setVisible(!poll || !poll->open);

@@ -61,6 +61,7 @@ std::optional<Poll> Poll::fromJson(const QJsonObject &object)
 		return std::nullopt;
 	poll.voters = object.value(QStringLiteral("voters")).toInt();
 	poll.open = object.value(QStringLiteral("open")).toBool();
+	poll.dismissed = object.value(QStringLiteral("dismissed")).toBool();
 	poll.closesAt = secondsOf(object.value(QStringLiteral("closes_at")));
 	return poll;
 }

@@ -35,6 +35,7 @@ struct Poll {
 	QVector<PollOption> options;
 	int voters = 0;
 	bool open = false;
+	bool dismissed = false; // the closed result is off the bar: nothing to dismiss
 	std::optional<double> closesAt; // Unix seconds, a timed poll's end
 
 	// nullopt for what is no poll (no question or no options).

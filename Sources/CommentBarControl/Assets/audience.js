@@ -42,7 +42,7 @@
     $('poll-state').textContent = poll ? poll.question + (poll.open ? '' : ' ✓') : '';
     list($('poll-result'), poll ? poll.options : [], (option) => option.text + ': ' + option.votes);
     $('poll-close').disabled = !(poll && poll.open);
-    $('poll-dismiss').disabled = !(poll && !poll.open);
+    $('poll-dismiss').disabled = !(poll && !poll.open && !poll.dismissed);
   }
 
   async function showQueue() {
@@ -77,7 +77,7 @@
     if (await call('POST', 'api/poll', body)) { showPoll(); }
   });
   $('poll-close').addEventListener('click', async () => { if (await call('POST', 'api/poll/close')) { showPoll(); } });
-  $('poll-dismiss').addEventListener('click', () => call('POST', 'api/poll/dismiss'));
+  $('poll-dismiss').addEventListener('click', async () => { if (await call('POST', 'api/poll/dismiss')) { showPoll(); } });
   $('queue-form').addEventListener('submit', async (submitted) => {
     submitted.preventDefault();
     // Opening an open queue gives it these rules: who waits stays.
