@@ -84,9 +84,13 @@ extension ServeSession {
             }
             // The renderer's own motion (a row entering or fading, the ticker, a fade still to
             // come) is due when it says, so a row fades out on time with no event to wake the loop.
+            // Not before the pacer lets that frame out: an alarm rung sooner is followed by a sleep
+            // until it may (a dispatch timer, two more threads woken), which the ticker at 30 fps
+            // met on most frames (its step and the pacer's one-second window part by microseconds).
             if let due = NextRedraw.after(unixNow, state: latest.state, obs: latest.obs, settings: latest.settings,
                                           rendererDue: renderer.nextChange(after: unixNow)) {
-                redrawAlarm.set(redrawAlarm.now + max(due - WallClock.now(), 0))
+                let flowNow = flowAlarm.now
+                redrawAlarm.set(redrawAlarm.now + max(due - WallClock.now(), pacer.earliest(now: flowNow) - flowNow, 0))
             }
             if let line = cpu.lineIfDue() { log.info("\(line)") }
         }
