@@ -20,10 +20,14 @@ protocol ActionLink: Sendable {
     /// holds back to read with the next action's hand-over is read now (`HTTPActionLink`).
     /// Returns at once, from any thread.
     func othersWaiting()
+    /// The action being sent was written to the target, which has not answered yet (its answer
+    /// may be held back: `othersWaiting`).
+    var awaitingAnswer: Bool { get }
 }
 
 extension ActionLink {
     func othersWaiting() {}
+    var awaitingAnswer: Bool { false }
 }
 
 /// Where `ActionsHook` gets the link to each target: `ActionLinks` (the real ones), or a test's

@@ -93,11 +93,16 @@ public final class ActionsHook: Sendable {
             return (true, state.sender)
         }
         if let old {
-            // What waited for the old target goes to the new one (a fixed address, a new password).
+            // What waited for the old target goes to the new one (a fixed address, a new password),
+            // but not the action the old one already has and has not answered yet (its answer is
+            // read with the next hand-over): the same Streamer.bot under a new password would run it twice.
+            let written = old.link.awaitingAnswer
             let left = old.queue.close()
             old.task.cancel()
             old.link.othersWaiting()
-            if let queue = state.withLock({ $0.sender?.queue }) { for action in left { queue.push(action) } }
+            if let queue = state.withLock({ $0.sender?.queue }) {
+                for action in written ? Array(left.dropFirst()) : left { queue.push(action) }
+            }
         }
         if changed {
             problems.forgetLogged()
@@ -197,6 +202,9 @@ public final class ActionsHook: Sendable {
         while let taken = await queue.next() {
             while !Task.isCancelled {
                 do {
+                    // More wait behind it (a burst, a backlog from while the target was down, what a
+                    // new target took over): its answer is read at once, not after the settle time.
+                    if queue.count > 1 { link.othersWaiting() }
                     try await link.send(taken.action.request)
                     if down != nil {
                         log.info("actions: \(target) reached again")

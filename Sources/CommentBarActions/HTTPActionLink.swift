@@ -18,7 +18,13 @@ final class HTTPActionLink: ActionLink {
     let path: String
     let loop: any EventLoop
     let settle: TimeAmount
+    /// The longest one action may take, its connection included.
+    let deadline: Duration
     private let state = Mutex(State())
+    /// Requests written whose answer has not been taken yet.
+    private let unanswered = Atomic<Int>(0)
+
+    var awaitingAnswer: Bool { unanswered.load(ordering: .relaxed) > 0 }
 
     private struct State {
         /// The open connection and the `Host` it is asked with (nil: the next action opens one).
@@ -32,11 +38,13 @@ final class HTTPActionLink: ActionLink {
         var host: String
     }
 
-    init(target: ActionTarget, path: String, loop: any EventLoop, settle: TimeAmount = HTTPActionLink.settle) {
+    init(target: ActionTarget, path: String, loop: any EventLoop, settle: TimeAmount = HTTPActionLink.settle,
+         deadline: Duration = ActionLinks.deadline) {
         self.target = target
         self.path = path
         self.loop = loop
         self.settle = settle
+        self.deadline = deadline
     }
 
     static let connectTimeout = TimeAmount.seconds(3)
@@ -48,8 +56,12 @@ final class HTTPActionLink: ActionLink {
 
     func othersWaiting() {
         let channel = state.withLock { open -> (any Channel)? in
-            if open.connection == nil { open.othersWaited = true }
-            return open.connection?.channel
+            // A connection the server closed is none: the next send opens one, which is told.
+            guard let channel = open.connection?.channel, channel.isActive else {
+                open.othersWaited = true
+                return nil
+            }
+            return channel
         }
         if let channel { tellOthersWait(channel) }
     }
@@ -64,7 +76,7 @@ final class HTTPActionLink: ActionLink {
 
     func send(_ action: DoAction) async throws(ActionFailure) {
         let body = ByteBuffer(bytes: action.httpBody)
-        let end = ContinuousClock.now + ActionLinks.deadline
+        let end = ContinuousClock.now + deadline
         if let open = state.withLock({ $0.connection }) {
             let outcome = await exchange(body, on: open, until: end)
             guard outcome == .failure(.closed) else { return try judge(outcome) }
@@ -98,6 +110,8 @@ final class HTTPActionLink: ActionLink {
         // answer: the write's failure does (a promise already failed by the handler stays as it is).
         let written = connection.channel.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenFailure { _ in answer.fail(HTTPExchangeHandler.Failure.closed) }
+        unanswered.add(1, ordering: .relaxed)
+        defer { unanswered.subtract(1, ordering: .relaxed) }
         connection.channel.writeAndFlush(HTTPExchangeHandler.Exchange(
             head: HTTPRequestHead(version: .http1_1, method: .POST, uri: path, headers: headers),
             body: body, answer: answer, deadline: .nanoseconds(nanoseconds)), promise: written)

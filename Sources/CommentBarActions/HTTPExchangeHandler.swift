@@ -44,7 +44,7 @@ final class HTTPExchangeHandler: ChannelDuplexHandler {
     private var status: HTTPResponseStatus?
     /// A read was asked of the channel and the answers are not all in yet.
     private var reading = false
-    private var settleRead: Scheduled<Void>?
+    private var settleRead: (task: Scheduled<Void>, at: NIODeadline)?
     /// Another action waited before this request was written: its answer is read at once.
     private var readAtNextWrite = false
 
@@ -65,13 +65,18 @@ final class HTTPExchangeHandler: ChannelDuplexHandler {
         if readAtNextWrite {
             readAtNextWrite = false
             readAnswers(context: context)
-        } else if settleRead == nil {
-            // One timer at a time, not cancelled when an answer is read sooner: it may read a
-            // later request's answer early, which costs nothing, and spares a timer per action.
-            settleRead = loop.scheduleTask(in: settle) { [self] in
+        } else {
+            // Read by `settle`, and by half the request's own deadline when that is sooner (the
+            // connection took most of it): an answer sitting unread must not be taken for none.
+            // One timer at a time, not cancelled when an answer is read sooner (it may read a later
+            // request's answer early, which costs nothing): a timer per action is spared.
+            let at = NIODeadline.now() + min(settle, TimeAmount.nanoseconds(exchange.deadline.nanoseconds / 2))
+            if let pending = settleRead, pending.at <= at { return }
+            settleRead?.task.cancel()
+            settleRead = (loop.scheduleTask(deadline: at) { [self] in
                 settleRead = nil
                 readAnswers(context: context)
-            }
+            }, at)
         }
     }
 
@@ -138,7 +143,7 @@ final class HTTPExchangeHandler: ChannelDuplexHandler {
     private func failWaiting(_ failure: Failure) {
         let failed = waiting
         waiting.removeAll()
-        settleRead?.cancel()
+        settleRead?.task.cancel()
         settleRead = nil
         for entry in failed {
             entry.deadline.cancel()

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CommentBarActions
+import CommentBarCore
+import CommentBarSupport
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -12,9 +15,95 @@ import XCTest
 /// an answer read with the next action's hand-over, or after the settle time.
 final class HTTPActionLinkTests: XCTestCase {
     /// `settle`: how long a lone answer waits to be read (short, unless a test is about it).
-    func makeLink(to server: NoContentServer, path: String = "/DoAction", settle: TimeAmount = .milliseconds(5)) -> HTTPActionLink {
+    func makeLink(to server: NoContentServer, path: String = "/DoAction", settle: TimeAmount = .milliseconds(5),
+                  deadline: Duration = ActionLinks.deadline) -> HTTPActionLink {
         HTTPActionLink(target: ActionTarget(transport: .http(path: path), host: "127.0.0.1", port: server.port), path: path,
-                       loop: MultiThreadedEventLoopGroup.singleton.next(), settle: settle)
+                       loop: MultiThreadedEventLoopGroup.singleton.next(), settle: settle, deadline: deadline)
+    }
+
+    /// The hook's sender over real HTTP links whose lone answers wait a minute: whatever is sent
+    /// promptly was read with a hand-over.
+    struct SlowSettleLinks: ActionLinkMaker {
+        func link(to target: ActionTarget, password: String?, on loop: any EventLoop) -> any ActionLink {
+            guard case .http(let path) = target.transport else { return ActionLinks().link(to: target, password: password, on: loop) }
+            return HTTPActionLink(target: target, path: path, loop: loop, settle: .seconds(60))
+        }
+    }
+
+    func makeHook() -> ActionsHook {
+        ActionsHook(log: Logger(label: "actions") { _ in SwiftLogNoOpLogHandler() },
+                    retry: Backoff(base: .milliseconds(20), cap: .milliseconds(40), jitter: false), links: SlowSettleLinks())
+    }
+
+    func settings(port: Int, password: String? = nil) -> BarSettings {
+        var settings = BarSettings()
+        settings.actionsTarget = "http://127.0.0.1:\(port)/DoAction"
+        settings.actions = ["comment=Log"]
+        settings.actionsPerSecond = 100
+        if let password { settings.credentials[BarSettings.SecretKeys.actionsPassword.rawValue] = password }
+        return settings
+    }
+
+    func comment(_ id: String) -> ActionRow {
+        ActionRow(line: ChatLine(id: id, user: "U\(id)", text: "hello \(id)"), platform: "twitch", channel: "chan")
+    }
+
+    /// Five comments at once: each action waits behind another when the sender takes it, so each
+    /// answer is read at once and all five go out in moments, not one per settle time.
+    func testABurstGoesOutAtOnce() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let hook = makeHook()
+        hook.configure(settings(port: server.port))
+        for id in ["a", "b", "c", "d", "e"] { hook.heard(shown: comment(id), original: comment(id)) }
+        try await waitFor { server.requests == 5 }
+        await hook.stop()
+    }
+
+    /// A new password for the same Streamer.bot: the action it already has (its answer held) is
+    /// not sent again to the new link; what still waited is.
+    func testANewPasswordDoesNotSendTheWrittenActionAgain() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let hook = makeHook()
+        hook.configure(settings(port: server.port))
+        hook.heard(shown: comment("a"), original: comment("a"))
+        try await waitFor { server.requests == 1 }
+        hook.configure(settings(port: server.port, password: "new"))
+        hook.heard(shown: comment("b"), original: comment("b"))
+        try await waitFor { server.requests == 2 }
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertEqual(server.requests, 2, "a went once, b once")
+        await hook.stop()
+    }
+
+    /// A connection that took most of the action's time: its answer is read by half the time
+    /// left, not after the settle time, so an action that ran is not taken for unanswered.
+    func testAnAnswerIsReadBeforeTheRequestsDeadline() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = makeLink(to: server, settle: .seconds(60), deadline: .seconds(1))
+        try await link.send(DoAction(action: "Log", args: [:]))
+        await link.reset()
+    }
+
+    /// Another action waits while the kept connection is one the server closed: the new
+    /// connection is told, so its first answer is read at once.
+    func testAWaitingActionIsToldToTheConnectionThatReplacesAClosedOne() async throws {
+        let server = try await NoContentServer.start()
+        defer { server.stop() }
+        let link = makeLink(to: server, settle: .seconds(60))
+        link.othersWaiting()
+        try await link.send(DoAction(action: "Log", args: [:]))
+        server.closeConnections()
+        try await Task.sleep(for: .milliseconds(100))
+        link.othersWaiting()
+        let start = ContinuousClock.now
+        try await link.send(DoAction(action: "Log", args: [:]))
+        // Untold, the answer would wait for half the action's time (2.5 s) before it was read.
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(2), "the new connection was not told")
+        XCTAssertEqual(server.connections, 2)
+        await link.reset()
     }
 
     /// The server has the request at once, but its answer is read (and the send ends) only when
