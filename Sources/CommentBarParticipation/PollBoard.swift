@@ -109,17 +109,21 @@ public final class PollBoard: Sendable {
     public var isDismissed: Bool { state.withLock { $0.dismissed } }
 
     /// The open poll, or the last closed one (closed now if its moment passed).
-    public var current: Poll? {
+    public var current: Poll? { currentAndDismissed.poll }
+
+    /// `current`, and whether its result was taken off the bar, read together (a poll started
+    /// in between would otherwise pair the new poll with the old one's dismissal, or the reverse).
+    public var currentAndDismissed: (poll: Poll?, dismissed: Bool) {
         let now = clock()
-        let (poll, closedNow) = state.withLock { state -> (Poll?, Bool) in
+        let (poll, dismissed, closedNow) = state.withLock { state -> (Poll?, Bool, Bool) in
             let wasOpen = state.poll?.closedAt == nil
             state.poll?.closeIfDue(at: now)
             let closedNow = wasOpen && state.poll?.closedAt != nil
             if closedNow, let poll = state.poll { noteClosed(poll, dismissed: state.dismissed) }
-            return (state.poll, closedNow)
+            return (state.poll, state.dismissed, closedNow)
         }
         if closedNow, let poll { tell(.closed(poll)) }
-        return poll
+        return (poll, dismissed)
     }
 
     /// Starts a poll; an open one closes first (and is told as closed).

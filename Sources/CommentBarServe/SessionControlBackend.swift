@@ -118,7 +118,8 @@ final class SessionControlBackend: ControlBackend {
     func dismissPoll() -> Bool { polls.dismiss() }
 
     func currentPoll() -> ControlPoll? {
-        polls.current.map { ParticipationWire.poll($0, now: WallClock.now(), dismissed: polls.isDismissed) }
+        let (poll, dismissed) = polls.currentAndDismissed
+        return poll.map { ParticipationWire.poll($0, now: WallClock.now(), dismissed: dismissed) }
     }
 
     func openQueue(_ request: QueueOpen) -> QueueOpenOutcome {
