@@ -105,9 +105,6 @@ public final class PollBoard: Sendable {
         return dismissed != nil
     }
 
-    /// Whether the last closed poll's result was taken off the bar.
-    public var isDismissed: Bool { state.withLock { $0.dismissed } }
-
     /// The open poll, or the last closed one (closed now if its moment passed).
     public var current: Poll? { currentAndDismissed.poll }
 
