@@ -18,6 +18,9 @@ public struct BarSettings: Sendable, Equatable, Decodable {
     public var hideBots = SettingsSchema.bool("hide_bots")
     public var botNames: [String] = []
     public var hideCommands = SettingsSchema.bool("hide_commands")
+    /// A comment the audience's poll, queue or giveaway counts (a vote, a join or leave word, the
+    /// entry word) is kept off the rows while it counts, as `!commands` are (issue 48).
+    public var hideAudienceWords = SettingsSchema.bool("hide_audience_words")
     public var ngWords: [String] = []
     public var ngMode = NGMode(rawValue: SettingsSchema.string("ng_mode")) ?? .mask
     public var hiddenUsers: [String] = []

@@ -13,6 +13,7 @@ extension SettingField {
         bool("hide_bots", \.hideBots),
         list("bot_names", \.botNames),
         bool("hide_commands", \.hideCommands),
+        bool("hide_audience_words", \.hideAudienceWords),
         list("ng_words", \.ngWords),
         choice("ng_mode", \.ngMode),
         list("hidden_users", \.hiddenUsers),

@@ -68,6 +68,11 @@ public struct Giveaway: Sendable {
         return .entered(count: entrants.count)
     }
 
+    /// Whether the comment is the entry word while entries are open (the bar keeps it off its rows).
+    public func counts(_ comment: FoldedComment, at now: Double) -> Bool {
+        isOpen(at: now) && comment.text == word
+    }
+
     public func isOpen(at now: Double) -> Bool {
         closedAt == nil && closesAt.map { now < $0 } ?? true
     }
@@ -77,16 +82,19 @@ public struct Giveaway: Sendable {
         if closedAt == nil { closedAt = min(now, closesAt ?? now) }
     }
 
-    /// Draws a winner among the entrants not drawn before (nil when none is left).
-    public mutating func draw(at now: Double) -> Entrant? {
+    /// Draws a winner among the entrants not drawn before and not `excluded` since they entered
+    /// (hidden by the streamer, banned): nil when none is left.
+    public mutating func draw(at now: Double, excluding excluded: (ViewerKey) -> Bool = { _ in false }) -> Entrant? {
         var random = SystemRandomNumberGenerator()
-        return draw(at: now, using: &random)
+        return draw(at: now, excluding: excluded, using: &random)
     }
 
-    mutating func draw(at now: Double, using random: inout some RandomNumberGenerator) -> Entrant? {
+    mutating func draw(at now: Double, excluding excluded: (ViewerKey) -> Bool = { _ in false },
+                       using random: inout some RandomNumberGenerator) -> Entrant? {
         close(at: now)
         let drawn = Set(winners.map(\.viewer))
-        guard let winner = entrants.filter({ !drawn.contains($0.viewer) }).randomElement(using: &random) else { return nil }
+        guard let winner = entrants.filter({ !drawn.contains($0.viewer) && !excluded($0.viewer) }).randomElement(using: &random)
+        else { return nil }
         winners.append(winner)
         return winner
     }

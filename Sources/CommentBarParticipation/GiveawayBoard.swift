@@ -25,6 +25,8 @@ public final class GiveawayBoard: Sendable {
     private struct State {
         var giveaway: Giveaway?
         var counts = ViewerCounts()
+        /// Viewers the streamer hid since they entered: never drawn.
+        var hidden: Set<ViewerKey> = []
         /// Nothing happened on the board yet: what the memory kept may be restored.
         var untouched = true
     }
@@ -90,7 +92,9 @@ public final class GiveawayBoard: Sendable {
         let now = clock()
         let drawn = state.withLock { state -> (Giveaway.Entrant, Int)? in
             let wasOpen = state.giveaway?.closedAt == nil
-            let winner = state.giveaway?.draw(at: now)
+            let winner = state.giveaway?.draw(at: now) { [counts = state.counts, hidden = state.hidden] viewer in
+                hidden.contains(viewer) || counts.isBanned(viewer)
+            }
             guard let giveaway = state.giveaway else { return nil }
             // A draw closes the entries.
             if wasOpen { journal.note { .giveaway(giveaway.saved(source: $0, whole: false)) } }
@@ -102,6 +106,12 @@ public final class GiveawayBoard: Sendable {
         guard let (winner, number) = drawn else { return nil }
         tell(.won(winner, draw: number))
         return winner
+    }
+
+    /// Whether the open giveaway counts the comment (its entry word).
+    public func counts(_ comment: FoldedComment) -> Bool {
+        let now = clock()
+        return state.withLock { $0.giveaway?.counts(comment, at: now) ?? false }
     }
 
     /// A comment from `channel`: counted for the rules, and an entry if it is the word.
@@ -128,9 +138,17 @@ public final class GiveawayBoard: Sendable {
         if let change { tell(change) }
     }
 
-    /// A moderator banned or timed out `user` on `channel`: out of this stream's giveaways.
+    /// A moderator banned or timed out `user` on `channel`: out of this stream's giveaways, an
+    /// entry made before too.
     public func banned(_ user: String, channel: ChannelRef) {
         state.withLock { $0.counts.ban(ViewerKey(channel: channel, user: user)) }
+    }
+
+    /// The streamer hid `viewer` (the memory's choice): never drawn, an entry made before too.
+    public func hidden(_ viewer: ViewerKey) {
+        state.withLock { state in
+            if state.hidden.count < ViewerCounts.maxViewers { state.hidden.insert(viewer) }
+        }
     }
 
     private func tell(_ change: Change) {

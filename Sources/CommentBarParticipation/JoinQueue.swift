@@ -54,6 +54,11 @@ public struct JoinQueue: Sendable {
     }
 
     /// A comment from `channel` by a viewer of `standing`.
+    /// Whether the comment is one of the open queue's join or leave words (the bar keeps it off its rows).
+    public func counts(_ comment: FoldedComment) -> Bool {
+        words.word(comment) != nil
+    }
+
     public mutating func take(_ line: ChatLine, channel: ChannelRef, standing: Standing) -> Outcome {
         guard !line.isHistory, let word = words.word(line.text) else { return .notAWord }
         let viewer = ViewerKey(channel: channel, line: line)
@@ -191,7 +196,11 @@ public struct JoinWords: Sendable {
     }
 
     func word(_ comment: String) -> Word? {
-        let text = PollBallot.folded(comment)
+        word(FoldedComment(comment))
+    }
+
+    func word(_ comment: FoldedComment) -> Word? {
+        let text = comment.text
         if join.contains(text) { return .join }
         if leave.contains(text) { return .leave }
         return nil

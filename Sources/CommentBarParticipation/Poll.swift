@@ -70,6 +70,11 @@ public struct Poll: Sendable {
         closedAt == nil && closesAt.map { now < $0 } ?? true
     }
 
+    /// Whether the comment is a vote this poll counts `now` (the bar keeps it off its rows).
+    public func counts(_ comment: FoldedComment, at now: Double) -> Bool {
+        isOpen(at: now) && ballot.choice(comment) != nil
+    }
+
     /// A comment from `channel`, read `now`.
     public mutating func take(_ line: ChatLine, channel: ChannelRef, at now: Double) -> Outcome {
         closeIfDue(at: now)

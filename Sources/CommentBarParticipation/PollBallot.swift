@@ -18,7 +18,12 @@ public struct PollBallot: Sendable {
 
     /// The option (0-based) the comment votes for, or nil.
     public func choice(_ comment: String) -> Int? {
-        let text = Self.folded(comment)
+        choice(FoldedComment(comment))
+    }
+
+    /// The same, for a comment folded once for every board that reads it.
+    public func choice(_ comment: FoldedComment) -> Int? {
+        let text = comment.text
         if let index = words.firstIndex(of: text) { return index }
         if text.hasPrefix(Self.command + " ") { return number(text.dropFirst(Self.command.count + 1)) }
         return bareNumbers ? number(text) : nil
@@ -35,5 +40,14 @@ public struct PollBallot: Sendable {
     static func folded(_ text: String) -> String {
         TextFolding.foldedString(text.trimmingWhitespace(andNewlines: true))
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
+
+/// A comment's text as the boards compare it (`PollBallot.folded`), folded once for all of them.
+public struct FoldedComment: Sendable, Equatable {
+    public let text: String
+
+    public init(_ comment: String) {
+        text = PollBallot.folded(comment)
     }
 }

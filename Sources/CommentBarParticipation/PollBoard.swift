@@ -174,6 +174,12 @@ public final class PollBoard: Sendable {
         return closed
     }
 
+    /// Whether the open poll counts the comment (a vote).
+    public func counts(_ comment: FoldedComment) -> Bool {
+        let now = clock()
+        return state.withLock { $0.poll?.counts(comment, at: now) ?? false }
+    }
+
     /// A row the bar showed, from `channel`: a vote if it is one.
     public func take(_ line: ChatLine, channel: ChannelRef) {
         let now = clock()

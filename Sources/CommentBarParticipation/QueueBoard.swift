@@ -101,6 +101,11 @@ public final class QueueBoard: Sendable {
         return wasOpen
     }
 
+    /// Whether the open queue counts the comment (a join or leave word).
+    public func counts(_ comment: FoldedComment) -> Bool {
+        state.withLock { $0?.counts(comment) ?? false }
+    }
+
     /// A comment from `channel` by a viewer of `standing`.
     public func take(_ line: ChatLine, channel: ChannelRef, standing: Standing) {
         let change = state.withLock { queue -> Change? in

@@ -99,6 +99,7 @@ public final class ServeSession: @unchecked Sendable {
         parts = optional.compactMap { $0 } + extraParts
         backend.connect(self)
         participation.showOnBar { [weak self] view in self?.showAudience(view) }
+        shared.withLock { $0.counted = participation }
     }
 
     /// A session that never ran (or ran and returned) leaves no thread waiting for its alarms.

@@ -59,7 +59,14 @@ final class SessionControlBackend: ControlBackend {
         let voice: FieldChange<String> = choice.voice.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
         // Suspends until the memory's writer has it (its own thread): no thread waits.
         switch await log.setViewer(key, nickname: nickname, colour: colour, voice: voice, hidden: choice.hidden) {
-        case .saved: return .saved
+        case .saved:
+            // Hidden viewers never take part: out of the queue, never drawn (their comments no
+            // longer reach the boards: the memory drops them).
+            if choice.hidden == true {
+                queue.remove(key)
+                giveaways.hidden(key)
+            }
+            return .saved
         case .refused(let why), .notSaved(let why): return .unavailable(why)
         }
     }

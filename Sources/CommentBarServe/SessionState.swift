@@ -25,6 +25,10 @@ struct SessionState {
     /// carries it to the pool, the latency probe's first leg (docs/pool-abi.md).
     var rowsChangedAt: UInt64 = 0
 
+    /// Which comments the audience's boards count now (votes, join words, the entry word): kept
+    /// off the rows while `hide_audience_words` is on, and still heard by the parts.
+    var counted: (any CountedComments)?
+
     /// An event the flow released, as the bar applied it: what the parts hear of it.
     typealias Heard = (event: FeedEvent, shown: ChatLine?, origin: BarState.Origin)
 
@@ -32,6 +36,9 @@ struct SessionState {
     mutating func apply(_ released: [ChatFlow.Release], now: Double) -> [Heard] {
         let revision = state.linesRevision
         let heard = released.map { release -> Heard in
+            if settings.hideAudienceWords, case .comment(let line) = release.event, counted?.counts(line) == true {
+                return (RowMapping.rowEvent(release.event, release.origin), nil, release.origin)
+            }
             let (event, shown) = RowMapping.apply(release.event, from: release.origin, to: &state)
             return (event, shown, release.origin)
         }
@@ -41,4 +48,10 @@ struct SessionState {
         }
         return heard
     }
+}
+
+/// Comments a part counts rather than shows (the audience's votes and joins, issue 48). Asked
+/// under the session's lock: it takes only its own locks, which never wait for the session's.
+protocol CountedComments: Sendable {
+    func counts(_ line: ChatLine) -> Bool
 }

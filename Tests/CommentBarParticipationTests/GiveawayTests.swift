@@ -73,4 +73,30 @@ import Testing
         }
         #expect(seen == ["a", "b", "c", "d"])
     }
+
+    /// Banned by a moderator or hidden by the streamer after entering: never drawn, on any draw.
+    @Test func aViewerBannedOrHiddenAfterEnteringIsNeverDrawn() throws {
+        for _ in 0..<50 {
+            let board = GiveawayBoard(clock: { 5 })
+            _ = try board.start(word: "!enter", rules: GiveawayRules(), seconds: nil)
+            for login in ["spammer", "hidden", "fan"] {
+                board.take(comment("!enter", from: login), channel: twitch, firstTime: false)
+            }
+            #expect(board.current?.entrants.count == 3)
+            board.banned("SPAMMER", channel: twitch)
+            board.hidden(ViewerKey(channel: twitch, user: "hidden"))
+            #expect(board.draw()?.viewer.user == "fan")
+            #expect(board.draw() == nil, "nobody else may win")
+        }
+    }
+
+    /// The bar keeps the entry word off its rows only while entries are open.
+    @Test func theEntryWordCountsWhileEntriesAreOpen() throws {
+        var giveaway = try Giveaway(word: "!抽選", seconds: 60, now: 0)
+        #expect(giveaway.counts(FoldedComment("！抽選"), at: 1))
+        #expect(!giveaway.counts(FoldedComment("抽選したい"), at: 1))
+        #expect(!giveaway.counts(FoldedComment("!抽選"), at: 60), "its time is up")
+        giveaway.close(at: 2)
+        #expect(!giveaway.counts(FoldedComment("!抽選"), at: 3))
+    }
 }

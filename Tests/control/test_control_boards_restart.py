@@ -162,6 +162,31 @@ class BoardsRestartTest(unittest.TestCase):
         draws = json.loads(listed.splitlines()[0])["draws"]
         self.assertEqual([draw["name"] for draw in draws], [first, second])
 
+    def test_a_viewer_hidden_after_joining_leaves_the_queue_and_is_never_drawn(self):
+        """Hidden viewers never take part (issue 48): the streamer hides one who already waits and entered; the
+        queue loses them and no draw picks them, though their entry stays on record."""
+        self.start()
+        self.assertEqual(self.call("POST", "/api/queue/open", {})[0], 200)
+        self.assertEqual(self.call("POST", "/api/giveaway", {"word": "!enter"})[0], 200)
+        for number, name in enumerate(["Alice", "Bob"]):
+            self.relay.comment(f"j{number}", name, "!join")
+            self.relay.comment(f"e{number}", name, "!enter")
+        wait_for(lambda: self.names("waiting") == ["Alice", "Bob"], "both in the queue", timeout=10)
+        wait_for(lambda: self.call("GET", "/api/giveaway")[1]["entries"] == 2, "two entries", timeout=10)
+        alice = self.call("GET", "/api/queue")[1]["waiting"][0]
+        status, answer = self.call("POST", "/api/viewer", {"platform": alice["platform"], "channel": alice["channel"],
+                                                          "user": alice["user"], "hidden": True})
+        self.assertEqual(status, 200, answer)
+        self.assertEqual(self.names("waiting"), ["Bob"], "out of the queue at once")
+        for _ in range(5):
+            status, answer = self.call("POST", "/api/giveaway/draw", {})
+            if status != 200:
+                break
+            self.assertEqual(answer["winner"]["name"], "Bob", "Alice is never drawn")
+        self.assertEqual(status, 404, "nobody but Bob could win")
+        self.assertEqual(self.call("GET", "/api/giveaway")[1]["entries"], 2, "every entry stays on record")
+        self.assertEqual(self.bar.stop(), 0)
+
     def test_with_the_memory_off_nothing_is_kept(self):
         self.settings["remember"] = False
         self.start()

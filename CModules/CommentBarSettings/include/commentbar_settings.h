@@ -32,6 +32,7 @@
 	X(hide_bots, "hide_bots", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                                \
 	X(bot_names, "bot_names", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                \
 	X(hide_commands, "hide_commands", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)                        \
+	X(hide_audience_words, "hide_audience_words", CB_SETTING_BOOL, NULL, 1, 0, 0, NULL)            \
 	X(ng_words, "ng_words", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                                  \
 	X(ng_mode, "ng_mode", CB_SETTING_STRING, "mask", 0, 0, 0, "mask|hide")                         \
 	X(hidden_users, "hidden_users", CB_SETTING_LIST, NULL, 0, 0, 0, NULL)                          \

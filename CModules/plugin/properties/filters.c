@@ -16,6 +16,8 @@ void properties_add_filters(obs_properties_t *props, const struct property_conte
 	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_hide_bots), obs_module_text("HideBots"));
 	add_list(group, CB_SETTING_INDEX_bot_names, "BotNames");
 	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_hide_commands), obs_module_text("HideCommands"));
+	obs_properties_add_bool(group, settings_key(CB_SETTING_INDEX_hide_audience_words),
+				obs_module_text("HideAudienceWords"));
 	add_list(group, CB_SETTING_INDEX_ng_words, "NGWords");
 	properties_add_choices(group, CB_SETTING_INDEX_ng_mode, "NGMode");
 	add_list(group, CB_SETTING_INDEX_hidden_users, "HiddenUsers");

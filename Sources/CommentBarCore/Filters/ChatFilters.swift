@@ -40,6 +40,13 @@ public struct ChatFilters: Sendable, Equatable {
         return shown
     }
 
+    /// Whether the row's writer is a bot the filters hide or a viewer hidden by name, whatever
+    /// the row says (the audience's boards keep them out too).
+    public func hidesWriter(_ line: ChatLine) -> Bool {
+        let writer = UserNames(line)
+        return bots.isBot(writer) || hiddenUsers.isHidden(writer)
+    }
+
     /// Whether `text` holds an NG word, matched as rows are (full-width, half-width kana,
     /// mathematical and circled letters, look-alikes, combining marks, invisible characters):
     /// for text that reaches the bar another way, such as a nickname taken from chat.

@@ -13,7 +13,7 @@ import Synchronization
 /// (`ParticipationWire`). The streamer runs them through the control API (`SessionControlBackend`).
 /// What the bar shows of them (`AudienceView`) is made anew at most four times a second
 /// (`StripPace`), whatever the storm of votes, and handed on only when it differs.
-final class ParticipationPart: SessionPart {
+final class ParticipationPart: SessionPart, CountedComments {
     let polls: PollBoard
     let queue: QueueBoard
     let giveaways: GiveawayBoard
@@ -25,6 +25,9 @@ final class ParticipationPart: SessionPart {
     /// Who puts the view on the bar (the session's state; tests listen themselves).
     private let onBar: OnBar
     private let pacing: Task<Void, Never>
+    /// The settings' filters: a bot, or a viewer the streamer hid by name (`hidden_users`), never
+    /// votes, joins or enters (a viewer hidden in the memory never gets here).
+    private let filters = Mutex(ChatFilters.none)
 
     /// `clock`: unix seconds now (the boards' own clock; tests move it).
     init(polls: PollBoard, queue: QueueBoard, giveaways: GiveawayBoard, control: ControlHook,
@@ -105,6 +108,7 @@ final class ParticipationPart: SessionPart {
     /// The hotkeys "Close the poll", "Call the next viewer" and "Draw a giveaway winner", as the
     /// control API's close, next and draw do (the event API hears them the same way).
     func apply(_ input: inout SessionInput) {
+        if let settings = input.message.settings { filters.withLock { $0 = settings.filters } }
         for action in input.actions {
             switch action {
             case .closePoll: _ = polls.close()
@@ -134,9 +138,11 @@ final class ParticipationPart: SessionPart {
                 if streams.indices.contains(origin.index) { streams[origin.index].channel.channel = named }
             }
         case .comment(let line):
-            // The row as the feed gave it: the `!command` filter hides `!vote 2` and `!join` from
-            // the bar, and they still count. A viewer the streamer hid never gets here (the memory
-            // drops their comments).
+            // The row as the feed gave it: the bar keeps `!vote 2`, `2` and `!join` off its rows
+            // (`counts`, or the `!command` filter), and they still count. A viewer the streamer
+            // hid in the memory never gets here (the memory drops their comments); one hidden by
+            // the settings' names, or a bot, is kept out here.
+            if counts(line), filters.withLock({ $0.hidesWriter(line) }) { return }
             let stream = self.stream(of: origin)
             polls.take(line, channel: stream.channel)
             let firstTime = line.platformFirstMessage || line.marks.contains { $0.kind == .firstTime }
@@ -149,6 +155,15 @@ final class ParticipationPart: SessionPart {
         default:
             break
         }
+    }
+
+    /// Whether a board counts the comment now: a vote in the open poll, a word of the open queue,
+    /// the open giveaway's entry word. The bar keeps such a comment off its rows
+    /// (`hide_audience_words`).
+    func counts(_ line: ChatLine) -> Bool {
+        guard !line.isHistory else { return false }
+        let comment = FoldedComment(line.text)
+        return polls.counts(comment) || queue.counts(comment) || giveaways.counts(comment)
     }
 
     func stop() async {
