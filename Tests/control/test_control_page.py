@@ -412,14 +412,21 @@ class ControlPageTest(unittest.TestCase):
         find("audience").find_element(By.TAG_NAME, "summary").click()
         find("poll-question").send_keys("次は？")
         find("poll-options").send_keys("マリオ\nゼルダ")
+        find("poll-latest").click()
+        find("poll-bare-numbers").click()
         self.posts()
         find("poll-start").click()
         self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#poll-result li")]
                       == ["マリオ: 0", "ゼルダ: 0"], "the poll on the page")
-        self.assertIn(("/api/poll", {"question": "次は？", "options": ["マリオ", "ゼルダ"]}), self.posts())
-        self.relay.comment("v1", "Voter", "!vote 2")
+        self.assertIn(("/api/poll", {"question": "次は？", "options": ["マリオ", "ゼルダ"], "revote": "latest",
+                                     "bare_numbers": True}), self.posts())
+        self.relay.comment("v1", "Voter", "!vote 1")
         self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#poll-result li")]
-                      == ["マリオ: 0", "ゼルダ: 1"], "the vote counted on the page")
+                      == ["マリオ: 1", "ゼルダ: 0"], "the vote counted on the page")
+        # The number alone, full-width, and the latest vote replaces the first: the page's two choices.
+        self.relay.comment("v2", "Voter", "２")
+        self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#poll-result li")]
+                      == ["マリオ: 0", "ゼルダ: 1"], "the vote moved on the page")
         find("poll-close").click()
         self.wait_for(lambda: find("poll-state").text.endswith("✓"), "the poll closed")
         self.wait_for(lambda: find("poll-dismiss").is_enabled(), "the result may be taken off the bar")
@@ -430,21 +437,42 @@ class ControlPageTest(unittest.TestCase):
         # The queue's rules from the form: first-time viewers first (members only would keep the
         # relay's viewers out: they have no badge; regulars only needs the memory, off here).
         find("queue-first-time-first").click()
+        find("queue-join").clear()
+        find("queue-join").send_keys("!参加、 !play")
         self.posts()
         find("queue-open").click()
         self.wait_for(lambda: find("queue-next").is_enabled(), "the queue open")
         self.assertIn(("/api/queue/open", {"capacity": 50, "min_streams": 0, "first_time_first": True,
-                                           "members_only": False}), self.posts())
+                                           "members_only": False, "join": ["!参加", "!play"],
+                                           "leave": ["!leave", "!キャンセル"]}), self.posts())
+        waiting = lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#queue-waiting li")]
+        self.relay.comment("j0", "Early", "!play")
         self.relay.comment("j1", "<b>Joiner</b>", "!参加")
-        self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#queue-waiting li")]
-                      == ["<b>Joiner</b>"], "the join on the page")
+        self.relay.comment("j2", "Leaver", "!play")
+        self.wait_for(lambda: waiting() == ["Early", "<b>Joiner</b>", "Leaver"], "the joins on the page, in order")
         self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "#queue-waiting b"), [])
+        # Choose a waiting viewer: move them up, then take another out.
+        self.assertFalse(find("queue-up").is_enabled(), "nobody chosen yet")
+        self.driver.find_elements(By.CSS_SELECTOR, "#queue-waiting input")[1].click()
+        find("queue-up").click()
+        self.wait_for(lambda: waiting() == ["<b>Joiner</b>", "Early", "Leaver"], "Joiner moved up")
+        self.assertFalse(find("queue-up").is_enabled(), "the chosen one is first now")
+        self.driver.find_elements(By.CSS_SELECTOR, "#queue-waiting input")[2].click()
+        find("queue-remove").click()
+        self.wait_for(lambda: waiting() == ["<b>Joiner</b>", "Early"], "Leaver removed")
+        self.assertIn("/api/queue/move", [path for path, _ in self.posts_seen()])
         find("queue-next").click()
         self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#queue-playing li")]
                       == ["<b>Joiner</b>"], "the one called, playing")
         find("giveaway-word").send_keys("!抽選")
+        find("giveaway-seconds").clear()
+        find("giveaway-seconds").send_keys("600")
+        find("giveaway-min-comments").clear()
+        find("giveaway-min-comments").send_keys("1")
+        self.posts()
         find("giveaway-start").click()
         self.wait_for(lambda: find("giveaway-draw").is_enabled(), "the giveaway started")
+        self.assertIn(("/api/giveaway", {"word": "!抽選", "seconds": 600, "min_comments": 1}), self.posts())
         self.relay.comment("g1", "Lucky", "!抽選")
         self.wait_for(lambda: "(1)" in find("giveaway-state").text, "the entry counted")
         find("giveaway-draw").click()

@@ -45,14 +45,44 @@
     $('poll-dismiss').disabled = !(poll && !poll.open && !poll.dismissed);
   }
 
+  // The waiting viewer chosen for Move up, Move down and Remove (kept across refreshes by account).
+  let waiting = [];
+  let chosen = null;
+  const viewer = (entry) => ({ platform: entry.platform, channel: entry.channel, user: entry.user });
+  const sameViewer = (a, b) => Boolean(a && b) && a.platform === b.platform && a.channel === b.channel && a.user === b.user;
+
+  function showWaiting() {
+    const place = waiting.findIndex((entry) => sameViewer(viewer(entry), chosen));
+    if (place < 0) { chosen = null; }
+    $('queue-waiting').replaceChildren(...waiting.map((entry, index) => {
+      const row = document.createElement('li');
+      const label = document.createElement('label');
+      const pick = document.createElement('input');
+      pick.type = 'radio';
+      pick.name = 'queue-pick';
+      pick.checked = index === place;
+      pick.addEventListener('change', () => { chosen = viewer(entry); showWaiting(); });
+      label.append(pick, document.createTextNode(' ' + entry.name));
+      row.append(label);
+      return row;
+    }));
+    $('queue-up').disabled = place < 1;
+    $('queue-down').disabled = place < 0 || place >= waiting.length - 1;
+    $('queue-remove').disabled = place < 0;
+  }
+
   async function showQueue() {
     const queue = await call('GET', 'api/queue');
     const open = Boolean(queue && queue.open);
     list($('queue-playing'), open ? queue.playing : [], (entry) => entry.name);
-    list($('queue-waiting'), open ? queue.waiting : [], (entry) => entry.name);
+    waiting = open ? queue.waiting : [];
+    showWaiting();
     $('queue-count').textContent = open ? String(queue.waiting.length) : '';
     for (const id of ['queue-next', 'queue-done', 'queue-close']) { $(id).disabled = !open; }
   }
+
+  // A line of words, separated by spaces or commas (、 too).
+  const wordsOf = (text) => text.split(/[\s,、]+/).filter((word) => word);
 
   async function showGiveaway() {
     const giveaway = await call('GET', 'api/giveaway');
@@ -74,6 +104,8 @@
     const body = { question: $('poll-question').value.trim(), options };
     const seconds = Number($('poll-seconds').value);
     if (seconds > 0) { body.seconds = seconds; }
+    if ($('poll-latest').checked) { body.revote = 'latest'; }
+    if ($('poll-bare-numbers').checked) { body.bare_numbers = true; }
     if (await call('POST', 'api/poll', body)) { showPoll(); }
   });
   $('poll-close').addEventListener('click', async () => { if (await call('POST', 'api/poll/close')) { showPoll(); } });
@@ -86,15 +118,33 @@
       min_streams: Number($('queue-min-streams').value) || 0,
       first_time_first: $('queue-first-time-first').checked,
       members_only: $('queue-members-only').checked,
+      join: wordsOf($('queue-join').value),
+      leave: wordsOf($('queue-leave').value),
     };
     if (await call('POST', 'api/queue/open', body)) { showQueue(); }
   });
   $('queue-next').addEventListener('click', async () => { if (await call('POST', 'api/queue/next', { count: 1 })) { showQueue(); } });
   $('queue-done').addEventListener('click', async () => { if (await call('POST', 'api/queue/done')) { showQueue(); } });
   $('queue-close').addEventListener('click', async () => { if (await call('POST', 'api/queue/close')) { showQueue(); } });
+  // Places count from 1: one up is the place before the chosen one's, one down the place after.
+  async function move(step) {
+    const place = waiting.findIndex((entry) => sameViewer(viewer(entry), chosen));
+    if (place >= 0 && await call('POST', 'api/queue/move', { ...chosen, place: place + 1 + step })) { showQueue(); }
+  }
+  $('queue-up').addEventListener('click', () => move(-1));
+  $('queue-down').addEventListener('click', () => move(1));
+  $('queue-remove').addEventListener('click', async () => {
+    if (chosen && await call('POST', 'api/queue/remove', chosen)) { chosen = null; showQueue(); }
+  });
   $('giveaway-form').addEventListener('submit', async (submitted) => {
     submitted.preventDefault();
-    if (await call('POST', 'api/giveaway', { word: $('giveaway-word').value.trim() })) { showGiveaway(); }
+    const body = { word: $('giveaway-word').value.trim() };
+    const seconds = Number($('giveaway-seconds').value);
+    if (seconds > 0) { body.seconds = seconds; }
+    const minComments = Number($('giveaway-min-comments').value);
+    if (minComments > 0) { body.min_comments = minComments; }
+    if (!$('giveaway-first-time').checked) { body.first_time = false; }
+    if (await call('POST', 'api/giveaway', body)) { showGiveaway(); }
   });
   $('giveaway-draw').addEventListener('click', async () => { if (await call('POST', 'api/giveaway/draw')) { showGiveaway(); } });
 })();
