@@ -4,6 +4,7 @@ import CommentBarNet
 import CommentBarSupport
 import FoundationEssentials
 import Logging
+import NIOCore
 
 /// What `serve` holds of the OneComme-compatible server (issue 39): it starts, moves and stops the
 /// server as the `onecomme` and `onecomme_port` settings say (off: no socket, no thread; the wanted
@@ -22,6 +23,23 @@ public final class OneCommeHook: Sendable {
         /// The 参加型 queue last told, and when each viewer in it was first seen there.
         var orders: [OneCommeOrder] = []
         var joined: [String: Double] = [:]
+        /// The queue's newest list, not made yet: made when the server tells it (`takeOrders`).
+        var pendingOrders: (@Sendable () -> [OneCommeOrder])?
+        /// A later telling is scheduled (`ordersPace`); when the list was last told.
+        var ordersDue = false
+        var ordersToldAt = -Double.infinity
+
+        /// Makes the pending list, if any, keeping when each viewer was first seen in it. Whether
+        /// there was one.
+        mutating func takeOrders(now: Double) -> Bool {
+            guard let make = pendingOrders else { return false }
+            pendingOrders = nil
+            orders = make()
+            var seen: [String: Double] = [:]
+            for order in orders { seen[Told.key(order)] = joined[Told.key(order)] ?? now }
+            joined = seen
+            return true
+        }
 
         /// The queue as OneComme's order items. An item's `id` is its viewer's account; one account
         /// in the queue from two streams (a viewer of both) is told apart by the stream's
@@ -54,6 +72,7 @@ public final class OneCommeHook: Sendable {
         events.started = { (server: OneCommeServer, port: Int) in
             let (streams, orders) = told.withLock { told -> ([OneCommeStream], [OneCommeOrderItem]) in
                 told.announcedPin = nil
+                _ = told.takeOrders(now: WallClock.now())
                 return (told.streams, told.orderItems)
             }
             server.publish(.services(streams.map(Self.service)))
@@ -117,17 +136,40 @@ public final class OneCommeHook: Sendable {
         }
     }
 
-    /// The 参加型 queue now (issue 48), playing first: OneComme's waiting list for the templates.
-    public func ordersChanged(_ orders: [OneCommeOrder]) {
+    /// The waiting list is told at most this often: a burst of joins (hundreds a second in a
+    /// flood, each a whole list to make and send) is one list, not one per join.
+    static let ordersPace = 0.1
+
+    /// The 参加型 queue changed (issue 48): `orders`, made when it is told, is OneComme's waiting
+    /// list for the templates, playing first. The first change after a quiet moment is told at
+    /// once, the next ones at most every `ordersPace` (the newest then); while the server is off
+    /// the list is not made at all, and the server's start tells it.
+    public func ordersChanged(_ orders: @escaping @Sendable () -> [OneCommeOrder]) {
         let now = WallClock.now()
-        let items = told.withLock { told -> [OneCommeOrderItem] in
-            told.orders = orders
-            var joined: [String: Double] = [:]
-            for order in orders { joined[Told.key(order)] = told.joined[Told.key(order)] ?? now }
-            told.joined = joined
+        let wait = told.withLock { told -> Double? in
+            told.pendingOrders = orders
+            guard !told.ordersDue else { return nil }
+            told.ordersDue = true
+            return max(0, told.ordersToldAt + Self.ordersPace - now)
+        }
+        guard let wait else { return }
+        if wait == 0 {
+            tellOrders()
+        } else {
+            NetworkLoop.loop.scheduleTask(in: .nanoseconds(Int64(wait * 1e9))) { [self] in tellOrders() }
+        }
+    }
+
+    private func tellOrders() {
+        let now = WallClock.now()
+        let server = service.server
+        let items = told.withLock { told -> [OneCommeOrderItem]? in
+            told.ordersDue = false
+            guard server != nil, told.takeOrders(now: now) else { return nil }
+            told.ordersToldAt = now
             return told.orderItems
         }
-        service.server?.publish(.orders(items))
+        if let items { server?.publish(.orders(items)) }
     }
 
     /// The pin the bar shows now (from the frame loop): a change is told once.

@@ -19,7 +19,8 @@ final class OneCommePart: SessionPart {
     convenience init(log: Logger, queue: QueueBoard, changed: @escaping @Sendable () -> Void) {
         self.init(OneCommeHook(log: log, changed: changed))
         let hook = self.hook
-        queue.follow { queue in hook.ordersChanged(Self.orders(queue)) }
+        // The queue itself is handed on (a copy shares its storage): the hook makes the list when it tells it.
+        queue.follow { queue in hook.ordersChanged { Self.orders(queue) } }
     }
 
     /// The queue as OneComme's waiting list: who plays now, then who waits, in order.
