@@ -21,6 +21,9 @@ public struct Giveaway: Sendable {
         case notAWord
     }
 
+    /// The most entries one giveaway takes (its memory bounded as a poll's is).
+    public static let maxEntrants = 100_000
+
     /// Names the giveaway in the memory's file (`SavedGiveaway.token`).
     public let token: Int64
     public let rules: GiveawayRules
@@ -62,6 +65,7 @@ public struct Giveaway: Sendable {
         guard closedAt == nil else { return .closed }
         let viewer = ViewerKey(channel: channel, line: line)
         guard !entered.contains(viewer) else { return .alreadyEntered }
+        guard !isFull else { return .refused("the giveaway has the most entries it takes") }
         if let reason = rules.refusal(eligibility) { return .refused(reason) }
         entered.insert(viewer)
         entrants.append(Entrant(viewer: viewer, name: line.shownName))
@@ -72,6 +76,9 @@ public struct Giveaway: Sendable {
     public func counts(_ comment: FoldedComment, at now: Double) -> Bool {
         isOpen(at: now) && comment.text == word
     }
+
+    /// No new entry is taken (`maxEntrants`).
+    public var isFull: Bool { entrants.count >= Self.maxEntrants }
 
     public func isOpen(at now: Double) -> Bool {
         closedAt == nil && closesAt.map { now < $0 } ?? true

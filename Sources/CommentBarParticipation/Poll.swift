@@ -23,7 +23,13 @@ public struct Poll: Sendable {
         case alreadyVoted(Int)
         case notAVote
         case closed
+        /// `maxVoters` have voted: a new voter is not counted (those who voted may still move theirs).
+        case full
     }
+
+    /// The most voters one poll counts: each costs the poll's memory about 200 bytes, so a poll
+    /// holds at most about 20 MiB however many viewers a stream has.
+    public static let maxVoters = 100_000
 
     /// Names the poll in the memory's file (`SavedPoll.token`).
     public let token: Int64
@@ -66,6 +72,9 @@ public struct Poll: Sendable {
         tally = PollTally(options: question.options.count)
     }
 
+    /// No new voter is counted (`maxVoters`).
+    public var isFull: Bool { votes.count >= Self.maxVoters }
+
     public func isOpen(at now: Double) -> Bool {
         closedAt == nil && closesAt.map { now < $0 } ?? true
     }
@@ -82,6 +91,7 @@ public struct Poll: Sendable {
         guard !line.isHistory, let option = ballot.choice(line.text) else { return .notAVote }
         let voter = ViewerKey(channel: channel, line: line)
         guard let earlier = votes[voter] else {
+            guard votes.count < Self.maxVoters else { return .full }
             record(voter, Vote(option: option, platform: channel.platform, at: now))
             return .counted(option)
         }

@@ -198,7 +198,7 @@ public final class PollBoard: Sendable {
             case .closed:
                 noteClosed(poll, dismissed: state.dismissed)
                 return (nil, poll)
-            case .alreadyVoted, .notAVote:
+            case .alreadyVoted, .notAVote, .full:
                 return (nil, nil)
             }
         }

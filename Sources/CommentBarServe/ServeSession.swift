@@ -80,7 +80,8 @@ public final class ServeSession: @unchecked Sendable {
         let (polls, queue, giveaways) = (PollBoard(), QueueBoard(), GiveawayBoard())
         let backend = SessionControlBackend(speech: speech, memory: memory, polls: polls, queue: queue, giveaways: giveaways)
         control = ControlHook(log: log, backend: backend, changed: { wakeUp.yield() })
-        let participation = ParticipationPart(polls: polls, queue: queue, giveaways: giveaways, control: control)
+        let participation = ParticipationPart(polls: polls, queue: queue, giveaways: giveaways, control: control, log: log,
+                                              changed: { wakeUp.yield() })
         // The parts list: a new part is one file in `Parts/` and one line here. The secrets come
         // first (every other part sees the settings with their credentials); the order of the
         // rest is the order in which their problems take the bar's status line.

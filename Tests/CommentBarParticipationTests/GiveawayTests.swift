@@ -90,6 +90,18 @@ import Testing
         }
     }
 
+    /// A giveaway's memory is bounded: past `maxEntrants` a new entry is refused.
+    @Test func aGiveawayTakesAtMostItsMostEntries() throws {
+        var giveaway = try Giveaway(word: "!enter", now: 0)
+        for viewer in 0..<Giveaway.maxEntrants {
+            _ = giveaway.take(comment("!enter", from: "v\(viewer)"), channel: twitch, eligibility: Eligibility(), at: 1)
+        }
+        #expect(giveaway.isFull)
+        #expect(giveaway.take(comment("!enter", from: "late"), channel: twitch, eligibility: Eligibility(), at: 2)
+                == .refused("the giveaway has the most entries it takes"))
+        #expect(giveaway.entrants.count == Giveaway.maxEntrants)
+    }
+
     /// The bar keeps the entry word off its rows only while entries are open.
     @Test func theEntryWordCountsWhileEntriesAreOpen() throws {
         var giveaway = try Giveaway(word: "!抽選", seconds: 60, now: 0)

@@ -27,6 +27,20 @@ import Testing
         #expect(poll.tally.voters == 1)
     }
 
+    /// A poll's memory is bounded: past `maxVoters` a new voter is not counted, and one who voted
+    /// may still move their vote.
+    @Test func aPollCountsAtMostItsMostVoters() throws {
+        var poll = Poll(try question(), revote: .latestReplaces, now: 0)
+        for viewer in 0..<Poll.maxVoters {
+            #expect(poll.take(comment("!vote 1", from: "v\(viewer)"), channel: twitch, at: 1) == .counted(0))
+        }
+        #expect(poll.isFull)
+        #expect(poll.take(comment("!vote 2", from: "late"), channel: twitch, at: 2) == .full)
+        #expect(poll.take(comment("!vote 2", from: "v7"), channel: twitch, at: 2) == .changed(from: 0, to: 1))
+        #expect(poll.tally.voters == Poll.maxVoters)
+        #expect(poll.tally.votes == [Poll.maxVoters - 1, 1, 0])
+    }
+
     /// The count is kept as votes come and move, never counted again: it must stay what a count of
     /// the ballots gives, per option and per platform.
     @Test func theCountKeptAsVotesComeAndMoveIsTheBallotsCount() throws {

@@ -113,6 +113,21 @@ final class AudienceStripPaceTests: XCTestCase {
         withExtendedLifetime(session) {}
     }
 
+    /// A poll that counts nobody new says so on the bar's status (and in the log), and a new poll clears it.
+    func testAFullPollIsALineOnTheStatus() async throws {
+        let (session, part) = try makeSession()
+        part.polls.start(try PollQuestion(question: "Which?", options: ["A", "B"]))
+        for viewer in 0..<Poll.maxVoters { vote(part, viewer: viewer, option: 1) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while part.problem == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        XCTAssertEqual(part.problem, "poll: 100000 voters, the most one poll counts: new voters are not counted")
+        XCTAssertEqual(session.notice, part.problem, "the bar's status line")
+        part.polls.start(try PollQuestion(question: "Again?", options: ["A", "B"]))
+        while part.problem != nil, ContinuousClock.now < deadline + .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
+        XCTAssertNil(part.problem, "a new poll takes voters again")
+        await part.stop()
+    }
+
     func testTheSessionPutsTheViewIntoTheBarsState() async throws {
         let (session, part) = try makeSession()
         part.queue.open(rules: JoinRules())

@@ -5,6 +5,7 @@ import CommentBarMemory
 import CommentBarParticipation
 import CommentBarServices
 import CommentBarSupport
+import Logging
 import Synchronization
 
 /// The audience takes part (issue 48): the session's poll (`PollBoard`), 参加型 queue
@@ -28,10 +29,15 @@ final class ParticipationPart: SessionPart, CountedComments {
     /// The settings' filters: a bot, or a viewer the streamer hid by name (`hidden_users`), never
     /// votes, joins or enters (a viewer hidden in the memory never gets here).
     private let filters = Mutex(ChatFilters.none)
+    /// A poll or a giveaway at its most (`Poll.maxVoters`, `Giveaway.maxEntrants`): one line on
+    /// the bar's status and in the log.
+    let problems: ProblemReporter
 
     /// `clock`: unix seconds now (the boards' own clock; tests move it).
-    init(polls: PollBoard, queue: QueueBoard, giveaways: GiveawayBoard, control: ControlHook,
-         clock: @escaping @Sendable () -> Double = WallClock.now) {
+    init(polls: PollBoard, queue: QueueBoard, giveaways: GiveawayBoard, control: ControlHook, log: Logger,
+         changed: @escaping @Sendable () -> Void = {}, clock: @escaping @Sendable () -> Double = WallClock.now) {
+        let problems = ProblemReporter(log: log, level: .warning, changed: changed)
+        self.problems = problems
         self.polls = polls
         self.queue = queue
         self.giveaways = giveaways
@@ -47,7 +53,8 @@ final class ParticipationPart: SessionPart, CountedComments {
         let onBar = OnBar()
         self.onBar = onBar
         pacing = Task {
-            await Self.pace(changes, boards: boards, clock: clock, ring: changed) { view in onBar.show(view) }
+            await Self.pace(changes, boards: boards, clock: clock, ring: changed,
+                            report: { problems.report($0) }, show: { view in onBar.show(view) })
         }
     }
 
@@ -75,7 +82,8 @@ final class ParticipationPart: SessionPart, CountedComments {
     /// allows: the boards' view, handed on when it changed. While a timed poll is open its
     /// seconds left change by themselves: the end of the second shown rings too.
     private static func pace(_ changes: AsyncStream<Void>, boards: Boards, clock: @escaping @Sendable () -> Double,
-                             ring: AsyncStream<Void>.Continuation, show: (AudienceView) -> Void) async {
+                             ring: AsyncStream<Void>.Continuation, report: (String?) -> Void,
+                             show: (AudienceView) -> Void) async {
         var pace = StripPace()
         var shown = AudienceView()
         var countdown: Task<Void, Never>?
@@ -91,6 +99,7 @@ final class ParticipationPart: SessionPart, CountedComments {
                 shown = view
                 show(view)
             }
+            report(problem(boards, now: now))
             countdown?.cancel()
             countdown = nil
             if let poll = boards.polls.current, poll.isOpen(at: now), let closesAt = poll.closesAt {
@@ -104,6 +113,19 @@ final class ParticipationPart: SessionPart, CountedComments {
             }
         }
     }
+
+    /// What the bar's status says of the boards: an open poll or giveaway that takes nobody new.
+    private static func problem(_ boards: Boards, now: Double) -> String? {
+        if let poll = boards.polls.current, poll.isOpen(at: now), poll.isFull {
+            return "poll: \(Poll.maxVoters) voters, the most one poll counts: new voters are not counted"
+        }
+        if let giveaway = boards.giveaways.current, giveaway.isOpen(at: now), giveaway.isFull {
+            return "giveaway: \(Giveaway.maxEntrants) entries, the most one giveaway takes: new entries are refused"
+        }
+        return nil
+    }
+
+    var problem: String? { problems.current }
 
     /// The hotkeys "Close the poll", "Call the next viewer" and "Draw a giveaway winner", as the
     /// control API's close, next and draw do (the event API hears them the same way).
