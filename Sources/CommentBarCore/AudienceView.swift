@@ -65,12 +65,15 @@ public struct AudienceView: Sendable, Equatable {
         public var waiting: Int
         /// The queue is at its capacity: the bar says so.
         public var full: Bool
+        /// The word that joins, as the streamer gave it first: the bar shows it while nobody waits.
+        public var joinWord: String
 
-        public init(playing: [String], next: [String], waiting: Int, full: Bool = false) {
+        public init(playing: [String], next: [String], waiting: Int, full: Bool = false, joinWord: String = "!join") {
             self.playing = playing
             self.next = Array(next.prefix(Self.shownNext))
             self.waiting = waiting
             self.full = full
+            self.joinWord = joinWord
         }
     }
 

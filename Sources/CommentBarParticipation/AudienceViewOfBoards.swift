@@ -33,6 +33,7 @@ extension AudienceView.QueueView {
     /// its list gone, `QueueBoard.close`).
     public init(_ queue: JoinQueue) {
         self.init(playing: queue.playing.map(\.name), next: queue.waiting.prefix(Self.shownNext).map(\.name),
-                  waiting: queue.waiting.count, full: queue.waiting.count >= queue.rules.capacity)
+                  waiting: queue.waiting.count, full: queue.waiting.count >= queue.rules.capacity,
+                  joinWord: queue.words.shown)
     }
 }

@@ -5,7 +5,7 @@ import CommentBarMemory
 extension JoinQueue {
     var saved: SavedQueue {
         SavedQueue(capacity: rules.capacity, firstTimeFirst: rules.firstTimeFirst, minimumStreamsSeen: rules.minimumStreamsSeen,
-                   membersOnly: rules.membersOnly, joinWords: words.join.sorted(), leaveWords: words.leave.sorted(),
+                   membersOnly: rules.membersOnly, joinWords: words.savedJoin, leaveWords: words.leave.sorted(),
                    waiting: waiting.map(\.saved), playing: playing.map(\.saved), timesPlayed: timesPlayed)
     }
 

@@ -175,6 +175,8 @@ public struct JoinWords: Sendable {
     enum Word { case join, leave }
     let join: Set<String>
     let leave: Set<String>
+    /// The first join word as the streamer gave it (the bar shows it while nobody waits).
+    public let shown: String
 
     public static let defaultJoin = ["!join", "!参加"]
     public static let defaultLeave = ["!leave", "!キャンセル"]
@@ -192,7 +194,15 @@ public struct JoinWords: Sendable {
 
     public init(join: [String] = JoinWords.defaultJoin, leave: [String] = JoinWords.defaultLeave) {
         self.join = Set(join.map(PollBallot.folded).filter { !$0.isEmpty })
+        shown = join.lazy.map { $0.trimmingWhitespace(andNewlines: true) }.first { !PollBallot.folded($0).isEmpty } ?? "!join"
         self.leave = Set(leave.map(PollBallot.folded).filter { !$0.isEmpty })
+    }
+
+    /// The join words to keep, folded (one a line in the memory's file): the shown one first (a
+    /// restored queue shows it again, folded), then the others.
+    var savedJoin: [String] {
+        let first = PollBallot.folded(shown)
+        return [first] + join.subtracting([first]).sorted()
     }
 
     func word(_ comment: String) -> Word? {

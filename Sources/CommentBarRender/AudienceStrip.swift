@@ -104,9 +104,11 @@ final class AudienceStrip {
             let playing = queue.playing.isEmpty ? "—" : queue.playing.map(isolated).joined(separator: ", ")
             lines.append(Line(left: "▶ " + playing, right: words.playing, bold: true, rank: 3))
             let waiting = words.waiting(queue.waiting) + (queue.full ? " · " + words.full : "")
-            let next = queue.next.isEmpty ? "!join" : words.next + queue.next.map(isolated).joined(separator: ", ")
-            // One line has no room for the names: the count says how long the queue is.
-            lines.append(Line(left: next, right: waiting, rank: 20, inline: waiting))
+            let next = queue.next.isEmpty ? isolated(queue.joinWord) : words.next + queue.next.map(isolated).joined(separator: ", ")
+            // One line has no room for the names: the count says how long the queue is. A full
+            // queue says so before the names of who plays (viewers typing the join word see why
+            // nothing happens).
+            lines.append(Line(left: next, right: waiting, rank: queue.full ? 2 : 20, inline: waiting))
         }
         if let winner = view.winner {
             lines.append(Line(left: "🏆 " + isolated(winner.name), right: winner.platform, bold: true, rank: 2))

@@ -121,6 +121,23 @@ final class AudienceStripRenderingTests: XCTestCase {
         XCTAssertEqual(AudienceStrip.clock(605), "10:05")
     }
 
+    /// A full queue says so, in OBS's language, and keeps saying so where only two lines fit; an
+    /// empty queue shows the streamer's own join word.
+    func testAFullQueueSaysSoAndAnEmptyOneShowsItsJoinWord() throws {
+        let full = AudienceView(queue: AudienceView.QueueView(playing: ["たろう"], next: ["bob", "はなこ"], waiting: 500,
+                                                              full: true, joinWord: "!参加"))
+        XCTAssertEqual(AudienceStrip.lines(of: full).last?.right, "500 waiting · full")
+        XCTAssertEqual(AudienceStrip.lines(of: full, words: .japanese).last?.right, "待ち 500 人 · 満員")
+        XCTAssertEqual(AudienceStrip.kept(AudienceStrip.lines(of: full), count: 1).map(\.right), ["500 waiting · full"],
+                       "room for one line: the queue is full")
+        let empty = AudienceView(queue: AudienceView.QueueView(playing: [], next: [], waiting: 0, joinWord: "!参加"))
+        XCTAssertEqual(AudienceStrip.lines(of: empty).last?.left, AudienceStrip.isolated("!参加"))
+        let (renderer, frame, pool) = try render(full, json: "{}", width: 320, height: 120)
+        XCTAssertNotNil(renderer.drawnElements.first { $0.name == "audience strip" })
+        try assertMatchesGolden(frame, named: "audience-queue-full-bar-320x120.png")
+        withExtendedLifetime(pool) {}
+    }
+
     /// The strip's own words follow OBS's language; the streamer's question and the names do not.
     func testTheStripsWordsFollowOBSLanguage() {
         XCTAssertEqual(AudienceWords.forLocale("ja-JP"), .japanese)
