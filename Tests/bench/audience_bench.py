@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What a poll's votes cost the renderer (issue 48): `commentbar serve` on a memfd pool (made as
 the shim makes it) reading three loopback JSON relays (three streams), the control server and
-the viewer memory on. 10,000 votes in about one second from 5,000 viewers (each votes twice,
-spread over the three streams), once with no poll open (the same `!vote N` comments, which the
-`!command` filter keeps off the bar) and once with a four-option poll open: the difference in the
-renderer's CPU time, divided by the votes, is what a vote costs. Meanwhile an ordinary comment
-every 100 ms on the first stream: its way from the relay to a published frame (the pool's
-latency probe, docs/pool-abi.md) says whether the frame loop kept up. The counts must be exact
-(1,250 per option, 5,000 voters: the first vote stands); the renderer's RSS before and after.
-Prints figures and writes them to the page with --page; the counts are checked (exit 1 if wrong).
+the viewer memory on. Floods of 10,000 comments in about one second from 5,000 viewers (each
+writes twice, spread over the three streams), each flood from viewers the renderer has not seen
+(the memory writes 5,000 new viewers and 10,000 new rows every time), in this order: a warm-up,
+no board open (`!vote N`, which the `!command` filter keeps off the bar), a four-option poll open
+(the same votes), the 参加型 queue open (`!join`), and no board open again. A vote's cost is the
+poll flood's CPU minus the mean of the two floods with no board, over the votes; a join's the
+same with the queue's flood. Meanwhile an ordinary comment every 100 ms on the first stream: its
+way from the relay to a published frame (the pool's latency probe, docs/pool-abi.md) says whether
+the frame loop kept up. The counts must be exact (1,250 per option, 5,000 voters: the first vote
+stands; the queue full at its 500 places); the renderer's RSS after each flood. Prints figures
+and writes them to the page with --page; the counts are checked (exit 1 if wrong).
 
     COMMENTBAR_BIN=.build-release/static/commentbar /usr/bin/python3 Tests/bench/audience_bench.py \\
         [--page docs/benchmarks.md]
@@ -55,15 +58,27 @@ def rss_kib(pid):
     return 0
 
 
-def vote_lines(stream):
-    """The votes that go through relay `stream` (of 3): viewer v votes v % 4 + 1, then another."""
+QUEUE_PLACES = 500
+
+
+def flood_lines(stream, phase, text):
+    """What goes through relay `stream` (of 3) in flood `phase`: viewer v of that flood's own 5,000 writes
+    text(v, round) twice (votes: v % 4 + 1, then another)."""
     lines = []
     for round_ in range(VOTES // VIEWERS):
         for viewer in range(stream, VIEWERS, 3):
-            option = (viewer + round_) % len(OPTIONS) + 1
-            lines.append(json.dumps({"type": "comment", "id": f"r{round_}v{viewer}", "user": f"viewer{viewer}",
-                                     "login": f"viewer{viewer}", "text": f"!vote {option}"}))
+            user = f"{phase}viewer{viewer}"
+            lines.append(json.dumps({"type": "comment", "id": f"{phase}r{round_}v{viewer}", "user": user,
+                                     "login": user, "text": text(viewer, round_)}))
     return lines
+
+
+def vote(viewer, round_):
+    return f"!vote {(viewer + round_) % len(OPTIONS) + 1}"
+
+
+def join(viewer, round_):
+    return "!join"
 
 
 def blast(relay, lines, seconds):
@@ -157,9 +172,9 @@ class Bar:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def flood(bar, relays, seconds, label):
-    """One flood of the votes with the probes running: CPU seconds, the flood's length, the probes."""
-    lines = [vote_lines(stream) for stream in range(3)]
+def flood(bar, relays, seconds, label, phase, text=vote):
+    """One flood with the probes running: CPU seconds, the flood's length, the probes, the RSS after."""
+    lines = [flood_lines(stream, phase, text) for stream in range(3)]
     time.sleep(1.0)
     probes = Probes(relays[0], bar.header)
     time.sleep(0.5)
@@ -173,10 +188,11 @@ def flood(bar, relays, seconds, label):
     ways = sorted(probes.ways_ms)
     worst = ways[-1] if ways else None
     p99 = ways[min(len(ways) - 1, int(len(ways) * 0.99))] if ways else None
-    print(f"{label}: {VOTES} votes sent in {sent_in:.2f} s; renderer CPU {cpu * 1000:.0f} ms over the flood and 2 s after; "
-          f"ordinary comments to a published frame p99 {p99} ms, worst {worst} ms, {probes.missed} missed", flush=True)
+    print(f"{label}: {VOTES} comments sent in {sent_in:.2f} s; renderer CPU {cpu * 1000:.0f} ms over the flood and 2 s after; "
+          f"ordinary comments to a published frame p99 {p99} ms, worst {worst} ms, {probes.missed} missed; "
+          f"RSS {rss_kib(bar.proc.pid) / 1024:.1f} MiB", flush=True)
     return {"cpu_s": cpu, "sent_in_s": sent_in, "probe_p99_ms": p99, "probe_max_ms": worst, "probe_missed": probes.missed,
-            "probes": len(ways)}
+            "probes": len(ways), "rss_kib": rss_kib(bar.proc.pid)}
 
 
 def main():
@@ -189,28 +205,41 @@ def main():
     bar = Bar(args.renderer, relays)
     try:
         rss_before = rss_kib(bar.proc.pid)
-        without = flood(bar, relays, args.seconds, "no poll open")
+        # The first flood after start-up pays for code and caches the others find warm: not counted.
+        flood(bar, relays, args.seconds, "warm-up, no board open", "w")
+        without = flood(bar, relays, args.seconds, "no board open", "a")
         poll = bar.call("POST", "/api/poll", {"question": "Which one?", "options": OPTIONS})
         assert poll.get("open"), poll
-        with_poll = flood(bar, relays, args.seconds, "a poll open")
-        poll = bar.call("GET", "/api/poll")
-        rss_after = rss_kib(bar.proc.pid)
+        with_poll = flood(bar, relays, args.seconds, "a poll open", "p")
+        poll = bar.call("POST", "/api/poll/close", {})
+        queue = bar.call("POST", "/api/queue/open", {"capacity": QUEUE_PLACES})
+        assert queue.get("open"), queue
+        with_queue = flood(bar, relays, args.seconds, "the queue open", "q", join)
+        queue = bar.call("GET", "/api/queue")
+        bar.call("POST", "/api/queue/close", {})
+        without_again = flood(bar, relays, args.seconds, "no board open, again", "b")
     finally:
         bar.stop()
         for relay in relays:
             relay.close()
     counts = [option["votes"] for option in poll["options"]]
-    exact = counts == [VIEWERS // len(OPTIONS)] * len(OPTIONS) and poll.get("voters") == VIEWERS
-    per_vote_us = (with_poll["cpu_s"] - without["cpu_s"]) / VOTES * 1e6
-    print(f"a vote costs {per_vote_us:.1f} µs of the renderer's CPU (with a poll open minus without, per vote); "
-          f"counts {counts}, voters {poll.get('voters')}: {'exact' if exact else 'WRONG'}; "
-          f"RSS {rss_before / 1024:.1f} MiB before, {rss_after / 1024:.1f} MiB after", flush=True)
+    places = len(queue.get("waiting", []))
+    exact = counts == [VIEWERS // len(OPTIONS)] * len(OPTIONS) and poll.get("voters") == VIEWERS and places == QUEUE_PLACES
+    baseline = (without["cpu_s"] + without_again["cpu_s"]) / 2
+    per_vote_us = (with_poll["cpu_s"] - baseline) / VOTES * 1e6
+    per_join_us = (with_queue["cpu_s"] - baseline) / VOTES * 1e6
+    print(f"a vote costs {per_vote_us:.1f} µs and a join {per_join_us:.1f} µs of the renderer's CPU (the board's flood minus "
+          f"the mean of the two with none, per comment); counts {counts}, voters {poll.get('voters')}, "
+          f"{places} waiting: {'exact' if exact else 'WRONG'}; RSS {rss_before / 1024:.1f} MiB before, "
+          f"{without_again['rss_kib'] / 1024:.1f} MiB after", flush=True)
     if args.page:
-        write_page(args.page, without, with_poll, per_vote_us, counts, poll.get("voters"), exact, rss_before, rss_after)
+        write_page(args.page, [without, with_poll, with_queue, without_again], per_vote_us, per_join_us, counts,
+                   poll.get("voters"), places, exact, rss_before)
     return 0 if exact else 1
 
 
-def write_page(page, without, with_poll, per_vote_us, counts, voters, exact, rss_before, rss_after):
+def write_page(page, floods, per_vote_us, per_join_us, counts, voters, places, exact, rss_before):
+    without, with_poll, with_queue, without_again = floods
     before = previous_cells(page, BEGIN, END)
 
     def row(label, value):
@@ -225,27 +254,34 @@ def write_page(page, without, with_poll, per_vote_us, counts, voters, exact, rss
         "## A poll's votes (issue 48)",
         "",
         f"`Tests/bench/audience_bench.py` (`make bench-audience`, in `make bench`): the renderer reading three loopback JSON "
-        f"relays (three streams) with the viewer memory and the control server on; {VOTES:,} votes sent over about one second by "
-        f"{VIEWERS:,} viewers (each votes twice, the first vote stands), with no poll open (the same `!vote N` comments, "
-        f"kept off the bar by the `!command` filter) and then with a four-option poll open; an ordinary comment every 100 ms "
-        f"meanwhile, timed from the relay to the frame that first shows it (the pool's latency probe). Targets: at most 20 µs "
-        f"of the renderer's CPU per vote, exact counts, no frame later than 50 ms.",
+        f"relays (three streams of the relay protocol) with the viewer memory and the control server on; floods of "
+        f"{VOTES:,} comments sent over about one second by {VIEWERS:,} viewers new to the renderer (each writes twice), after "
+        f"a warm-up flood: with no board open (`!vote N`, kept off the bar by the `!command` filter), with a four-option poll "
+        f"open (the same votes; the first vote stands), with the 参加型 queue open ({QUEUE_PLACES} places; `!join`), and with "
+        f"no board again. A vote's or a join's cost is its flood's CPU minus the mean of the two floods with no board, per "
+        f"comment. An ordinary comment every 100 ms meanwhile, timed from the relay to the frame that first shows it (the "
+        f"pool's latency probe). Targets: at most 20 µs of the renderer's CPU per vote or join, exact counts, no frame later "
+        f"than 50 ms, memory bounded.",
         "",
         "| | this run | the run before |",
         "|---|---|---|",
-        row("a vote's cost (CPU with the poll minus without, per vote)", f"{per_vote_us:.1f} µs"),
-        row("renderer CPU over the flood and 2 s after, no poll", f"{without['cpu_s'] * 1000:.0f} ms"),
-        row("renderer CPU over the flood and 2 s after, a poll open", f"{with_poll['cpu_s'] * 1000:.0f} ms"),
-        row("the flood's length (sent by the relays)", f"{without['sent_in_s']:.2f} s, {with_poll['sent_in_s']:.2f} s"),
-        row("counts per option, voters", f"{counts}, {voters}: {'exact' if exact else 'wrong'}"),
-        row("an ordinary comment to its frame during the flood, no poll (ms)", way(without)),
+        row("a vote's cost (the poll's flood minus no board's, per vote)", f"{per_vote_us:.1f} µs"),
+        row("a join's cost (the queue's flood minus no board's, per join)", f"{per_join_us:.1f} µs"),
+        row("renderer CPU over each flood and 2 s after: no board, poll, queue, no board (ms)",
+            ", ".join(f"{flood['cpu_s'] * 1000:.0f}" for flood in floods)),
+        row("the floods' length (sent by the relays, s)", ", ".join(f"{flood['sent_in_s']:.2f}" for flood in floods)),
+        row("counts per option, voters; waiting in the queue", f"{counts}, {voters}; {places}: {'exact' if exact else 'wrong'}"),
+        row("an ordinary comment to its frame during the flood, no board (ms)", way(without)),
         row("an ordinary comment to its frame during the flood, a poll open (ms)", way(with_poll)),
-        row("renderer RSS before and after (MiB)", f"{rss_before / 1024:.1f}, {rss_after / 1024:.1f}"),
+        row("an ordinary comment to its frame during the flood, the queue open (ms)", way(with_queue)),
+        row("renderer RSS before, then after each flood (MiB)",
+            f"{rss_before / 1024:.1f}; " + ", ".join(f"{flood['rss_kib'] / 1024:.1f}" for flood in floods)),
         "",
-        "A vote's cost is the difference of two windows of about a second of CPU each, so it moves by tens of µs "
-        "from run to run (a figure below zero: below that noise). An ordinary comment waits behind the votes sent "
-        "before it on its stream (every comment, vote or not, costs the feed's path its decoding and filtering), "
-        "so its way to the screen during the flood is the flood's backlog, with or without a poll.",
+        "Each flood costs the renderer about a second of CPU (the feed's decoding, the filters, the memory writing "
+        "5,000 new viewers and 10,000 rows); a vote's or a join's cost is a difference of such windows, so it moves by "
+        "some µs from run to run. An ordinary comment waits behind the comments sent before it on its stream, so its "
+        "way to the screen during a flood is the flood's backlog, with or without a board. The RSS after each flood "
+        "says whether the floods' new viewers keep the memory growing.",
         "",
         END,
     ]
