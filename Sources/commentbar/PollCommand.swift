@@ -25,13 +25,23 @@ struct PollList: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Every poll kept, newest first.")
 
     @Flag(help: "One JSON object per poll (as `poll show --json` gives it).") var json = false
+    @Flag(help: "As CSV: every poll's rows as `poll show --csv` gives them, under one header.") var csv = false
     @OptionGroup var db: LogDatabaseOption
+
+    func validate() throws {
+        if json && csv { throw ValidationError("give --json or --csv, not both") }
+    }
 
     func run() throws {
         let boards = try db.openBoards()
         let polls = try logCall { () throws(ChatMemoryError) in try boards.polls() }
-        if polls.isEmpty, !json { print("no polls kept") }
+        if csv { print(PollExport.csvHeader) }
+        if polls.isEmpty, !json, !csv { print("no polls kept") }
         for poll in polls {
+            if csv {
+                for row in PollExport.csvRows(poll) { print(row) }
+                continue
+            }
             if json {
                 print(PollExport.json(poll))
                 continue

@@ -134,6 +134,9 @@ class BoardsRestartTest(unittest.TestCase):
         self.assertEqual([(row["option"], row["text"], row["platform"], row["votes"]) for row in rows],
                          [("1", "ラーメン", "websocket", "1"), ("2", "Sushi", "websocket", "2"),
                           ("3", "カレー", "websocket", "2")])
+        every = list(csv.DictReader(io.StringIO(self.commentbar("poll", "list", "--csv"))))
+        self.assertEqual([(row["poll"], row["votes"]) for row in every], [(poll_id, "1"), (poll_id, "2"), (poll_id, "2")],
+                         "poll list --csv: every poll's rows under one header")
         shown = json.loads(self.commentbar("poll", "show", poll_id, "--json"))
         self.assertEqual(shown["voters"], 5)
         self.assertIsNotNone(shown["closed_at"])
