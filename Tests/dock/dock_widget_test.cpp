@@ -650,12 +650,14 @@ void audiencePoll(Test &t)
 	child<QLineEdit>(t.panel, "commentbar-poll-question-field")->setText("  Next game?  ");
 	child<QPlainTextEdit>(t.panel, "commentbar-poll-options")->setPlainText("Mario Kart\n\n  Tetris \nSplatoon\n");
 	child<QSpinBox>(t.panel, "commentbar-poll-seconds")->setValue(120);
+	child<QCheckBox>(t.panel, "commentbar-poll-latest")->setChecked(true);
+	child<QCheckBox>(t.panel, "commentbar-poll-bare-numbers")->setChecked(true);
 	clearRequests(t.portA);
 	click(t.panel, "commentbar-poll-start");
 	ok = waitForPost(t.portA, "/api/poll");
 	check(ok && postedBody(t.portA, "/api/poll") ==
-			    R"({"options":["Mario Kart","Tetris","Splatoon"],"question":"Next game?","seconds":120})",
-	      "Start posts /api/poll with the question, one answer a line (blank lines out, trimmed) and the seconds",
+			    R"({"bare_numbers":true,"options":["Mario Kart","Tetris","Splatoon"],"question":"Next game?","revote":"latest","seconds":120})",
+	      "Start posts /api/poll with the question, one answer a line (blank lines out, trimmed), the seconds, the latest vote counting and bare numbers",
 	      postedBody(t.portA, "/api/poll"));
 	ok = waitForText(state, "Open") && state->text().contains(QRegularExpression("[12]:[0-9][0-9] left")) &&
 	     !child<QWidget>(t.panel, "commentbar-poll-question-field")->isVisible();
@@ -759,12 +761,14 @@ void audienceQueue(Test &t)
 	child<QCheckBox>(t.panel, "commentbar-queue-first-time")->setChecked(true);
 	child<QSpinBox>(t.panel, "commentbar-queue-min-streams")->setValue(3);
 	child<QCheckBox>(t.panel, "commentbar-queue-members-only")->setChecked(true);
+	child<QLineEdit>(t.panel, "commentbar-queue-join")->setText(QString::fromUtf8("!play\u3001 !\u53C2\u52A0,"));
 	clearRequests(t.portA);
 	click(t.panel, "commentbar-queue-open");
 	bool ok = waitForPost(t.portA, "/api/queue/open") && waitForText(state, "Open: 0 waiting, 10 places");
 	check(ok && postedBody(t.portA, "/api/queue/open") ==
-			    R"({"capacity":10,"first_time_first":true,"members_only":true,"min_streams":3})",
-	      "Open posts /api/queue/open with the capacity, first-time first, regulars only (min_streams) and members only",
+			    QString::fromUtf8(R"({"capacity":10,"first_time_first":true,"join":["!play","!参加"],)"
+					      R"("leave":["!leave","!キャンセル"],"members_only":true,"min_streams":3})"),
+	      "Open posts /api/queue/open with the capacity, first-time first, regulars only (min_streams), members only and the join and leave words",
 	      postedBody(t.portA, "/api/queue/open") + " | " + state->text());
 
 	for (const char *name : {"Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus"})
@@ -820,7 +824,16 @@ void audienceGiveaway(Test &t)
 	click(t.panel, "commentbar-giveaway-start");
 	bool ok = waitForPost(t.portA, "/api/giveaway") && waitForText(state, "0 entries");
 	check(ok && postedBody(t.portA, "/api/giveaway") == R"({"word":"!gw"})",
-	      "Start posts /api/giveaway with the word (no seconds: until drawn)", postedBody(t.portA, "/api/giveaway"));
+	      "Start posts /api/giveaway with the word (no seconds: until drawn; no rules: anyone)", postedBody(t.portA, "/api/giveaway"));
+	child<QSpinBox>(t.panel, "commentbar-giveaway-min-comments")->setValue(2);
+	child<QCheckBox>(t.panel, "commentbar-giveaway-first-time")->setChecked(false);
+	clearRequests(t.portA);
+	click(t.panel, "commentbar-giveaway-start");
+	ok = waitForPost(t.portA, "/api/giveaway");
+	check(ok && postedBody(t.portA, "/api/giveaway") == R"({"first_time":false,"min_comments":2,"word":"!gw"})",
+	      "Start again with the rules: comments needed and first-time viewers out", postedBody(t.portA, "/api/giveaway"));
+	child<QSpinBox>(t.panel, "commentbar-giveaway-min-comments")->setValue(0);
+	child<QCheckBox>(t.panel, "commentbar-giveaway-first-time")->setChecked(true);
 	for (const char *name : {"Alice", "Bob", "Carol"})
 		fake(t.portA, "POST", "/fake/enter", QJsonObject{{"user", QString(name).toLower()}, {"name", name}});
 	ok = waitForText(state, "3 entries") && state->text().contains("entries open");

@@ -287,6 +287,10 @@ class FakeControl:
                 return 400, {"error": "two answers are the same"}
             if self.seconds_refused(body):
                 return 400, {"error": self.seconds_refused(body)}
+            if body.get("revote", "first") not in ("first", "latest"):
+                return 400, {"error": 'revote is "first" or "latest"'}
+            if not isinstance(body.get("bare_numbers", False), bool):
+                return 400, {"error": "bare_numbers is true or false"}
             if self.poll and self.poll["open"]:
                 self.close_poll()
             now = time.time()
@@ -357,6 +361,11 @@ class FakeControl:
                 return 400, {"error": "first_time_first and members_only are true or false"}
             if "min_streams" in body and not self.is_int(body["min_streams"], 0, 1 << 31):
                 return 400, {"error": "min_streams is 0 or more"}
+            for name in ("join", "leave"):
+                words = body.get(name, ["!" + name])
+                if not isinstance(words, list) or not 1 <= len(words) <= 10 or \
+                        not all(isinstance(w, str) and w.strip() and len(w) <= 100 for w in words):
+                    return 400, {"error": f"{name} is a list of 1 to 10 words of at most 100 characters"}
             if not self.queue["open"]:
                 self.queue = {"open": True, "capacity": capacity, "playing": [], "waiting": []}
             self.queue.update({"capacity": capacity, "first_time_first": body.get("first_time_first", False),
@@ -404,6 +413,10 @@ class FakeControl:
                 return 400, {"error": "a giveaway needs an entry word of at most 100 characters"}
             if self.seconds_refused(body):
                 return 400, {"error": self.seconds_refused(body)}
+            if "min_comments" in body and not self.is_int(body["min_comments"], 0, 1000):
+                return 400, {"error": "min_comments is 0 to 1000"}
+            if not isinstance(body.get("first_time", True), bool):
+                return 400, {"error": "first_time is true or false"}
             self.giveaway = {"word": word, "open": True, "entries": 0, "winners": []}
             if body.get("seconds"):
                 self.giveaway["closes_at"] = time.time() + body["seconds"]

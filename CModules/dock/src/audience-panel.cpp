@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -32,6 +33,7 @@ constexpr int maxCapacity = 500;
 constexpr int defaultCapacity = 50;
 constexpr int maxCalled = 50;
 constexpr int maxStreamsSeen = 1000;
+constexpr int maxMinComments = 1000;
 constexpr int optionsFieldLines = 4;
 constexpr int listRows = 4;
 const QString separator = QStringLiteral(" \u00B7 ");
@@ -67,6 +69,24 @@ QSpinBox *secondsBox(const char *name, const Texts &texts, QWidget *parent)
 	box->setSuffix(texts("Dock.SecondsSuffix"));
 	box->setAccessibleName(texts("Dock.ClosesAfter"));
 	return box;
+}
+
+// A line of words (the queue's join or leave words), separated by spaces or commas (、 too).
+QLineEdit *wordsField(const char *name, const QString &label, const QString &words, QWidget *parent)
+{
+	auto *field = new QLineEdit(words, parent);
+	field->setObjectName(QLatin1String(name));
+	field->setAccessibleName(label);
+	field->setMaxLength(1100);
+	return field;
+}
+
+QJsonArray wordsOf(const QString &line)
+{
+	QJsonArray words;
+	for (const QString &word : line.split(QRegularExpression(QStringLiteral("[\\s,\u3001]+")), Qt::SkipEmptyParts))
+		words.append(word);
+	return words;
 }
 
 QHBoxLayout *row(std::initializer_list<QWidget *> widgets, bool stretch = false)
@@ -247,10 +267,16 @@ QWidget *AudiencePanel::buildPoll()
 	optionsField_->setFixedHeight(optionsField_->fontMetrics().lineSpacing() * optionsFieldLines +
 				      2 * optionsField_->frameWidth() + 8);
 	pollSeconds_ = secondsBox("commentbar-poll-seconds", texts_, pollForm_);
+	pollLatest_ = new QCheckBox(texts_("Dock.PollLatest"), pollForm_);
+	pollLatest_->setObjectName(QStringLiteral("commentbar-poll-latest"));
+	pollBareNumbers_ = new QCheckBox(texts_("Dock.PollBareNumbers"), pollForm_);
+	pollBareNumbers_->setObjectName(QStringLiteral("commentbar-poll-bare-numbers"));
 	pollStart_ = namedButton("commentbar-poll-start", texts_("Dock.PollStart"), pollForm_);
 	connect(pollStart_, &QPushButton::clicked, this, [this] { startPoll(); });
 	form->addWidget(questionField_);
 	form->addWidget(optionsField_);
+	form->addWidget(pollLatest_);
+	form->addWidget(pollBareNumbers_);
 	form->addLayout(row({fieldName(texts_("Dock.ClosesAfter"), pollForm_), pollSeconds_, pollStart_}));
 	layout->addWidget(pollForm_);
 	layout->addStretch(1);
@@ -320,6 +346,10 @@ QWidget *AudiencePanel::buildQueue()
 	queueMembersOnly_->setObjectName(QStringLiteral("commentbar-queue-members-only"));
 	queueMembersOnly_->setToolTip(texts_("Dock.QueueMembersOnly.Tip"));
 	layout->addWidget(queueMembersOnly_);
+	queueJoin_ = wordsField("commentbar-queue-join", texts_("Dock.QueueJoinWords"), QStringLiteral("!join !参加"), page);
+	queueLeave_ = wordsField("commentbar-queue-leave", texts_("Dock.QueueLeaveWords"), QStringLiteral("!leave !キャンセル"), page);
+	layout->addLayout(row({fieldName(texts_("Dock.QueueJoinWords"), page), queueJoin_}));
+	layout->addLayout(row({fieldName(texts_("Dock.QueueLeaveWords"), page), queueLeave_}));
 
 	queueOpen_ = namedButton("commentbar-queue-open", texts_("Dock.QueueOpen"), page);
 	connect(queueOpen_, &QPushButton::clicked, this, [this] { openQueue(); });
@@ -355,7 +385,14 @@ QWidget *AudiencePanel::buildGiveaway()
 	giveawaySeconds_ = secondsBox("commentbar-giveaway-seconds", texts_, page);
 	giveawayStart_ = namedButton("commentbar-giveaway-start", texts_("Dock.GiveawayStart"), page);
 	connect(giveawayStart_, &QPushButton::clicked, this, [this] { startGiveaway(); });
+	giveawayMinComments_ = spinBox("commentbar-giveaway-min-comments", 0, maxMinComments, 0, page);
+	giveawayMinComments_->setAccessibleName(texts_("Dock.GiveawayMinComments"));
+	giveawayFirstTime_ = new QCheckBox(texts_("Dock.GiveawayFirstTime"), page);
+	giveawayFirstTime_->setObjectName(QStringLiteral("commentbar-giveaway-first-time"));
+	giveawayFirstTime_->setChecked(true);
 	layout->addWidget(wordField_);
+	layout->addLayout(row({fieldName(texts_("Dock.GiveawayMinComments"), page), giveawayMinComments_}));
+	layout->addWidget(giveawayFirstTime_);
 	layout->addLayout(row({fieldName(texts_("Dock.ClosesAfter"), page), giveawaySeconds_, giveawayStart_}));
 	layout->addStretch(1);
 	return page;
@@ -602,6 +639,10 @@ void AudiencePanel::startPoll()
 	QJsonObject body{{QStringLiteral("question"), questionField_->text().trimmed()}, {QStringLiteral("options"), options}};
 	if (pollSeconds_->value() > 0)
 		body.insert(QStringLiteral("seconds"), pollSeconds_->value());
+	if (pollLatest_->isChecked())
+		body.insert(QStringLiteral("revote"), QStringLiteral("latest"));
+	if (pollBareNumbers_->isChecked())
+		body.insert(QStringLiteral("bare_numbers"), true);
 	command_(QStringLiteral("/api/poll"), body, [this](const QJsonObject &answer) {
 		if (takes(pollRead_, ++asked_))
 			showPoll(Poll::fromJson(answer));
@@ -613,7 +654,9 @@ void AudiencePanel::openQueue()
 	const QJsonObject body{{QStringLiteral("capacity"), queueCapacity_->value()},
 			       {QStringLiteral("first_time_first"), queueFirstTime_->isChecked()},
 			       {QStringLiteral("min_streams"), queueMinStreams_->value()},
-			       {QStringLiteral("members_only"), queueMembersOnly_->isChecked()}};
+			       {QStringLiteral("members_only"), queueMembersOnly_->isChecked()},
+			       {QStringLiteral("join"), wordsOf(queueJoin_->text())},
+			       {QStringLiteral("leave"), wordsOf(queueLeave_->text())}};
 	command_(QStringLiteral("/api/queue/open"), body, [this](const QJsonObject &answer) {
 		if (takes(queueRead_, ++asked_))
 			showQueue(Queue::fromJson(answer));
@@ -689,6 +732,10 @@ void AudiencePanel::startGiveaway()
 	QJsonObject body{{QStringLiteral("word"), wordField_->text().trimmed()}};
 	if (giveawaySeconds_->value() > 0)
 		body.insert(QStringLiteral("seconds"), giveawaySeconds_->value());
+	if (giveawayMinComments_->value() > 0)
+		body.insert(QStringLiteral("min_comments"), giveawayMinComments_->value());
+	if (!giveawayFirstTime_->isChecked())
+		body.insert(QStringLiteral("first_time"), false);
 	command_(QStringLiteral("/api/giveaway"), body, [this](const QJsonObject &answer) {
 		if (takes(giveawayRead_, ++asked_))
 			showGiveaway(Giveaway::fromJson(answer));

@@ -139,6 +139,8 @@ private:
 	QLineEdit *questionField_ = nullptr;
 	QPlainTextEdit *optionsField_ = nullptr;
 	QSpinBox *pollSeconds_ = nullptr;
+	QCheckBox *pollLatest_ = nullptr;
+	QCheckBox *pollBareNumbers_ = nullptr;
 	QPushButton *pollStart_ = nullptr;
 
 	QLabel *queueState_ = nullptr;
@@ -154,6 +156,8 @@ private:
 	QCheckBox *queueFirstTime_ = nullptr;
 	QSpinBox *queueMinStreams_ = nullptr;
 	QCheckBox *queueMembersOnly_ = nullptr;
+	QLineEdit *queueJoin_ = nullptr;
+	QLineEdit *queueLeave_ = nullptr;
 	QPushButton *queueOpen_ = nullptr;
 	QPushButton *queueClose_ = nullptr;
 
@@ -162,5 +166,7 @@ private:
 	QPushButton *draw_ = nullptr;
 	QLineEdit *wordField_ = nullptr;
 	QSpinBox *giveawaySeconds_ = nullptr;
+	QSpinBox *giveawayMinComments_ = nullptr;
+	QCheckBox *giveawayFirstTime_ = nullptr;
 	QPushButton *giveawayStart_ = nullptr;
 };
