@@ -13,7 +13,7 @@ public struct JoinQueue: Sendable {
         public var viewer: ViewerKey
         /// The name shown (the nickname where the memory has one).
         public var name: String
-        /// Times this account was called before (this queue's life).
+        /// Times this account was called before (this queue's life and the queues closed before it).
         public var played: Int
         /// First-time viewers go before the others when the rules say so.
         public var firstTime: Bool
@@ -42,9 +42,11 @@ public struct JoinQueue: Sendable {
     var timesPlayed: [ViewerKey: Int] = [:]
     var words: JoinWords
 
-    public init(rules: JoinRules = JoinRules(), words: JoinWords = JoinWords()) {
+    /// `timesPlayed`: each account's plays before this queue (the ones closed before).
+    public init(rules: JoinRules = JoinRules(), words: JoinWords = JoinWords(), timesPlayed: [ViewerKey: Int] = [:]) {
         self.rules = rules
         self.words = words
+        self.timesPlayed = timesPlayed
     }
 
     /// New rules and words from now on: who waits stays, beyond a smaller capacity too.

@@ -26,6 +26,10 @@ public final class QueueBoard: Sendable {
     private let journal = BoardJournal()
     /// Nothing happened on the board yet: the queue the memory kept may be restored.
     private let untouched = Atomic<Bool>(true)
+    /// Each account's times played in the queues closed before (this renderer's life): a queue
+    /// opened again counts on from them, as OneComme's order items count a viewer's plays.
+    /// Taken only under `state`'s lock.
+    private let playedBefore = Mutex<[ViewerKey: Int]>([:])
 
     public init() {}
 
@@ -76,7 +80,7 @@ public final class QueueBoard: Sendable {
     public func open(rules: JoinRules, words: JoinWords = JoinWords()) -> JoinQueue {
         untouched.store(false, ordering: .relaxed)
         let opened = state.withLock { queue in
-            var opened = queue ?? JoinQueue(rules: rules, words: words)
+            var opened = queue ?? JoinQueue(rules: rules, words: words, timesPlayed: playedBefore.withLock { $0 })
             opened.reconfigure(rules: rules, words: words)
             queue = opened
             show(queue)
@@ -95,6 +99,7 @@ public final class QueueBoard: Sendable {
                 queue = nil
                 show(nil)
             }
+            if let played = queue?.timesPlayed { playedBefore.withLock { $0.merge(played) { max($0, $1) } } }
             return queue != nil
         }
         if wasOpen { tell(.changed(nil)) }

@@ -104,6 +104,21 @@ import Testing
         ])
     }
 
+    /// A viewer's plays count on across queues: the queue opened again after a close says how many
+    /// times each account played before (as OneComme's order items do).
+    @Test func timesPlayedCountOnInTheNextQueue() {
+        let board = QueueBoard()
+        board.open(rules: JoinRules())
+        board.take(comment("!join", from: "a"), channel: twitch, standing: Standing())
+        #expect(board.next(1).map(\.played) == [1])
+        board.close()
+        board.open(rules: JoinRules())
+        board.take(comment("!join", from: "a"), channel: twitch, standing: Standing())
+        board.take(comment("!join", from: "b"), channel: twitch, standing: Standing())
+        #expect(board.current?.waiting.map(\.played) == [1, 0], "a played once in the queue before")
+        #expect(board.next(1).map(\.played) == [2])
+    }
+
     /// What the streamer does to the queue is told too (the event API's `queue_changed`: the dock
     /// reads the boards again when it comes): opening, a move, players done, closing; a move or a
     /// done that changes nothing is not.
