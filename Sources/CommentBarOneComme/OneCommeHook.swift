@@ -150,7 +150,8 @@ public final class OneCommeHook: Sendable {
             told.pendingOrders = orders
             guard !told.ordersDue else { return nil }
             told.ordersDue = true
-            return max(0, told.ordersToldAt + Self.ordersPace - now)
+            // Clamped: a wall clock set back must not hold the list for as long.
+            return min(Self.ordersPace, max(0, told.ordersToldAt + Self.ordersPace - now))
         }
         guard let wait else { return }
         if wait == 0 {

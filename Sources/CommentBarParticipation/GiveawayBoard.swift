@@ -108,6 +108,9 @@ public final class GiveawayBoard: Sendable {
         return winner
     }
 
+    /// A cheap look before `counts`: entries not closed yet (their time may have run out).
+    public var mayCount: Bool { state.withLock { $0.giveaway.map { $0.closedAt == nil } ?? false } }
+
     /// Whether the open giveaway counts the comment (its entry word).
     public func counts(_ comment: FoldedComment) -> Bool {
         let now = clock()
@@ -145,9 +148,14 @@ public final class GiveawayBoard: Sendable {
     }
 
     /// The streamer hid `viewer` (the memory's choice): never drawn, an entry made before too.
-    public func hidden(_ viewer: ViewerKey) {
+    /// `false`: shown again, drawn again.
+    public func hidden(_ viewer: ViewerKey, _ hidden: Bool = true) {
         state.withLock { state in
-            if state.hidden.count < ViewerCounts.maxViewers { state.hidden.insert(viewer) }
+            if !hidden {
+                state.hidden.remove(viewer)
+            } else if state.hidden.count < ViewerCounts.maxViewers {
+                state.hidden.insert(viewer)
+            }
         }
     }
 

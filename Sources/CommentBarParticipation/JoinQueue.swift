@@ -55,12 +55,12 @@ public struct JoinQueue: Sendable {
         self.words = words
     }
 
-    /// A comment from `channel` by a viewer of `standing`.
     /// Whether the comment is one of the open queue's join or leave words (the bar keeps it off its rows).
     public func counts(_ comment: FoldedComment) -> Bool {
         words.word(comment) != nil
     }
 
+    /// A comment from `channel` by a viewer of `standing`.
     public mutating func take(_ line: ChatLine, channel: ChannelRef, standing: Standing) -> Outcome {
         guard !line.isHistory, let word = words.word(line.text) else { return .notAWord }
         let viewer = ViewerKey(channel: channel, line: line)

@@ -174,6 +174,9 @@ public final class PollBoard: Sendable {
         return closed
     }
 
+    /// A cheap look before `counts`: a poll not closed yet (its time may have run out).
+    public var mayCount: Bool { state.withLock { $0.poll.map { $0.closedAt == nil } ?? false } }
+
     /// Whether the open poll counts the comment (a vote).
     public func counts(_ comment: FoldedComment) -> Bool {
         let now = clock()

@@ -106,6 +106,9 @@ public final class QueueBoard: Sendable {
         return wasOpen
     }
 
+    /// A cheap look before `counts`: the queue is open.
+    public var mayCount: Bool { state.withLock { $0 != nil } }
+
     /// Whether the open queue counts the comment (a join or leave word).
     public func counts(_ comment: FoldedComment) -> Bool {
         state.withLock { $0?.counts(comment) ?? false }

@@ -124,8 +124,9 @@ final class AudienceStrip {
 
     /// The lines that fit (`count`), by rank, kept in their order.
     static func kept(_ lines: [Line], count: Int) -> [Line] {
-        let ranks = Set(lines.map(\.rank).sorted().prefix(max(0, count)))
-        return lines.filter { ranks.contains($0.rank) }
+        // Two lines may share a rank (a full queue's count and the winner): at most `count` either way.
+        let chosen = Set(lines.indices.sorted { (lines[$0].rank, $0) < (lines[$1].rank, $1) }.prefix(max(0, count)))
+        return lines.indices.filter(chosen.contains).map { lines[$0] }
     }
 
     /// The strip's text size for rows of `style`: a little smaller than the rows', as the header's.

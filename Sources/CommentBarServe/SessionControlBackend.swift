@@ -62,9 +62,9 @@ final class SessionControlBackend: ControlBackend {
         case .saved:
             // Hidden viewers never take part: out of the queue, never drawn (their comments no
             // longer reach the boards: the memory drops them).
-            if choice.hidden == true {
-                queue.remove(key)
-                giveaways.hidden(key)
+            if let hidden = choice.hidden {
+                if hidden { queue.remove(key) }
+                giveaways.hidden(key, hidden)
             }
             return .saved
         case .refused(let why), .notSaved(let why): return .unavailable(why)

@@ -53,7 +53,8 @@ final class OneCommeOrdersPaceTests: XCTestCase {
             count = try await listed(port: port)
         }
         XCTAssertEqual(count, 300, "the newest list is served")
-        XCTAssertEqual(made.load(ordering: .relaxed), 2, "300 changes made two lists: the first, then the newest")
+        // The first at once, the newest after the pace (one more if the loop itself outlasted a pace).
+        XCTAssertLessThanOrEqual(made.load(ordering: .relaxed), 3, "300 changes made a few lists, not one each")
         await hook.shutdown()
     }
 

@@ -87,6 +87,8 @@ import Testing
             board.hidden(ViewerKey(channel: twitch, user: "hidden"))
             #expect(board.draw()?.viewer.user == "fan")
             #expect(board.draw() == nil, "nobody else may win")
+            board.hidden(ViewerKey(channel: twitch, user: "hidden"), false)
+            #expect(board.draw()?.viewer.user == "hidden", "shown again: drawn again")
         }
     }
 

@@ -130,6 +130,12 @@ final class AudienceStripRenderingTests: XCTestCase {
         XCTAssertEqual(AudienceStrip.lines(of: full, words: .japanese).last?.right, "待ち 500 人 · 満員")
         XCTAssertEqual(AudienceStrip.kept(AudienceStrip.lines(of: full), count: 1).map(\.right), ["500 waiting · full"],
                        "room for one line: the queue is full")
+        var withWinner = full
+        withWinner.winner = AudienceView.WinnerView(name: "Lucky", platform: "twitch")
+        XCTAssertEqual(AudienceStrip.kept(AudienceStrip.lines(of: withWinner), count: 1).count, 1,
+                       "a full queue and a winner share a rank: still one line where one fits")
+        XCTAssertEqual(AudienceStrip.kept(AudienceStrip.lines(of: withWinner), count: 2).map(\.right),
+                       ["500 waiting · full", "twitch"])
         let empty = AudienceView(queue: AudienceView.QueueView(playing: [], next: [], waiting: 0, joinWord: "!参加"))
         XCTAssertEqual(AudienceStrip.lines(of: empty).last?.left, AudienceStrip.isolated("!参加"))
         let (renderer, frame, pool) = try render(full, json: "{}", width: 320, height: 120)

@@ -761,12 +761,12 @@ void audienceQueue(Test &t)
 	child<QCheckBox>(t.panel, "commentbar-queue-first-time")->setChecked(true);
 	child<QSpinBox>(t.panel, "commentbar-queue-min-streams")->setValue(3);
 	child<QCheckBox>(t.panel, "commentbar-queue-members-only")->setChecked(true);
-	child<QLineEdit>(t.panel, "commentbar-queue-join")->setText(QString::fromUtf8("!play\u3001 !\u53C2\u52A0,"));
+	child<QLineEdit>(t.panel, "commentbar-queue-join")->setText(QString::fromUtf8("!play\u3001 !\u53C2\u52A0\u3000!go,"));
 	clearRequests(t.portA);
 	click(t.panel, "commentbar-queue-open");
 	bool ok = waitForPost(t.portA, "/api/queue/open") && waitForText(state, "Open: 0 waiting, 10 places");
 	check(ok && postedBody(t.portA, "/api/queue/open") ==
-			    QString::fromUtf8(R"({"capacity":10,"first_time_first":true,"join":["!play","!参加"],)"
+			    QString::fromUtf8(R"({"capacity":10,"first_time_first":true,"join":["!play","!参加","!go"],)"
 					      R"("leave":["!leave","!キャンセル"],"members_only":true,"min_streams":3})"),
 	      "Open posts /api/queue/open with the capacity, first-time first, regulars only (min_streams), members only and the join and leave words",
 	      postedBody(t.portA, "/api/queue/open") + " | " + state->text());

@@ -71,7 +71,8 @@ QSpinBox *secondsBox(const char *name, const Texts &texts, QWidget *parent)
 	return box;
 }
 
-// A line of words (the queue's join or leave words), separated by spaces or commas (、 too).
+// A line of words (the queue's join or leave words), separated by spaces (an IME's full-width one
+// too: Qt's \s is ASCII's) or commas (、 too).
 QLineEdit *wordsField(const char *name, const QString &label, const QString &words, QWidget *parent)
 {
 	auto *field = new QLineEdit(words, parent);
@@ -84,7 +85,7 @@ QLineEdit *wordsField(const char *name, const QString &label, const QString &wor
 QJsonArray wordsOf(const QString &line)
 {
 	QJsonArray words;
-	for (const QString &word : line.split(QRegularExpression(QStringLiteral("[\\s,\u3001]+")), Qt::SkipEmptyParts))
+	for (const QString &word : line.split(QRegularExpression(QStringLiteral("[\\s\u3000,\u3001]+")), Qt::SkipEmptyParts))
 		words.append(word);
 	return words;
 }

@@ -61,11 +61,17 @@
       pick.type = 'radio';
       pick.name = 'queue-pick';
       pick.checked = index === place;
-      pick.addEventListener('change', () => { chosen = viewer(entry); showWaiting(); });
+      // In place: rebuilding the list here would take the focus from the radio the arrows move.
+      pick.addEventListener('change', () => { chosen = viewer(entry); showChoice(index); });
       label.append(pick, document.createTextNode(' ' + entry.name));
       row.append(label);
       return row;
     }));
+    showChoice(place);
+  }
+
+  // Move up, Move down and Remove for the chosen place (-1: none chosen).
+  function showChoice(place) {
     $('queue-up').disabled = place < 1;
     $('queue-down').disabled = place < 0 || place >= waiting.length - 1;
     $('queue-remove').disabled = place < 0;

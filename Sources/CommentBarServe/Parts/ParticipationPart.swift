@@ -183,7 +183,8 @@ final class ParticipationPart: SessionPart, CountedComments {
     /// the open giveaway's entry word. The bar keeps such a comment off its rows
     /// (`hide_audience_words`).
     func counts(_ line: ChatLine) -> Bool {
-        guard !line.isHistory else { return false }
+        // Asked for every comment the bar shows: no folding while nothing is open.
+        guard !line.isHistory, polls.mayCount || queue.mayCount || giveaways.mayCount else { return false }
         let comment = FoldedComment(line.text)
         return polls.counts(comment) || queue.counts(comment) || giveaways.counts(comment)
     }
