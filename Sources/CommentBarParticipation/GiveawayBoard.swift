@@ -109,7 +109,7 @@ public final class GiveawayBoard: Sendable {
     }
 
     /// A cheap look before `counts`: entries not closed yet (their time may have run out).
-    public var mayCount: Bool { state.withLock { $0.giveaway.map { $0.closedAt == nil } ?? false } }
+    public var mayCount: Bool { state.withLock { $0.giveaway != nil && $0.giveaway?.closedAt == nil } }
 
     /// Whether the open giveaway counts the comment (its entry word).
     public func counts(_ comment: FoldedComment) -> Bool {

@@ -175,7 +175,7 @@ public final class PollBoard: Sendable {
     }
 
     /// A cheap look before `counts`: a poll not closed yet (its time may have run out).
-    public var mayCount: Bool { state.withLock { $0.poll.map { $0.closedAt == nil } ?? false } }
+    public var mayCount: Bool { state.withLock { $0.poll != nil && $0.poll?.closedAt == nil } }
 
     /// Whether the open poll counts the comment (a vote).
     public func counts(_ comment: FoldedComment) -> Bool {

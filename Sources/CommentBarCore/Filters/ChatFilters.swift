@@ -30,7 +30,7 @@ public struct ChatFilters: Sendable, Equatable {
     /// viewer's first row in this stream.
     public func apply(_ line: ChatLine, isFirstMessage: Bool) -> ChatLine? {
         let writer = UserNames(line)
-        if bots.isBot(writer) || hiddenUsers.isHidden(writer) { return nil }
+        if hides(writer) { return nil }
         // Paid rows are never hidden as commands: the money was real.
         if hideCommands, case .comment = line.kind, CommandFilter.isCommand(line.text) { return nil }
         // The text is folded once, for the NG words and the mentions both, when either has words.
@@ -43,8 +43,11 @@ public struct ChatFilters: Sendable, Equatable {
     /// Whether the row's writer is a bot the filters hide or a viewer hidden by name, whatever
     /// the row says (the audience's boards keep them out too).
     public func hidesWriter(_ line: ChatLine) -> Bool {
-        let writer = UserNames(line)
-        return bots.isBot(writer) || hiddenUsers.isHidden(writer)
+        hides(UserNames(line))
+    }
+
+    private func hides(_ writer: UserNames) -> Bool {
+        bots.isBot(writer) || hiddenUsers.isHidden(writer)
     }
 
     /// Whether `text` holds an NG word, matched as rows are (full-width, half-width kana,
