@@ -180,6 +180,11 @@ enum TestSupport {
     }
 }
 
+/// How many events a reader has taken so far, read by the test that sends them.
+final class ReceivedCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
 /// A WebSocket client made with NIO's client upgrader: the event API as a tool sees it.
 struct EventClient {
     let channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
@@ -230,13 +235,25 @@ struct EventClient {
     /// frame's code, if one came.
     func events(count: Int) async throws -> (events: [ControlEvent], closeCode: WebSocketErrorCode?) {
         var events: [ControlEvent] = []
+        let closeCode = try await read(count: count) { events.append($0) }
+        return (events, closeCode)
+    }
+
+    /// Reads `count` events (or until the connection closes), handing each to `take` and keeping
+    /// none; `received`, when given, counts them as they come, for a sender that must not outrun
+    /// this reader. The close frame's code, if one came.
+    func read(count: Int, received: ReceivedCount? = nil,
+              _ take: (ControlEvent) -> Void) async throws -> WebSocketErrorCode? {
+        var taken = 0
         var closeCode: WebSocketErrorCode?
         try await channel.executeThenClose { inbound, _ in
             for try await frame in inbound {
                 switch frame.opcode {
                 case .text:
-                    events.append(try JSONDecoder().decode(ControlEvent.self, from: Data(frame.unmaskedData.readableBytesView)))
-                    if events.count >= count { return }
+                    take(try JSONDecoder().decode(ControlEvent.self, from: Data(frame.unmaskedData.readableBytesView)))
+                    taken += 1
+                    received?.value.store(taken, ordering: .releasing)
+                    if taken >= count { return }
                 case .connectionClose:
                     var data = frame.unmaskedData
                     closeCode = data.readWebSocketErrorCode()
@@ -246,6 +263,6 @@ struct EventClient {
                 }
             }
         }
-        return (events, closeCode)
+        return closeCode
     }
 }
