@@ -45,6 +45,8 @@ public protocol ControlBackend: Sendable {
     func startGiveaway(_ request: GiveawayStart) -> GiveawayStartOutcome
     /// Draws a winner (nil: no giveaway, or nobody left).
     func drawGiveaway() -> ControlGiveaway.Viewer?
+    /// Takes the last winner off the bar; whether one was there.
+    func dismissGiveaway() -> Bool
     /// The running giveaway, or the last one.
     func currentGiveaway() -> ControlGiveaway?
 }
@@ -64,6 +66,7 @@ extension ControlBackend {
     public func moveInQueue(_ viewer: QueueViewer, to place: Int) -> ControlQueue? { nil }
     public func startGiveaway(_ request: GiveawayStart) -> GiveawayStartOutcome { .refused("giveaways are not available here") }
     public func drawGiveaway() -> ControlGiveaway.Viewer? { nil }
+    public func dismissGiveaway() -> Bool { false }
     public func currentGiveaway() -> ControlGiveaway? { nil }
 }
 

@@ -40,6 +40,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case giveawayStarted(ControlGiveaway)
         case giveawayEntry(GiveawayViewer)
         case giveawayWinner(GiveawayViewer)
+        case giveawayDismissed(ControlGiveaway)
 
         public var type: String {
             switch self {
@@ -64,6 +65,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
             case .giveawayStarted: return "giveaway_started"
             case .giveawayEntry: return "giveaway_entry"
             case .giveawayWinner: return "giveaway_winner"
+            case .giveawayDismissed: return "giveaway_dismissed"
             }
         }
     }
@@ -307,7 +309,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case .queueLeave(let value): try value.encode(to: encoder)
         case .queueNext(let value): try value.encode(to: encoder)
         case .queueChanged(let value): try value.encode(to: encoder)
-        case .giveawayStarted(let value): try value.encode(to: encoder)
+        case .giveawayStarted(let value), .giveawayDismissed(let value): try value.encode(to: encoder)
         case .giveawayEntry(let value), .giveawayWinner(let value): try value.encode(to: encoder)
         }
     }
@@ -338,6 +340,7 @@ public struct ControlEvent: Sendable, Equatable, Codable {
         case "giveaway_started": body = .giveawayStarted(try ControlGiveaway(from: decoder))
         case "giveaway_entry": body = .giveawayEntry(try GiveawayViewer(from: decoder))
         case "giveaway_winner": body = .giveawayWinner(try GiveawayViewer(from: decoder))
+        case "giveaway_dismissed": body = .giveawayDismissed(try ControlGiveaway(from: decoder))
         default: throw WireError(description: "unknown event type \(type)")
         }
     }

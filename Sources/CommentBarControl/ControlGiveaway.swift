@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// A giveaway as the control API gives it (`GET /api/giveaway`): its entry word, whether entries
-/// are open, how many entered, and every winner drawn, in order.
+/// are open, how many entered, every winner drawn, in order, and whether the last one was taken
+/// off the bar (`POST /api/giveaway/dismiss`).
 public struct ControlGiveaway: Sendable, Equatable, Codable {
     /// A viewer, named as the events name viewers.
     public struct Viewer: Sendable, Equatable, Codable {
@@ -23,17 +24,19 @@ public struct ControlGiveaway: Sendable, Equatable, Codable {
     public var closesAt: Double?
     public var entries: Int
     public var winners: [Viewer]
+    public var dismissed: Bool
 
-    public init(word: String, open: Bool, closesAt: Double?, entries: Int, winners: [Viewer]) {
+    public init(word: String, open: Bool, closesAt: Double?, entries: Int, winners: [Viewer], dismissed: Bool = false) {
         self.word = word
         self.open = open
         self.closesAt = closesAt
         self.entries = entries
         self.winners = winners
+        self.dismissed = dismissed
     }
 
     enum CodingKeys: String, CodingKey {
-        case word, open, entries, winners
+        case word, open, entries, winners, dismissed
         case closesAt = "closes_at"
     }
 }

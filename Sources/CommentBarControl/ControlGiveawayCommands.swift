@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// The giveaway commands (`POST /api/giveaway`, `POST /api/giveaway/draw`, `GET /api/giveaway`).
+/// The giveaway commands (`POST /api/giveaway`, `POST /api/giveaway/draw`,
+/// `POST /api/giveaway/dismiss`, `GET /api/giveaway`).
 extension ControlRoutes {
     struct Winner: Codable {
         var winner: ControlGiveaway.Viewer
@@ -25,6 +26,11 @@ extension ControlRoutes {
         }
         log.info("control: giveaway drawn")
         return .json(Winner(winner: winner))
+    }
+
+    func dismissGiveaway() -> ControlResponse {
+        guard backend.dismissGiveaway() else { return .error(.notFound, "no giveaway winner is on the bar") }
+        return .json(Done())
     }
 
     func currentGiveaway() -> ControlResponse {

@@ -35,6 +35,7 @@ extension ControlRoutes {
         .post("/api/queue/move", "move a waiting viewer to a place in the line") { routes, call in routes.moveInQueue(call) },
         .post("/api/giveaway", "start a giveaway (抽選) with an entry word") { routes, call in routes.startGiveaway(call) },
         .post("/api/giveaway/draw", "draw a winner (a re-draw never repeats one)") { routes, _ in routes.drawGiveaway() },
+        .post("/api/giveaway/dismiss", "take the winner off the bar") { routes, _ in routes.dismissGiveaway() },
         .get("/api/giveaway", "the giveaway: entries and winners") { routes, _ in routes.currentGiveaway() },
         .post("/api/page-link", "a one-time link that opens the page") { routes, _ in routes.pageLink() },
         .openGet(ControlHello.path, "proves this is the token holder's renderer (no credential)") { routes, request in

@@ -108,7 +108,7 @@ final class EventHub: PushSocketOwner {
                 $0.detail = status.detail
             }
         case .speech, .pollStarted, .pollVote, .pollClosed, .pollDismissed, .queueJoin, .queueLeave, .queueNext,
-             .queueChanged, .giveawayStarted, .giveawayEntry, .giveawayWinner:
+             .queueChanged, .giveawayStarted, .giveawayEntry, .giveawayWinner, .giveawayDismissed:
             break
         case .channel(let named):
             // The stream's entry goes by its channel from now on.
@@ -130,7 +130,7 @@ final class EventHub: PushSocketOwner {
         case .pin, .viewers, .status, .channel:
             stateSeq = event.seq
         case .pollStarted, .pollVote, .pollClosed, .pollDismissed, .queueJoin, .queueLeave, .queueNext, .queueChanged,
-             .giveawayStarted, .giveawayEntry, .giveawayWinner:
+             .giveawayStarted, .giveawayEntry, .giveawayWinner, .giveawayDismissed:
             boardsSeq = event.seq
         case .speech:
             return

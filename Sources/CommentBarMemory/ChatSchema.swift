@@ -214,6 +214,9 @@ enum ChatSchema {
         // 6: a stream's rows found without reading the whole log: a restarted renderer counts each
         // viewer's comments on the streams going on (a giveaway's rules), and a stream's export.
         "CREATE INDEX messages_by_stream ON messages (stream, viewer);",
+        // 7: a giveaway's winner taken off the bar (`POST /api/giveaway/dismiss`), as a poll's
+        // result is: a restarted renderer does not pin it again.
+        "ALTER TABLE giveaways ADD COLUMN dismissed INTEGER NOT NULL DEFAULT 0;",
     ]
 
     static var currentVersion: Int { migrations.count }

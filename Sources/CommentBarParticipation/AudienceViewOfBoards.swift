@@ -3,11 +3,11 @@ import CommentBarCore
 
 extension AudienceView {
     /// What the bar shows of the session's boards at unix time `now`: the poll (open, or closed
-    /// until dismissed), the queue (while it is open), the giveaway's last winner.
+    /// until dismissed), the queue (while it is open), the giveaway's last winner (until dismissed).
     public init(polls: PollBoard, queue: QueueBoard, giveaways: GiveawayBoard, now: Double) {
         self.init(poll: polls.shown.map { PollView($0, now: now) },
                   queue: queue.current.map(QueueView.init),
-                  winner: giveaways.current?.winners.last.map {
+                  winner: giveaways.shownWinner.map {
                       WinnerView(name: $0.name, platform: $0.viewer.channel.platform)
                   })
     }

@@ -4,13 +4,13 @@ import CommentBarMemory
 /// A giveaway as the memory keeps it (`SavedGiveaway`), and made again from it after a restart.
 extension Giveaway {
     /// The giveaway's row; `whole`: with its entrants and draws (written to a new file), else
-    /// none (its start or close: entries and draws go one by one). An entrant's and a draw's
-    /// time is the memory's only: whole, they carry the giveaway's last moment.
-    func saved(source: String, whole: Bool) -> SavedGiveaway {
+    /// none (its start, close or dismissal: entries and draws go one by one). An entrant's and a
+    /// draw's time is the memory's only: whole, they carry the giveaway's last moment.
+    func saved(source: String, whole: Bool, dismissed: Bool) -> SavedGiveaway {
         let moment = closedAt ?? startedAt
         return SavedGiveaway(token: token, source: source, word: word, minimumComments: rules.minimumComments,
                              firstTimeViewers: rules.firstTimeViewers, startedAt: startedAt, closesAt: closesAt, closedAt: closedAt,
-                             entrants: whole ? entrants.map { $0.saved(at: moment) } : [],
+                             dismissed: dismissed, entrants: whole ? entrants.map { $0.saved(at: moment) } : [],
                              draws: whole ? winners.map { $0.saved(at: moment) } : [])
     }
 

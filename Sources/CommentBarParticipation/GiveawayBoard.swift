@@ -4,8 +4,8 @@ import CommentBarMemory
 import CommentBarSupport
 import Synchronization
 
-/// The session's giveaway (抽選): the open one or the last one drawn, its entries from every
-/// stream's chat, and what the session knows of each viewer this stream (`ViewerCounts`: comments,
+/// The session's giveaway (抽選): the open one or the last one drawn (its winner pinned on the bar
+/// until the streamer dismisses it or draws again), its entries from every stream's chat, and what the session knows of each viewer this stream (`ViewerCounts`: comments,
 /// bans) for its rules. What happens is told to its listeners (the event API, the actions), outside the lock,
 /// and noted for the memory (`keep(_:restoring:)`) under it: every entry and every draw is kept.
 public final class GiveawayBoard: Sendable {
@@ -14,6 +14,8 @@ public final class GiveawayBoard: Sendable {
         case started(Giveaway)
         case entered(Giveaway.Entrant, count: Int)
         case won(Giveaway.Entrant, draw: Int)
+        /// The streamer took the last winner off the bar.
+        case dismissed(Giveaway)
     }
 
     private let state = Mutex(State())
@@ -24,6 +26,8 @@ public final class GiveawayBoard: Sendable {
 
     private struct State {
         var giveaway: Giveaway?
+        /// Its last winner is off the bar (until the next draw).
+        var dismissed = false
         var counts = ViewerCounts()
         /// Viewers the streamer hid since they entered: never drawn.
         var hidden: Set<ViewerKey> = []
@@ -40,12 +44,22 @@ public final class GiveawayBoard: Sendable {
         listeners.withLock { $0.append(listener) }
     }
 
-    /// Who hears every change the bar shows (a new giveaway, a winner).
+    /// Who hears every change the bar shows (a new giveaway, a winner, its dismissal).
     public func watch(_ watcher: @escaping @Sendable () -> Void) {
         watch.set(watcher)
     }
 
     public var current: Giveaway? { state.withLock { $0.giveaway } }
+
+    /// The giveaway and whether its last winner was taken off the bar, read together.
+    public var currentAndDismissed: (giveaway: Giveaway?, dismissed: Bool) {
+        state.withLock { ($0.giveaway, $0.dismissed) }
+    }
+
+    /// The winner the bar shows: the last one drawn, until dismissed.
+    public var shownWinner: Giveaway.Entrant? {
+        state.withLock { $0.dismissed ? nil : $0.giveaway?.winners.last }
+    }
 
     /// From now on every change goes to `keeping` (nil: nowhere, the memory is off). A board
     /// nothing happened on yet takes the giveaway the memory kept (`saved`: its source's last
@@ -60,9 +74,12 @@ public final class GiveawayBoard: Sendable {
             state.counts.restore(commentsThisStream)
             if state.untouched, state.giveaway == nil, let saved, let giveaway = Giveaway(restoring: saved) {
                 state.giveaway = giveaway
+                state.dismissed = saved.dismissed
                 return true
             }
-            if let giveaway = state.giveaway { keeping.keep(.giveaway(giveaway.saved(source: keeping.source, whole: true))) }
+            if let giveaway = state.giveaway {
+                keeping.keep(.giveaway(giveaway.saved(source: keeping.source, whole: true, dismissed: state.dismissed)))
+            }
             return false
         }
         if restored { watch.changed() }
@@ -77,11 +94,12 @@ public final class GiveawayBoard: Sendable {
             if var previous = state.giveaway, previous.closedAt == nil {
                 // Replaced: its entries are over (kept with it).
                 previous.close(at: now)
-                journal.note { .giveaway(previous.saved(source: $0, whole: false)) }
+                journal.note { .giveaway(previous.saved(source: $0, whole: false, dismissed: state.dismissed)) }
             }
             state.giveaway = giveaway
+            state.dismissed = false
             state.untouched = false
-            journal.note { .giveaway(giveaway.saved(source: $0, whole: false)) }
+            journal.note { .giveaway(giveaway.saved(source: $0, whole: false, dismissed: false)) }
         }
         tell(.started(giveaway))
         return giveaway
@@ -96,8 +114,12 @@ public final class GiveawayBoard: Sendable {
                 hidden.contains(viewer) || counts.isBanned(viewer)
             }
             guard let giveaway = state.giveaway else { return nil }
-            // A draw closes the entries.
-            if wasOpen { journal.note { .giveaway(giveaway.saved(source: $0, whole: false)) } }
+            // A draw closes the entries, and its winner is pinned on the bar again.
+            let wasDismissed = state.dismissed
+            if winner != nil { state.dismissed = false }
+            if wasOpen || (wasDismissed && winner != nil) {
+                journal.note { .giveaway(giveaway.saved(source: $0, whole: false, dismissed: state.dismissed)) }
+            }
             guard let winner else { return nil }
             let number = giveaway.winners.count
             journal.note { _ in .draw(giveaway: giveaway.token, number: number, winner.saved(at: now)) }
@@ -106,6 +128,21 @@ public final class GiveawayBoard: Sendable {
         guard let (winner, number) = drawn else { return nil }
         tell(.won(winner, draw: number))
         return winner
+    }
+
+    /// Takes the last winner off the bar (kept in the memory with its draws); false when none is
+    /// on it. The next draw pins a winner again.
+    public func dismiss() -> Bool {
+        let dismissed = state.withLock { state -> Giveaway? in
+            guard let giveaway = state.giveaway, !giveaway.winners.isEmpty, !state.dismissed else { return nil }
+            state.dismissed = true
+            state.untouched = false
+            journal.note { .giveaway(giveaway.saved(source: $0, whole: false, dismissed: true)) }
+            return giveaway
+        }
+        guard let dismissed else { return false }
+        tell(.dismissed(dismissed))
+        return true
     }
 
     /// A cheap look before `counts`: entries not closed yet (their time may have run out).
@@ -131,7 +168,7 @@ public final class GiveawayBoard: Sendable {
             let outcome = state.giveaway?.take(line, channel: channel, eligibility: eligibility, at: now)
             if wasOpen, let giveaway = state.giveaway, giveaway.closedAt != nil {
                 // Its time ran out: closed at that moment.
-                journal.note { .giveaway(giveaway.saved(source: $0, whole: false)) }
+                journal.note { .giveaway(giveaway.saved(source: $0, whole: false, dismissed: state.dismissed)) }
             }
             guard case .entered(let count) = outcome, let giveaway = state.giveaway, let entrant = giveaway.entrants.last
             else { return nil }

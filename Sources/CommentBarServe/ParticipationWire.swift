@@ -54,9 +54,9 @@ enum ParticipationWire {
         }
     }
 
-    static func giveaway(_ giveaway: Giveaway, now: Double) -> ControlGiveaway {
+    static func giveaway(_ giveaway: Giveaway, now: Double, dismissed: Bool = false) -> ControlGiveaway {
         ControlGiveaway(word: giveaway.word, open: giveaway.isOpen(at: now), closesAt: giveaway.closesAt,
-                        entries: giveaway.entrants.count, winners: giveaway.winners.map(viewer))
+                        entries: giveaway.entrants.count, winners: giveaway.winners.map(viewer), dismissed: dismissed)
     }
 
     static func viewer(_ entrant: Giveaway.Entrant) -> ControlGiveaway.Viewer {
@@ -69,6 +69,8 @@ enum ParticipationWire {
         case .started(let started): return .giveawayStarted(giveaway(started, now: started.startedAt))
         case .entered(let entrant, let count): return .giveawayEntry(.init(viewer: viewer(entrant), count: count))
         case .won(let entrant, let draw): return .giveawayWinner(.init(viewer: viewer(entrant), draw: draw))
+        case .dismissed(let dismissed):
+            return .giveawayDismissed(giveaway(dismissed, now: dismissed.closedAt ?? dismissed.startedAt, dismissed: true))
         }
     }
 }

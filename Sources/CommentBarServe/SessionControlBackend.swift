@@ -186,7 +186,10 @@ final class SessionControlBackend: ControlBackend {
         giveaways.draw().map(ParticipationWire.viewer)
     }
 
+    func dismissGiveaway() -> Bool { giveaways.dismiss() }
+
     func currentGiveaway() -> ControlGiveaway? {
-        giveaways.current.map { ParticipationWire.giveaway($0, now: WallClock.now()) }
+        let (giveaway, dismissed) = giveaways.currentAndDismissed
+        return giveaway.map { ParticipationWire.giveaway($0, now: WallClock.now(), dismissed: dismissed) }
     }
 }

@@ -109,6 +109,12 @@ import Testing
         ])
         let memory = ChatMemory(path: folder.database, log: CapturedLog().logger)
         let saved = try #require(try await memory.savedBoards(of: "11190").giveaway)
+        #expect(!saved.dismissed)
+        var dismissed = closed
+        dismissed.dismissed = true
+        memory.keep(.giveaway(dismissed))
+        #expect(memory.flush())
+        #expect(try await memory.savedBoards(of: "11190").giveaway?.dismissed == true, "the winner taken off the bar")
         memory.close()
         #expect(saved.closedAt == 2100)
         #expect(saved.entrants.map(\.name) == ["Alice", "Bob"])

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// What the bar shows of the boards (issue 48): the poll's counts and seconds left, the closed
-/// result until dismissed, the open queue, the giveaway's winner; and every change the bar shows
+/// result until dismissed, the open queue, the giveaway's winner until dismissed; and every change the bar shows
 /// rings the boards' watcher, those the event API does not tell too.
 @Suite struct AudienceViewTests {
     let twitch = ChannelRef(platform: "twitch", channel: "streamer")
@@ -80,5 +80,10 @@ import Testing
         _ = giveaways.draw()
         #expect(AudienceView(polls: polls, queue: queue, giveaways: giveaways, now: 0).winner
             == AudienceView.WinnerView(name: "LUCKY", platform: "twitch"))
+        giveaways.watch(rings.ring)
+        let beforeDismissal = rings.now
+        #expect(giveaways.dismiss())
+        #expect(rings.now == beforeDismissal + 1, "a dismissal rings once")
+        #expect(AudienceView(polls: polls, queue: queue, giveaways: giveaways, now: 0).winner == nil, "dismissed: off the bar")
     }
 }

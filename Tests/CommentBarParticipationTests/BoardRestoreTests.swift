@@ -136,6 +136,41 @@ import Testing
         #expect(try BoardHistory(path: path).giveaways().first?.draws.map(\.name) == [winner.name, next.name])
     }
 
+    /// A winner taken off the bar stays off after a restart; the next draw pins one again, and
+    /// the memory keeps that too.
+    @Test func aDismissedWinnerStaysOffTheBarAfterARestart() async throws {
+        let (first, keeping) = memory()
+        let board = GiveawayBoard(clock: clock.now)
+        board.keep(keeping)
+        #expect(!board.dismiss(), "no giveaway: nothing to dismiss")
+        try board.start(word: "!enter", rules: GiveawayRules(), seconds: nil)
+        for login in ["alice", "bob", "carol"] { board.take(line(login, "!enter"), channel: twitch, firstTime: false) }
+        #expect(!board.dismiss(), "no winner yet: nothing to dismiss")
+        let winner = try #require(board.draw())
+        #expect(board.shownWinner == winner)
+        #expect(board.dismiss())
+        #expect(!board.dismiss(), "dismissed once")
+        #expect(board.shownWinner == nil && board.currentAndDismissed.dismissed)
+        #expect(board.current?.winners == [winner], "the draw is kept")
+        #expect(first.flush())
+        first.close()
+
+        let (second, keepingAgain) = memory()
+        let restored = GiveawayBoard(clock: clock.now)
+        restored.keep(keepingAgain, restoring: try await second.savedBoards(of: "11190").giveaway)
+        #expect(restored.shownWinner == nil && restored.currentAndDismissed.dismissed)
+        let next = try #require(restored.draw())
+        #expect(restored.shownWinner == next && !restored.currentAndDismissed.dismissed)
+        #expect(second.flush())
+        second.close()
+
+        let (third, keepingOnceMore) = memory()
+        let again = GiveawayBoard(clock: clock.now)
+        again.keep(keepingOnceMore, restoring: try await third.savedBoards(of: "11190").giveaway)
+        #expect(again.shownWinner == next, "the redraw after the dismissal is on the bar again")
+        third.close()
+    }
+
     /// The comments the memory counted on the stream going on (a renderer killed mid-stream) count
     /// for "at least N comments this stream" after the restart, with those said since.
     @Test func commentsBeforeARestartCountForTheGiveawaysRules() async throws {

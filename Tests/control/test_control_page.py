@@ -479,6 +479,13 @@ class ControlPageTest(unittest.TestCase):
         self.wait_for(lambda: [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#giveaway-winners li")]
                       == ["Lucky (websocket)"], "the winner on the page")
         self.shot("page-audience.png")
+        self.wait_for(lambda: find("giveaway-dismiss").is_enabled(), "the winner may be taken off the bar")
+        self.posts()
+        find("giveaway-dismiss").click()
+        self.wait_for(lambda: ("/api/giveaway/dismiss", {}) in self.posts_seen(), "the giveaway's dismiss command")
+        self.wait_for(lambda: not find("giveaway-dismiss").is_enabled(), "no winner left to dismiss")
+        self.assertEqual([item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#giveaway-winners li")],
+                         ["Lucky (websocket)"], "the draw stays listed")
         find("queue-close").click()
         self.wait_for(lambda: not find("queue-next").is_enabled(), "the queue closed")
         # A refused command says why, in the page's notice.

@@ -282,6 +282,15 @@ class ControlParticipationTest(unittest.TestCase):
         final = self.call("GET", "/api/giveaway")[1]
         self.assertFalse(final["open"], "a draw closes the entries")
         self.assertEqual(len(final["winners"]), 2)
+        # The winner leaves the bar when dismissed, once, told as giveaway_dismissed; the draws stay.
+        self.assertFalse(final["dismissed"])
+        self.assertEqual(self.call("POST", "/api/giveaway/dismiss", {})[0], 200)
+        self.assertEqual(self.call("POST", "/api/giveaway/dismiss", {})[0], 404)
+        wait_for(lambda: self.of_type("giveaway_dismissed"), "giveaway_dismissed", timeout=3)
+        self.assertEqual([(event["word"], len(event["winners"]), event["dismissed"])
+                          for event in self.of_type("giveaway_dismissed")], [("!抽選", 2, True)])
+        dismissed = self.call("GET", "/api/giveaway")[1]
+        self.assertEqual((dismissed["dismissed"], len(dismissed["winners"])), (True, 2))
         self.assertEqual(self.call("POST", "/api/giveaway", {"word": " "})[0], 400)
         status, answer = self.call("POST", "/api/giveaway", {"word": "!" + "x" * 100})
         self.assertEqual((status, answer.get("error")), (400, "an entry word is at most 100 characters"))

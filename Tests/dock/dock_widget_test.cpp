@@ -851,6 +851,18 @@ void audienceGiveaway(Test &t)
 	ok = waitFor([&] { return winners->count() == 2 && winners->item(1)->text() == "2. Bob (twitch)"; }, 4000);
 	check(ok, "a re-draw adds the next winner", QStringLiteral("%1 winners").arg(winners->count()));
 	grabAudience(t, "giveaway");
+
+	auto *dismiss = child<QPushButton>(t.panel, "commentbar-giveaway-dismiss");
+	check(dismiss->isVisible() && dismiss->isEnabled(), "with a winner drawn, Dismiss is offered");
+	click(t.panel, "commentbar-giveaway-dismiss");
+	ok = waitForPost(t.portA, "/api/giveaway/dismiss") && waitFor([&] { return !dismiss->isEnabled(); }, 4000);
+	check(ok && winners->count() == 2,
+	      "Dismiss posts /api/giveaway/dismiss; once the giveaway says dismissed there is nothing more to dismiss, "
+	      "and the winners stay listed",
+	      QStringLiteral("enabled %1, %2 winners").arg(dismiss->isEnabled()).arg(winners->count()));
+	click(t.panel, "commentbar-giveaway-draw");
+	ok = waitFor([&] { return winners->count() == 3 && dismiss->isEnabled(); }, 4000);
+	check(ok, "the next draw pins a winner again: Dismiss is offered again", QStringLiteral("%1 winners").arg(winners->count()));
 }
 
 // Hidden, the dock reads nothing and its clock stops; shown again, it reads what moved meanwhile.

@@ -10,7 +10,7 @@ and 403 otherwise.
 The audience's boards (issue 48), in the shapes docs/control-api.md gives: GET /api/poll,
 /api/queue, /api/giveaway; POST /api/poll, /api/poll/close, /api/poll/dismiss, /api/queue/open,
 /api/queue/close, /api/queue/next, /api/queue/done, /api/queue/remove, /api/queue/move, /api/giveaway,
-/api/giveaway/draw, refusing what the API refuses with its status and an {"error"}. A move answers
+/api/giveaway/draw, /api/giveaway/dismiss, refusing what the API refuses with its status and an {"error"}. A move answers
 the queue after it. Opening, closing, a move and players done are a queue_changed event and a started
 giveaway a giveaway_started one, as the renderer's QueueBoard and GiveawayBoard tell them. /api/comments
 answers say "boards_seq", the newest poll_*, queue_* or giveaway_* event's seq, and those events
@@ -417,7 +417,7 @@ class FakeControl:
                 return 400, {"error": "min_comments is 0 to 1000"}
             if not isinstance(body.get("first_time", True), bool):
                 return 400, {"error": "first_time is true or false"}
-            self.giveaway = {"word": word, "open": True, "entries": 0, "winners": []}
+            self.giveaway = {"word": word, "open": True, "entries": 0, "winners": [], "dismissed": False}
             if body.get("seconds"):
                 self.giveaway["closes_at"] = time.time() + body["seconds"]
             self.entrants = []
@@ -429,8 +429,16 @@ class FakeControl:
                 return 404, {"error": "no giveaway, or nobody left to draw"}
             self.giveaway["open"] = False
             self.giveaway["winners"].append(left[0])
+            self.giveaway["dismissed"] = False  # as GiveawayBoard.draw: the new winner is pinned
             self.board_event()
             return 200, {"winner": left[0]}
+        if path == "/api/giveaway/dismiss":
+            # As the renderer's GiveawayBoard.dismiss: a winner on the bar only, once (giveaway_dismissed).
+            if not self.giveaway or not self.giveaway["winners"] or self.giveaway["dismissed"]:
+                return 404, {"error": "no giveaway winner is on the bar"}
+            self.giveaway["dismissed"] = True
+            self.board_event()
+            return 200, {"ok": True}
         return 404, {"error": "no such command"}
 
     def viewer(self, body):

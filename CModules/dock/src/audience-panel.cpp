@@ -375,9 +375,14 @@ QWidget *AudiencePanel::buildGiveaway()
 	connect(draw_, &QPushButton::clicked, this, [this] {
 		command_(QStringLiteral("/api/giveaway/draw"), {}, [this](const QJsonObject &) { readGiveaway(); });
 	});
+	giveawayDismiss_ = namedButton("commentbar-giveaway-dismiss", texts_("Dock.GiveawayDismiss"), page);
+	giveawayDismiss_->setToolTip(texts_("Dock.GiveawayDismiss.Tip"));
+	connect(giveawayDismiss_, &QPushButton::clicked, this, [this] {
+		command_(QStringLiteral("/api/giveaway/dismiss"), {}, [this](const QJsonObject &) { readGiveaway(); });
+	});
 	layout->addWidget(giveawayState_);
 	layout->addWidget(winners_);
-	layout->addLayout(row({draw_}, true));
+	layout->addLayout(row({draw_, giveawayDismiss_}, true));
 
 	wordField_ = new QLineEdit(page);
 	wordField_->setObjectName(QStringLiteral("commentbar-giveaway-word"));
@@ -594,6 +599,8 @@ void AudiencePanel::showGiveaway(const std::optional<Giveaway> &giveaway)
 	winners_->setVisible(giveaway && !giveaway->winners.isEmpty());
 	draw_->setEnabled(giveaway.has_value());
 	draw_->setText(giveaway && !giveaway->winners.isEmpty() ? texts_("Dock.Redraw") : texts_("Dock.Draw"));
+	giveawayDismiss_->setEnabled(giveaway && !giveaway->winners.isEmpty() && !giveaway->dismissed);
+	giveawayDismiss_->setVisible(giveaway && !giveaway->winners.isEmpty());
 	showClocks();
 }
 

@@ -164,6 +164,7 @@ private:
 	QLabel *giveawayState_ = nullptr;
 	QListWidget *winners_ = nullptr;
 	QPushButton *draw_ = nullptr;
+	QPushButton *giveawayDismiss_ = nullptr;
 	QLineEdit *wordField_ = nullptr;
 	QSpinBox *giveawaySeconds_ = nullptr;
 	QSpinBox *giveawayMinComments_ = nullptr;

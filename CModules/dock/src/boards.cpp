@@ -86,5 +86,6 @@ std::optional<Giveaway> Giveaway::fromJson(const QJsonObject &object)
 	giveaway.closesAt = secondsOf(object.value(QStringLiteral("closes_at")));
 	giveaway.entries = object.value(QStringLiteral("entries")).toInt();
 	giveaway.winners = viewersOf(object.value(QStringLiteral("winners")));
+	giveaway.dismissed = object.value(QStringLiteral("dismissed")).toBool();
 	return giveaway;
 }

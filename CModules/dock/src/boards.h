@@ -58,6 +58,7 @@ struct Giveaway {
 	std::optional<double> closesAt; // Unix seconds, when entries close by themselves
 	int entries = 0;
 	QVector<BoardViewer> winners;
+	bool dismissed = false; // the last winner was taken off the bar
 
 	// nullopt for what is no giveaway (no word).
 	static std::optional<Giveaway> fromJson(const QJsonObject &object);

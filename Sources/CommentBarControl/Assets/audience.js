@@ -95,6 +95,7 @@
     $('giveaway-state').textContent = giveaway ? giveaway.word + ' (' + giveaway.entries + ')' : '';
     list($('giveaway-winners'), giveaway ? giveaway.winners : [], (winner) => winner.name + ' (' + winner.platform + ')');
     $('giveaway-draw').disabled = !giveaway;
+    $('giveaway-dismiss').disabled = !(giveaway && giveaway.winners.length && !giveaway.dismissed);
   }
 
   const shows = { poll: showPoll, queue: showQueue, giveaway: showGiveaway };
@@ -153,4 +154,7 @@
     if (await call('POST', 'api/giveaway', body)) { showGiveaway(); }
   });
   $('giveaway-draw').addEventListener('click', async () => { if (await call('POST', 'api/giveaway/draw')) { showGiveaway(); } });
+  $('giveaway-dismiss').addEventListener('click', async () => {
+    if (await call('POST', 'api/giveaway/dismiss')) { showGiveaway(); }
+  });
 })();

@@ -114,12 +114,13 @@ extension ChatReader {
 
     func giveaway(id: Int64) throws(SQLiteError) -> SavedGiveaway? {
         guard var giveaway = try statement("""
-            SELECT id, token, source, word, minimum_comments, first_time_viewers, started_at, closes_at, closed_at FROM giveaways
-            WHERE id = ?1
+            SELECT id, token, source, word, minimum_comments, first_time_viewers, started_at, closes_at, closed_at, dismissed
+            FROM giveaways WHERE id = ?1
             """).rows([.int(id)], { row in
                 SavedGiveaway(token: row.int(1), source: row.text(2) ?? "", word: row.text(3) ?? "",
                               minimumComments: Int(row.int(4)), firstTimeViewers: row.int(5) != 0, startedAt: row.double(6),
-                              closesAt: row.optionalDouble(7), closedAt: row.optionalDouble(8), id: row.int(0))
+                              closesAt: row.optionalDouble(7), closedAt: row.optionalDouble(8), dismissed: row.int(9) != 0,
+                              id: row.int(0))
             }).first else { return nil }
         func entrants(_ table: String, time: String) throws(SQLiteError) -> [SavedEntrant] {
             try statement("SELECT platform, channel, user, name, \(time) FROM \(table) WHERE giveaway = ?1 ORDER BY number")

@@ -82,12 +82,13 @@ extension ChatStore {
 
     private func keepGiveaway(_ giveaway: SavedGiveaway) throws(SQLiteError) {
         try statement("""
-            INSERT INTO giveaways (token, source, word, minimum_comments, first_time_viewers, started_at, closes_at, closed_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            ON CONFLICT (token) DO UPDATE SET closed_at = excluded.closed_at
+            INSERT INTO giveaways (token, source, word, minimum_comments, first_time_viewers, started_at, closes_at, closed_at,
+                                   dismissed)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            ON CONFLICT (token) DO UPDATE SET closed_at = excluded.closed_at, dismissed = excluded.dismissed
             """).run([.int(giveaway.token), .text(giveaway.source), .text(giveaway.word), .int(giveaway.minimumComments),
                       .bool(giveaway.firstTimeViewers), .real(giveaway.startedAt), .optional(giveaway.closesAt),
-                      .optional(giveaway.closedAt)])
+                      .optional(giveaway.closedAt), .bool(giveaway.dismissed)])
         for (index, entrant) in giveaway.entrants.enumerated() {
             try keepEntrant(entrant, number: index + 1, giveaway: giveaway.token)
         }

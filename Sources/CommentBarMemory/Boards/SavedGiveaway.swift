@@ -12,6 +12,8 @@ public struct SavedGiveaway: Sendable, Equatable {
     public var startedAt: Double
     public var closesAt: Double?
     public var closedAt: Double?
+    /// Its last winner was taken off the bar (until the next draw).
+    public var dismissed: Bool
     /// In the order they entered.
     public var entrants: [SavedEntrant]
     /// Every winner drawn, in order, with the draw's time.
@@ -20,8 +22,8 @@ public struct SavedGiveaway: Sendable, Equatable {
     public var id: Int64?
 
     public init(token: Int64, source: String, word: String, minimumComments: Int, firstTimeViewers: Bool, startedAt: Double,
-                closesAt: Double?, closedAt: Double?, entrants: [SavedEntrant] = [], draws: [SavedEntrant] = [],
-                id: Int64? = nil) {
+                closesAt: Double?, closedAt: Double?, dismissed: Bool = false, entrants: [SavedEntrant] = [],
+                draws: [SavedEntrant] = [], id: Int64? = nil) {
         self.token = token
         self.source = source
         self.word = word
@@ -30,6 +32,7 @@ public struct SavedGiveaway: Sendable, Equatable {
         self.startedAt = startedAt
         self.closesAt = closesAt
         self.closedAt = closedAt
+        self.dismissed = dismissed
         self.entrants = entrants
         self.draws = draws
         self.id = id
