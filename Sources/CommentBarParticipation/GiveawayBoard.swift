@@ -20,6 +20,7 @@ public final class GiveawayBoard: Sendable {
 
     private let state = Mutex(State())
     private let listeners = Mutex<[@Sendable (Change) -> Void]>([])
+    private let keptOut = Mutex<(@Sendable (Giveaway.Entrant) -> Bool)?>(nil)
     private let clock: @Sendable () -> Double
     private let watch = BoardWatch()
     private let journal = BoardJournal()
@@ -42,6 +43,13 @@ public final class GiveawayBoard: Sendable {
     /// Who hears the changes, each in the order they were added (the event API, the actions).
     public func listen(_ listener: @escaping @Sendable (Change) -> Void) {
         listeners.withLock { $0.append(listener) }
+    }
+
+    /// Whom the settings keep out by name now (`hidden_users`, added after they entered): a draw
+    /// passes them over. Asked of each one drawn, not of every entrant: a name is folded to be
+    /// compared, and a giveaway may hold 100,000 entries.
+    public func keepOut(_ check: @escaping @Sendable (Giveaway.Entrant) -> Bool) {
+        keptOut.withLock { $0 = check }
     }
 
     /// Who hears every change the bar shows (a new giveaway, a winner, its dismissal).
@@ -108,10 +116,19 @@ public final class GiveawayBoard: Sendable {
     /// Draws a winner (entries close); nil when no giveaway ran or nobody is left to draw.
     public func draw() -> Giveaway.Entrant? {
         let now = clock()
+        let keptOut = keptOut.withLock { $0 }
         let drawn = state.withLock { state -> (Giveaway.Entrant, Int)? in
             let wasOpen = state.giveaway?.closedAt == nil
-            let winner = state.giveaway?.draw(at: now) { [counts = state.counts, hidden = state.hidden] viewer in
-                hidden.contains(viewer) || counts.isBanned(viewer)
+            var passedOver: Set<ViewerKey> = []
+            var winner: Giveaway.Entrant?
+            while true {
+                winner = state.giveaway?.draw(at: now) { [counts = state.counts, hidden = state.hidden] viewer in
+                    hidden.contains(viewer) || counts.isBanned(viewer) || passedOver.contains(viewer)
+                }
+                guard let drawn = winner, keptOut?(drawn) == true else { break }
+                // Hidden by name since they entered: not a winner, and the draw goes on.
+                state.giveaway?.winners.removeLast()
+                passedOver.insert(drawn.viewer)
             }
             guard let giveaway = state.giveaway else { return nil }
             // A draw closes the entries, and its winner is pinned on the bar again.

@@ -82,4 +82,54 @@ final class AudienceWordsTests: XCTestCase {
         XCTAssertEqual(part.polls.current?.tally.votes, [0, 1], "only the viewer's vote")
         XCTAssertEqual(part.queue.current?.waiting.map(\.viewer.user), ["viewer"])
     }
+
+    /// A name added to Hidden users after its viewer joined the queue or entered the giveaway:
+    /// out of the queue at once (waiting or playing), and passed over by the draws; a name taken
+    /// off the list may be drawn again.
+    func testANameHiddenLaterLeavesTheQueueAndIsNeverDrawn() throws {
+        let (_, part) = try makeSession()
+        func hide(_ names: [String]) {
+            var settings = BarSettings()
+            settings.hiddenUsers = names
+            var input = SessionInput(message: StdinMessage(settings: settings), actions: [], current: BarSettings())
+            part.apply(&input)
+        }
+        hide([])
+        part.queue.open(rules: JoinRules())
+        _ = try part.giveaways.start(word: "!enter", rules: GiveawayRules(), seconds: nil)
+        for (index, user) in ["player", "waiter", "fan"].enumerated() {
+            part.heard(.comment(comment("j\(index)", by: user, "!join")), shown: nil, origin: origin)
+        }
+        _ = part.queue.next(1)
+        for (index, user) in ["troll", "fan"].enumerated() {
+            part.heard(.comment(comment("e\(index)", by: user, "!enter")), shown: nil, origin: origin)
+        }
+        XCTAssertEqual(part.queue.current?.playing.map(\.viewer.user), ["player"])
+        XCTAssertEqual(part.giveaways.current?.entrants.count, 2)
+
+        hide(["Player", "＠waiter", "troll"])
+        XCTAssertEqual(part.queue.current?.playing.map(\.viewer.user), [], "the one playing leaves")
+        XCTAssertEqual(part.queue.current?.waiting.map(\.viewer.user), ["fan"], "the one waiting leaves; others stay")
+        for _ in 0..<20 {
+            _ = try part.giveaways.start(word: "!enter", rules: GiveawayRules(), seconds: nil)
+            for (index, user) in ["troll", "fan"].enumerated() {
+                part.heard(.comment(comment("e\(index)", by: user, "!enter")), shown: nil, origin: origin)
+            }
+            XCTAssertEqual(part.giveaways.current?.entrants.map(\.viewer.user), ["fan"], "a hidden name no longer enters")
+        }
+        // Entered before the name was hidden: every draw passes them over.
+        for round in 0..<20 {
+            hide([])
+            _ = try part.giveaways.start(word: "!enter", rules: GiveawayRules(), seconds: nil)
+            for (index, user) in ["troll", "fan"].enumerated() {
+                part.heard(.comment(comment("r\(round)-\(index)", by: user, "!enter")), shown: nil, origin: origin)
+            }
+            hide(["troll"])
+            XCTAssertEqual(part.giveaways.draw()?.viewer.user, "fan")
+            XCTAssertNil(part.giveaways.draw(), "nobody else to draw")
+            XCTAssertEqual(part.giveaways.current?.winners.map(\.viewer.user), ["fan"], "the passed-over one is no winner")
+        }
+        hide([])
+        XCTAssertEqual(part.giveaways.draw()?.viewer.user, "troll", "shown again: drawn again")
+    }
 }

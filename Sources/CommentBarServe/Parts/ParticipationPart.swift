@@ -29,6 +29,9 @@ final class ParticipationPart: SessionPart, CountedComments {
     /// The settings' filters: a bot, or a viewer the streamer hid by name (`hidden_users`), never
     /// votes, joins or enters (a viewer hidden in the memory never gets here).
     private let filters = Mutex(ChatFilters.none)
+    /// The names `hidden_users` had at the last settings: one added keeps its viewer out of what
+    /// they already joined too.
+    private let hiddenNames = Mutex<[String]>([])
     /// A poll or a giveaway at its most (`Poll.maxVoters`, `Giveaway.maxEntrants`): one line on
     /// the bar's status and in the log.
     let problems: ProblemReporter
@@ -56,6 +59,7 @@ final class ParticipationPart: SessionPart, CountedComments {
             await Self.pace(changes, boards: boards, clock: clock, ring: changed,
                             report: { problems.report($0) }, show: { view in onBar.show(view) })
         }
+        giveaways.keepOut { [weak self] entrant in self?.hidesByName(entrant.viewer, name: entrant.name) ?? false }
     }
 
     /// Who puts the audience's view on the bar: called at most four times a second, with a view
@@ -130,7 +134,14 @@ final class ParticipationPart: SessionPart, CountedComments {
     /// The hotkeys "Close the poll", "Call the next viewer" and "Draw a giveaway winner", as the
     /// control API's close, next and draw do (the event API hears them the same way).
     func apply(_ input: inout SessionInput) {
-        if let settings = input.message.settings { filters.withLock { $0 = settings.filters } }
+        if let settings = input.message.settings {
+            filters.withLock { $0 = settings.filters }
+            let namesChanged = hiddenNames.withLock { names in
+                defer { names = settings.hiddenUsers }
+                return names != settings.hiddenUsers
+            }
+            if namesChanged { leaveQueueIfHiddenByName() }
+        }
         for action in input.actions {
             switch action {
             case .closePoll: _ = polls.close()
@@ -139,6 +150,20 @@ final class ParticipationPart: SessionPart, CountedComments {
             default: break
             }
         }
+    }
+
+    /// A name added to `hidden_users` takes its viewer out of the queue at once (playing or
+    /// waiting), as **Hide** does; a giveaway's draws pass them over (`GiveawayBoard.keepOut`).
+    private func leaveQueueIfHiddenByName() {
+        guard let current = queue.current else { return }
+        for entry in current.playing + current.waiting where hidesByName(entry.viewer, name: entry.name) {
+            queue.remove(entry.viewer)
+        }
+    }
+
+    /// Whether the settings hide this viewer (their account or the name they took part under).
+    private func hidesByName(_ viewer: ViewerKey, name: String) -> Bool {
+        filters.withLock { $0.hidesWriter(ChatLine(id: "", user: name, login: viewer.user, text: "")) }
     }
 
     private struct Listened {
