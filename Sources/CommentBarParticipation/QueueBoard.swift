@@ -30,8 +30,22 @@ public final class QueueBoard: Sendable {
     /// opened again counts on from them, as OneComme's order items count a viewer's plays.
     /// Taken only under `state`'s lock.
     private let playedBefore = Mutex<[ViewerKey: Int]>([:])
+    private let keptOut = Mutex<(@Sendable (JoinQueue.Entry) -> Bool)?>(nil)
 
     public init() {}
+
+    /// Whom the settings keep out by name now (`hidden_users`): asked of everyone in a queue the
+    /// memory restores, and by `removeKeptOut` when the names change.
+    public func keepOut(_ check: @escaping @Sendable (JoinQueue.Entry) -> Bool) {
+        keptOut.withLock { $0 = check }
+    }
+
+    /// Takes out of the queue everyone `keepOut` says (a name hidden since they joined), playing
+    /// or waiting, each told as a leave.
+    public func removeKeptOut() {
+        guard let check = keptOut.withLock({ $0 }), let queue = current else { return }
+        for entry in queue.playing + queue.waiting where check(entry) { remove(entry.viewer) }
+    }
 
     /// From now on the queue goes to `keeping` after each change (nil: nowhere, the memory is
     /// off). A board nothing happened on yet takes the queue the memory kept (`saved`), as it
@@ -51,7 +65,10 @@ public final class QueueBoard: Sendable {
             if let queue { keeping.keep(.queue(source: keeping.source, queue.saved)) }
             return false
         }
-        if restored { watch.changed() }
+        guard restored else { return }
+        // Names hidden while the renderer was down.
+        removeKeptOut()
+        watch.changed()
     }
 
     /// Who hears every change the bar shows (events, and opening, closing, players done, a move).

@@ -273,8 +273,16 @@ import Testing
         // machine is; make check runs other tests beside this one), while the stalled client's
         // queue fills: it takes nothing after its small receive buffer.
         let behind = PushSocket.maxQueuedMessages / 4
-        for index in 0..<count {
+        // A reader that stopped (closed, or an event it could not decode) fails the test below
+        // rather than holding the sender for ever.
+        let deadline = ContinuousClock.now + .seconds(60)
+        sending: for index in 0..<count {
             while index - received.value.load(ordering: .acquiring) > behind {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the reader stopped taking events after \(received.value.load(ordering: .acquiring))")
+                    try? await reader.channel.channel.close()
+                    break sending
+                }
                 try await Task.sleep(for: .milliseconds(2))
             }
             TestSupport.publishComment(server, TestSupport.comment("m\(index)", text: "\(index) \(padding)"))

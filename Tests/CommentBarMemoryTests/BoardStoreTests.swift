@@ -151,6 +151,21 @@ import Testing
         #expect(try history.polls().isEmpty && history.giveaways().isEmpty)
     }
 
+    /// `commentbar giveaway list` reads a file a renderer of before migration 7 wrote (it never
+    /// migrates what it reads): its giveaways, none taken off the bar.
+    @Test func aGiveawayFromBeforeItsDismissalIsReadAsItWas() throws {
+        do {
+            let connection = try SQLiteConnection(path: folder.database, mode: .create)
+            try ChatSchema.migrate(connection, to: 6)
+            try connection.execute(trustedSQL: """
+                INSERT INTO giveaways (token, source, word, minimum_comments, first_time_viewers, started_at)
+                VALUES (7, '11190', '!enter', 0, 1, 2000);
+                """)
+        }
+        let giveaways = try BoardHistory(path: folder.database).giveaways()
+        #expect(giveaways.map(\.word) == ["!enter"] && giveaways.map(\.dismissed) == [false])
+    }
+
     /// A renderer killed mid-stream leaves its session open: a renderer starting within
     /// `ChatStore.concurrentWithin` goes on with that stream, so each viewer's comments on it
     /// (not replayed history, not gifts) come back for a giveaway's rules. A stream that ended,

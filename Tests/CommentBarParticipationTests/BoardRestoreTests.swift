@@ -114,6 +114,31 @@ import Testing
         second.close()
     }
 
+    /// A name hidden while the renderer was down: the restored queue is without them (playing or
+    /// waiting), and the file too, once the board has told it.
+    @Test func aViewerHiddenWhileDownIsNotRestoredIntoTheQueue() async throws {
+        let (first, keeping) = memory()
+        let board = QueueBoard()
+        board.keep(keeping)
+        board.open(rules: JoinRules(capacity: 10))
+        for login in ["alice", "bob", "carol"] { board.take(line(login, "!join"), channel: twitch, standing: Standing()) }
+        _ = board.next(1)
+        #expect(first.flush())
+        first.close()
+        let (second, keepingAgain) = memory()
+        let restored = QueueBoard()
+        let left = Mutex<[String]>([])
+        restored.listen { change in if case .left(let viewer) = change { left.withLock { $0.append(viewer.user) } } }
+        restored.keepOut { ["alice", "carol"].contains($0.viewer.user) }
+        restored.keep(keepingAgain, restoring: try await second.savedBoards(of: "11190").queue)
+        #expect(restored.current?.playing.isEmpty == true && restored.current?.waiting.map(\.name) == ["Bob"])
+        #expect(left.withLock { $0 } == ["alice", "carol"], "each told as a leave")
+        #expect(second.flush())
+        let kept = try #require(try await second.savedBoards(of: "11190").queue)
+        #expect(kept.playing.isEmpty && kept.waiting.map(\.name) == ["Bob"])
+        second.close()
+    }
+
     @Test func aGiveawayComesBackAndNeverDrawsAWinnerAgain() async throws {
         let (first, keeping) = memory()
         let board = GiveawayBoard(clock: clock.now)

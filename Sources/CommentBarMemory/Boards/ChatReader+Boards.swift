@@ -113,8 +113,11 @@ extension ChatReader {
     // MARK: giveaways
 
     func giveaway(id: Int64) throws(SQLiteError) -> SavedGiveaway? {
+        // A file from before migration 7, which `BoardHistory` reads without migrating, has no
+        // `dismissed`: its winners were never taken off the bar.
+        let dismissed = try hasGiveawaysDismissed() ? "dismissed" : "0"
         guard var giveaway = try statement("""
-            SELECT id, token, source, word, minimum_comments, first_time_viewers, started_at, closes_at, closed_at, dismissed
+            SELECT id, token, source, word, minimum_comments, first_time_viewers, started_at, closes_at, closed_at, \(dismissed)
             FROM giveaways WHERE id = ?1
             """).rows([.int(id)], { row in
                 SavedGiveaway(token: row.int(1), source: row.text(2) ?? "", word: row.text(3) ?? "",
@@ -132,6 +135,10 @@ extension ChatReader {
         giveaway.entrants = try entrants("giveaway_entrants", time: "entered_at")
         giveaway.draws = try entrants("giveaway_draws", time: "drawn_at")
         return giveaway
+    }
+
+    private func hasGiveawaysDismissed() throws(SQLiteError) -> Bool {
+        try connection.scalarInt("SELECT count(*) FROM pragma_table_info('giveaways') WHERE name = 'dismissed'") ?? 0 > 0
     }
 
     /// Every giveaway with its entrants and draws, newest first.

@@ -59,6 +59,7 @@ final class ParticipationPart: SessionPart, CountedComments {
             await Self.pace(changes, boards: boards, clock: clock, ring: changed,
                             report: { problems.report($0) }, show: { view in onBar.show(view) })
         }
+        queue.keepOut { [weak self] entry in self?.hidesByName(entry.viewer, name: entry.name) ?? false }
         giveaways.keepOut { [weak self] entrant in self?.hidesByName(entrant.viewer, name: entrant.name) ?? false }
     }
 
@@ -140,7 +141,9 @@ final class ParticipationPart: SessionPart, CountedComments {
                 defer { names = settings.hiddenUsers }
                 return names != settings.hiddenUsers
             }
-            if namesChanged { leaveQueueIfHiddenByName() }
+            // A name added keeps its viewer out of the queue they already joined, as Hide does
+            // (the giveaway's draws ask at each draw: `GiveawayBoard.keepOut`).
+            if namesChanged { queue.removeKeptOut() }
         }
         for action in input.actions {
             switch action {
@@ -149,15 +152,6 @@ final class ParticipationPart: SessionPart, CountedComments {
             case .drawWinner: _ = giveaways.draw()
             default: break
             }
-        }
-    }
-
-    /// A name added to `hidden_users` takes its viewer out of the queue at once (playing or
-    /// waiting), as **Hide** does; a giveaway's draws pass them over (`GiveawayBoard.keepOut`).
-    private func leaveQueueIfHiddenByName() {
-        guard let current = queue.current else { return }
-        for entry in current.playing + current.waiting where hidesByName(entry.viewer, name: entry.name) {
-            queue.remove(entry.viewer)
         }
     }
 
