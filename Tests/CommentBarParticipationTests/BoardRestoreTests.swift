@@ -114,24 +114,18 @@ import Testing
         second.close()
     }
 
-    /// A renderer's queue in the test's file: Alice, Bob and Carol joined, the first `calling`
-    /// of them called, and the queue closed if `closing`.
-    func keepQueue(calling: Int, closing: Bool) {
-        let (chatLog, keeping) = memory()
+    /// Each account's times played outlive the queue they played in, closed, and a restart: the
+    /// next queue counts on from them (OneComme's order items' count).
+    @Test func timesPlayedOutliveAClosedQueueAndARestart() async throws {
+        let (first, keeping) = memory()
         let board = QueueBoard()
         board.keep(keeping)
         board.open(rules: JoinRules(capacity: 10))
         for login in ["alice", "bob", "carol"] { board.take(line(login, "!join"), channel: twitch, standing: Standing()) }
-        _ = board.next(calling)
-        if closing { board.close() }
-        #expect(chatLog.flush())
-        chatLog.close()
-    }
-
-    /// Each account's times played outlive the queue they played in, closed, and a restart: the
-    /// next queue counts on from them (OneComme's order items' count).
-    @Test func timesPlayedOutliveAClosedQueueAndARestart() async throws {
-        keepQueue(calling: 2, closing: true)
+        _ = board.next(2)
+        board.close()
+        #expect(first.flush())
+        first.close()
         let (second, keepingAgain) = memory()
         let saved = try await second.savedBoards(of: "11190")
         #expect(saved.queue == nil, "closed: no list")
@@ -154,7 +148,14 @@ import Testing
     /// A name hidden while the renderer was down: the restored queue is without them (playing or
     /// waiting), and the file too, once the board has told it.
     @Test func aViewerHiddenWhileDownIsNotRestoredIntoTheQueue() async throws {
-        keepQueue(calling: 1, closing: false)
+        let (first, keeping) = memory()
+        let board = QueueBoard()
+        board.keep(keeping)
+        board.open(rules: JoinRules(capacity: 10))
+        for login in ["alice", "bob", "carol"] { board.take(line(login, "!join"), channel: twitch, standing: Standing()) }
+        _ = board.next(1)
+        #expect(first.flush())
+        first.close()
         let (second, keepingAgain) = memory()
         let restored = QueueBoard()
         let left = Mutex<[String]>([])
