@@ -49,17 +49,13 @@ public final class QueueBoard: Sendable {
 
     /// From now on the queue goes to `keeping` after each change (nil: nowhere, the memory is
     /// off). A board nothing happened on yet takes the queue the memory kept (`saved`), as it
-    /// was: who waits in order, who plays, the times played; and each account's times played in
-    /// the queues closed before (`timesPlayed`), for the next one. An open queue is written whole
+    /// was: who waits in order, who plays, the times played; an open queue is written whole
     /// instead (a new file, or the memory turned on again).
-    public func keep(_ keeping: BoardKeeping?, restoring saved: SavedQueue? = nil, timesPlayed: [ViewerKey: Int] = [:]) {
+    public func keep(_ keeping: BoardKeeping?, restoring saved: SavedQueue? = nil) {
         let restored = state.withLock { queue -> Bool in
             journal.set(keeping?.keeper)
             guard let keeping else { return false }
             let restoring = untouched.exchange(false, ordering: .relaxed)
-            if restoring, queue == nil {
-                playedBefore.withLock { $0.merge(timesPlayed) { max($0, $1) } }
-            }
             if restoring, queue == nil, let saved {
                 queue = JoinQueue(restoring: saved)
                 // The follower (OneComme's waiting list) hears the queue; the file has it already.
@@ -119,9 +115,6 @@ public final class QueueBoard: Sendable {
             defer {
                 queue = nil
                 show(nil)
-                // The list goes; each account's times played stay, for the next queue.
-                let played = playedBefore.withLock { $0 }
-                if !played.isEmpty { journal.note { .timesPlayed(source: $0, played) } }
             }
             if let played = queue?.timesPlayed { playedBefore.withLock { $0.merge(played) { max($0, $1) } } }
             return queue != nil

@@ -66,7 +66,7 @@ import Testing
         memory.close()
     }
 
-    @Test func theQueueIsKeptWholeAndGoesWhenClosedButItsTimesPlayedStay() async throws {
+    @Test func theQueueIsKeptWholeAndGoesWhenClosed() async throws {
         let queue = SavedQueue(capacity: 20, firstTimeFirst: true, minimumStreamsSeen: 0, membersOnly: false,
                                joinWords: ["!join", "!参加"], leaveWords: ["!leave"],
                                waiting: [SavedQueueEntry(viewer: carol, name: "Carol", played: 1, firstTime: false),
@@ -80,9 +80,7 @@ import Testing
         #expect(try await memory.savedBoards(of: "11190").queue == queue)
         memory.keep(.queue(source: "11190", nil))
         memory.flush()
-        let closed = try await memory.savedBoards(of: "11190")
-        #expect(closed.queue == nil, "a closed queue is no row")
-        #expect(closed.timesPlayed == queue.timesPlayed, "each account's times played stay, for the next queue")
+        #expect(try await memory.savedBoards(of: "11190").queue == nil, "a closed queue is no row")
         memory.close()
     }
 

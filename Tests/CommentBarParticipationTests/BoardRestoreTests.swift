@@ -114,37 +114,6 @@ import Testing
         second.close()
     }
 
-    /// Each account's times played outlive the queue they played in, closed, and a restart: the
-    /// next queue counts on from them (OneComme's order items' count).
-    @Test func timesPlayedOutliveAClosedQueueAndARestart() async throws {
-        let (first, keeping) = memory()
-        let board = QueueBoard()
-        board.keep(keeping)
-        board.open(rules: JoinRules(capacity: 10))
-        for login in ["alice", "bob", "carol"] { board.take(line(login, "!join"), channel: twitch, standing: Standing()) }
-        _ = board.next(2)
-        board.close()
-        #expect(first.flush())
-        first.close()
-        let (second, keepingAgain) = memory()
-        let saved = try await second.savedBoards(of: "11190")
-        #expect(saved.queue == nil, "closed: no list")
-        #expect(saved.timesPlayed == [ViewerKey(channel: twitch, user: "alice"): 1, ViewerKey(channel: twitch, user: "bob"): 1],
-                "carol never played: nothing kept of her")
-        let restored = QueueBoard()
-        restored.keep(keepingAgain, restoring: saved.queue, timesPlayed: saved.timesPlayed)
-        restored.open(rules: JoinRules(capacity: 10))
-        restored.take(line("alice", "!join"), channel: twitch, standing: Standing())
-        restored.take(line("carol", "!join"), channel: twitch, standing: Standing())
-        #expect(restored.current?.waiting.map(\.played) == [1, 0])
-        _ = restored.next(1)
-        #expect(restored.current?.playing.first?.played == 2, "played before the restart, and now")
-        #expect(second.flush())
-        #expect(try await second.savedBoards(of: "11190").timesPlayed[ViewerKey(channel: twitch, user: "bob")] == 1,
-                "bob, not in the new queue, keeps his count")
-        second.close()
-    }
-
     /// A name hidden while the renderer was down: the restored queue is without them (playing or
     /// waiting), and the file too, once the board has told it.
     @Test func aViewerHiddenWhileDownIsNotRestoredIntoTheQueue() async throws {

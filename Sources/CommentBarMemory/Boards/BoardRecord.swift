@@ -8,13 +8,8 @@ public enum BoardRecord: Sendable {
     case poll(SavedPoll)
     /// One vote counted or moved, for the poll of this token.
     case ballot(poll: Int64, SavedBallot)
-    /// The source's queue as it is now (nil: closed, its list gone; each account's times played
-    /// stay).
+    /// The source's queue as it is now (nil: closed, its list gone).
     case queue(source: String, SavedQueue?)
-    /// Each account's times played in the source's queues, told when its queue closed: the
-    /// writer keeps only a batch's last `queue` of a source, so the closed one's counts come
-    /// apart from it, for the next queue (after a restart too).
-    case timesPlayed(source: String, [ViewerKey: Int])
     /// The giveaway's row, and the entrants and draws it carries (as for `poll`).
     case giveaway(SavedGiveaway)
     /// A viewer entered the giveaway of this token (`number`: 1-based, in order).
@@ -28,19 +23,15 @@ public struct SavedBoards: Sendable, Equatable {
     public var poll: SavedPoll?
     public var queue: SavedQueue?
     public var giveaway: SavedGiveaway?
-    /// Each account's times played in the source's queues (the open one's, and those closed
-    /// before): a queue opened after a restart counts on from them.
-    public var timesPlayed: [ViewerKey: Int]
     /// Each viewer's comments on the streams going on (`ChatReader.commentsOnStreamsGoingOn`): a
     /// renderer that starts again mid-stream counts what was said before it for a giveaway's rules.
     public var commentsThisStream: [ViewerKey: Int]
 
     public init(poll: SavedPoll? = nil, queue: SavedQueue? = nil, giveaway: SavedGiveaway? = nil,
-                timesPlayed: [ViewerKey: Int] = [:], commentsThisStream: [ViewerKey: Int] = [:]) {
+                commentsThisStream: [ViewerKey: Int] = [:]) {
         self.poll = poll
         self.queue = queue
         self.giveaway = giveaway
-        self.timesPlayed = timesPlayed
         self.commentsThisStream = commentsThisStream
     }
 }

@@ -15,7 +15,7 @@ extension ChatReader {
             .rows([.text(source)]) { $0.int(0) }.first
         let giveawayID = try statement("SELECT id FROM giveaways WHERE source = ?1 ORDER BY started_at DESC, id DESC LIMIT 1")
             .rows([.text(source)]) { $0.int(0) }.first
-        var saved = SavedBoards(queue: try queue(of: source), timesPlayed: try timesPlayed(of: source))
+        var saved = SavedBoards(queue: try queue(of: source))
         if let pollID { saved.poll = try poll(id: pollID) }
         if let giveawayID { saved.giveaway = try giveaway(id: giveawayID) }
         saved.commentsThisStream = try commentsOnStreamsGoingOn(now: now)
@@ -104,15 +104,6 @@ extension ChatReader {
             }
         }
         return queue
-    }
-
-    /// Each account's times played in `source`'s queues, the open one's and those closed before.
-    func timesPlayed(of source: String) throws(SQLiteError) -> [ViewerKey: Int] {
-        let rows = try statement("SELECT platform, channel, user, times_played FROM queue_viewers WHERE source = ?1 AND times_played > 0")
-            .rows([.text(source)]) { row in
-                (ViewerKey(platform: row.text(0) ?? "", channel: row.text(1) ?? "", user: row.text(2) ?? ""), Int(row.int(3)))
-            }
-        return Dictionary(rows, uniquingKeysWith: { max($0, $1) })
     }
 
     private static func lines(_ text: String?) -> [String] {

@@ -12,16 +12,6 @@ extension ChatStore {
             try keepBallot(ballot, poll: token)
         case .queue(let source, let queue):
             try keepQueue(queue, of: source, now: now)
-        case .timesPlayed(let source, let times):
-            let upsert = try statement("""
-                INSERT INTO queue_viewers (source, platform, channel, user, name, state, place, played, first_time, times_played)
-                VALUES (?1, ?2, ?3, ?4, '', NULL, 0, 0, 0, ?5)
-                ON CONFLICT (source, platform, channel, user) DO UPDATE SET times_played = max(times_played, excluded.times_played)
-                """)
-            for (viewer, count) in times where count > 0 {
-                try upsert.run([.text(source), .text(viewer.channel.platform), .text(viewer.channel.channel), .text(viewer.user),
-                                .int(count)])
-            }
         case .giveaway(let giveaway):
             try keepGiveaway(giveaway)
         case .entrant(let token, let number, let entrant):
@@ -58,17 +48,13 @@ extension ChatStore {
     }
 
     /// The whole queue in place of what was there: at most its capacity (500) and its players'
-    /// counts, and the writer keeps only a batch's last one per source. A closed queue (nil)
-    /// leaves only each account's times played (state NULL), which the next queue counts on from,
-    /// after a restart too, as OneComme's order items count a viewer's plays.
+    /// counts, and the writer keeps only a batch's last one per source.
     private func keepQueue(_ queue: SavedQueue?, of source: String, now: Double) throws(SQLiteError) {
+        try statement("DELETE FROM queue_viewers WHERE source = ?1").run([.text(source)])
         guard let queue else {
-            try statement("DELETE FROM queue_viewers WHERE source = ?1 AND times_played = 0").run([.text(source)])
-            try statement("UPDATE queue_viewers SET state = NULL, place = 0, played = 0 WHERE source = ?1").run([.text(source)])
             try statement("DELETE FROM queues WHERE source = ?1").run([.text(source)])
             return
         }
-        try statement("DELETE FROM queue_viewers WHERE source = ?1").run([.text(source)])
         try statement("""
             INSERT OR REPLACE INTO queues (source, capacity, first_time_first, minimum_streams_seen, members_only,
                                            join_words, leave_words, updated_at)

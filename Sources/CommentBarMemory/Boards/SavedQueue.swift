@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// An open 参加型 queue as the memory keeps it (one per source; a closed queue is no row, only
-/// its accounts' times played): its rules and words, who waits in order, who plays, and each
-/// account's times played.
+/// An open 参加型 queue as the memory keeps it (one per source; a closed queue is no row): its
+/// rules and words, who waits in order, who plays, and each account's times played.
 public struct SavedQueue: Sendable, Equatable {
     public var capacity: Int
     public var firstTimeFirst: Bool

@@ -102,7 +102,7 @@ final class BoardMemoryPart: SessionPart {
 
     private func keep(_ keeping: BoardKeeping?, _ saved: SavedBoards) {
         polls.keep(keeping, restoring: saved.poll)
-        queue.keep(keeping, restoring: saved.queue, timesPlayed: saved.timesPlayed)
+        queue.keep(keeping, restoring: saved.queue)
         giveaways.keep(keeping, restoring: saved.giveaway, commentsThisStream: saved.commentsThisStream)
     }
 }
