@@ -123,25 +123,6 @@ import Testing
         await server.stop()
     }
 
-    /// A hundred connections that say nothing: they push each other out of the few slots kept
-    /// for connections without a credential; memory stays flat and the server answers after.
-    @Test func aHundredSilentConnectionsTakeOnlyTheUnprovenSlots() async throws {
-        let server = try await TestSupport.startServer()
-        let before = TestSupport.residentKiB()
-        var sockets: [Int32] = []
-        for _ in 0..<100 { sockets.append(Self.openSocket(port: server.port)) }
-        let options = ControlServer.Options()
-        #expect(await TestSupport.eventually { await server.counts().evicted >= 100 - options.maxUnproven })
-        let counts = await server.counts()
-        #expect(counts.open <= options.maxUnproven && counts.refused == 0, "\(counts)")
-        let grown = TestSupport.residentKiB() - before
-        #expect(grown < 16 * 1024, "resident memory grew by \(grown) KiB")
-        #expect(try await TestSupport.request(server.port, "/api/state").status == .ok)
-        for fd in sockets { close(fd) }
-        #expect(await TestSupport.eventually { await server.counts().open == 0 })
-        await server.stop()
-    }
-
     /// Tools whose requests wait on the memory (a locked log) keep their connections: a request
     /// that showed its token is proven at once, not when its answer is written, so more waiting
     /// requests than the unproven slots are never closed unanswered by the next connection.
@@ -259,7 +240,7 @@ import Testing
         #expect(await TestSupport.eventually { await server.counts().clients == 2 })
         let count = 3000
         let received = ReceivedCount()
-        // The reader keeps only what it checks: the test beside it measures the process's memory.
+        // The reader keeps only what it checks (3,000 events of 1.8 KB otherwise).
         let receiving = Task {
             var (taken, lastSeq) = (0, 0)
             let closeCode = try await reader.read(count: count, received: received) { event in
